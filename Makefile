@@ -1,0 +1,44 @@
+# MustDo Relay. `make demo` runs the local demo; `make test` runs every check CI runs.
+# Both install missing Debian and Python packages first (scripts/install-deps.sh).
+
+SHELL := /bin/bash
+export PATH := /opt/swift/usr/bin:$(PATH)
+SWIFT ?= swift
+FUZZ_SECONDS ?= 60
+DEMO_PORT ?= 8080
+
+.PHONY: deps build release lint format test unit fuzz demo bench-http clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build -Xswiftc -warnings-as-errors
+
+release: deps
+	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests
+
+format:
+	$(SWIFT) format --in-place --recursive --parallel Package.swift Sources Tests
+
+unit: build
+	$(SWIFT) test
+
+# Everything CI checks: warnings as errors, formatting, the test suite, then the parser fuzzer.
+test: build lint unit fuzz
+
+fuzz: deps
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+demo: release
+	.build/release/mustdo-relay demo --port $(DEMO_PORT)
+
+bench-http: deps
+	EXTRA_APT_PACKAGES="nginx wrk" scripts/install-deps.sh
+	bench/http
+
+clean:
+	rm -rf .build .build-fuzz .build-fuzz.log

@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+// Every target builds in Swift 6 language mode: C handles are owned by `final class`es behind
+// shims, so strict concurrency does not fight the C APIs (see docs/architecture.md).
+import PackageDescription
+
+let package = Package(
+    name: "MustDoRelay",
+    products: [
+        .executable(name: "mustdo-relay", targets: ["mustdo-relay"]),
+        .executable(name: "mustdo-relayctl", targets: ["mustdo-relayctl"]),
+        .executable(name: "cloudkit-emulator", targets: ["cloudkit-emulator"]),
+    ],
+    targets: [
+        // C system libraries: a module map and a shim header each, nothing else.
+        .systemLibrary(name: "CEpoll"),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // Libraries, lowest layer first.
+        .target(name: "RelayJSON"),
+        .target(name: "RelayHTTP", dependencies: ["RelayJSON", "CEpoll", "CCurl"]),
+        .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
+
+        // Thin executables.
+        .executableTarget(name: "mustdo-relay", dependencies: ["RelayApp"]),
+        .executableTarget(name: "mustdo-relayctl", dependencies: ["RelayApp"]),
+        .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayHTTP"]),
+        // libFuzzer entry point for the HTTP parser; `make fuzz` builds it with -DFUZZING.
+        .executableTarget(
+            name: "fuzz-http-parser",
+            dependencies: ["RelayHTTP"],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+
+        // Tests: one target per library, plus end-to-end tests through real sockets.
+        .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"]),
+        .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayJSON"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

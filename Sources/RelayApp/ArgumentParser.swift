@@ -1,0 +1,55 @@
+/// A small hand-written argument reader (no argument-parser package is available): flags,
+/// `--name value` and `--name=value` options, positional words, and a check that nothing is left.
+public struct ArgumentParser {
+    /// A usage mistake; the message says what to fix.
+    public struct Failure: Error {
+        public let message: String
+        public init(_ message: String) { self.message = message }
+    }
+
+    private var arguments: [String]
+
+    /// A reader over the arguments after the program name.
+    public init(_ arguments: [String]) { self.arguments = arguments }
+
+    /// Takes the next positional word, if any.
+    public mutating func next() -> String? {
+        guard let index = arguments.firstIndex(where: { !$0.hasPrefix("--") || $0 == "--help" || $0 == "--version" })
+        else { return nil }
+        return arguments.remove(at: index)
+    }
+
+    /// Takes `--name`, returning whether it was present.
+    public mutating func flag(_ name: String) -> Bool {
+        guard let index = arguments.firstIndex(of: name) else { return false }
+        arguments.remove(at: index)
+        return true
+    }
+
+    /// Takes `--name value` or `--name=value`.
+    public mutating func value(for name: String) throws(Failure) -> String? {
+        if let index = arguments.firstIndex(where: { $0.hasPrefix(name + "=") }) {
+            return String(arguments.remove(at: index).dropFirst(name.count + 1))
+        }
+        guard let index = arguments.firstIndex(of: name) else { return nil }
+        guard index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") else {
+            throw Failure("\(name) needs a value")
+        }
+        let value = arguments[index + 1]
+        arguments.removeSubrange(index...(index + 1))
+        return value
+    }
+
+    /// Fails if anything was not taken.
+    public func finish() throws(Failure) {
+        if let first = arguments.first { throw Failure("unexpected argument \"\(first)\"") }
+    }
+
+    /// Parses a TCP port number.
+    public static func port(_ text: String) throws(Failure) -> Int {
+        guard let port = Int(text), (0...65535).contains(port) else {
+            throw Failure("\"\(text)\" is not a port number")
+        }
+        return port
+    }
+}

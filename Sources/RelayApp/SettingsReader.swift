@@ -1,0 +1,52 @@
+import RelayHTTP
+
+/// Typed access to `RELAY_*` variables that records a clear problem for each bad value and falls
+/// back to the default, so one run reports everything that needs fixing.
+struct SettingsReader {
+    private let variables: [String: String]
+    private(set) var problems: [Configuration.Problem] = []
+
+    init(_ variables: [String: String]) { self.variables = variables }
+
+    func raw(_ name: String) -> String? {
+        guard let value = variables[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    func string(_ name: String, default value: String) -> String { raw(name) ?? value }
+
+    mutating func integer(_ name: String, default value: Int, range: ClosedRange<Int>) -> Int {
+        guard let text = raw(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            problems.append(
+                .init(
+                    setting: name,
+                    message: "expected a whole number in \(range.lowerBound)...\(range.upperBound), got \"\(text)\""))
+            return value
+        }
+        return number
+    }
+
+    /// A duration in seconds (fractions allowed), returned in milliseconds.
+    mutating func seconds(_ name: String, default value: Double) -> Int {
+        guard let text = raw(name) else { return Int(value * 1000) }
+        guard let number = Double(text), number > 0, number <= 86_400 else {
+            problems.append(.init(setting: name, message: "expected seconds between 0 and 86400, got \"\(text)\""))
+            return Int(value * 1000)
+        }
+        return Int(number * 1000)
+    }
+
+    mutating func addressRanges(_ name: String) -> [IPAddressRange] {
+        guard let text = raw(name) else { return [] }
+        var ranges: [IPAddressRange] = []
+        for item in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
+            guard let range = IPAddressRange(item) else {
+                problems.append(.init(setting: name, message: "\"\(item)\" is not an IP address or CIDR block"))
+                continue
+            }
+            ranges.append(range)
+        }
+        return ranges
+    }
+}

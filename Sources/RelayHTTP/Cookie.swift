@@ -1,0 +1,79 @@
+/// A `Set-Cookie` value (RFC 6265bis). Defaults are the safe ones: HttpOnly, Secure, SameSite=Lax,
+/// Path=/.
+public struct Cookie: Sendable, Equatable {
+    /// `SameSite` attribute values.
+    public enum SameSite: String, Sendable {
+        case strict = "Strict"
+        case lax = "Lax"
+        case none = "None"
+    }
+
+    public var name: String
+    public var value: String
+    public var path: String?
+    /// Lifetime in seconds; 0 deletes the cookie.
+    public var maxAge: Int?
+    public var httpOnly: Bool
+    public var secure: Bool
+    public var sameSite: SameSite?
+
+    /// A cookie with safe defaults.
+    public init(
+        name: String,
+        value: String,
+        path: String? = "/",
+        maxAge: Int? = nil,
+        httpOnly: Bool = true,
+        secure: Bool = true,
+        sameSite: SameSite? = .lax
+    ) {
+        self.name = name
+        self.value = value
+        self.path = path
+        self.maxAge = maxAge
+        self.httpOnly = httpOnly
+        self.secure = secure
+        self.sameSite = sameSite
+    }
+
+    /// The `Set-Cookie` header value.
+    public var headerValue: String {
+        var parts = ["\(name)=\(value)"]
+        if let path { parts.append("Path=\(path)") }
+        if let maxAge { parts.append("Max-Age=\(maxAge)") }
+        if secure { parts.append("Secure") }
+        if httpOnly { parts.append("HttpOnly") }
+        if let sameSite { parts.append("SameSite=\(sameSite.rawValue)") }
+        return parts.joined(separator: "; ")
+    }
+}
+
+extension Request {
+    /// Cookies sent with the request, in order; a name sent twice appears twice.
+    public var cookies: [(name: String, value: String)] {
+        var result: [(name: String, value: String)] = []
+        for header in headers.values("cookie") {
+            for part in header.split(separator: ";") {
+                let pair = part.trimmingOWS
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                let name = String(pair[..<equals].trimmingOWS)
+                var value = pair[pair.index(after: equals)...].trimmingOWS
+                if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
+                if !name.isEmpty { result.append((name: name, value: String(value))) }
+            }
+        }
+        return result
+    }
+
+    /// The value of cookie `name`, or nil when it is absent or sent more than once (a planted
+    /// duplicate must not be able to choose which value wins).
+    public func cookie(_ name: String) -> String? {
+        let matches = cookies.filter { $0.name == name }
+        return matches.count == 1 ? matches[0].value : nil
+    }
+}
+
+extension Response {
+    /// Adds a `Set-Cookie` header.
+    public mutating func setCookie(_ cookie: Cookie) { headers.add("Set-Cookie", cookie.headerValue) }
+}

@@ -1,0 +1,34 @@
+/// A request method token, compared case-sensitively as RFC 9110 §9.1 requires.
+public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
+    /// The method token as sent.
+    public let rawValue: String
+
+    /// A method from its token.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// The token.
+    public var description: String { rawValue }
+
+    public static let get = HTTPMethod("GET")
+    public static let head = HTTPMethod("HEAD")
+    public static let post = HTTPMethod("POST")
+    public static let put = HTTPMethod("PUT")
+    public static let patch = HTTPMethod("PATCH")
+    public static let delete = HTTPMethod("DELETE")
+    public static let options = HTTPMethod("OPTIONS")
+
+    /// Builds the method from bytes without allocating for the common methods.
+    init(bytes: UnsafeRawBufferPointer) {
+        switch bytes.count {
+        case 3 where bytes[0] == 0x47 && bytes[1] == 0x45 && bytes[2] == 0x54: self = .get
+        case 4 where bytes[0] == 0x50 && bytes[1] == 0x4F && bytes[2] == 0x53 && bytes[3] == 0x54: self = .post
+        default: self.init(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+}
+
+/// The HTTP/1.x minor version of a request.
+public enum HTTPVersion: Sendable, Hashable {
+    case http10
+    case http11
+}

@@ -1,0 +1,57 @@
+/// One client connection's state. Owned by its event loop.
+///
+/// `@unchecked Sendable`: a connection is only ever read or written on its loop's thread. Request
+/// tasks capture it, but they run with that loop as their executor preference, so the code after
+/// each `await` resumes on the same thread.
+final class Connection: @unchecked Sendable {
+    /// What the current deadline guards.
+    enum Timer {
+        case none
+        case header
+        case bodyIdle
+        case keepAlive
+        case write
+        case linger
+    }
+
+    let fd: Int32
+    let peer: IPAddress?
+    var parser: HTTPRequestParser
+    /// Bytes received but not yet consumed by the parser.
+    var input: [UInt8] = []
+    /// True after the parser said it needs more than `input` holds.
+    var inputNeedsMore = false
+    var output: [UInt8] = []
+    var outputOffset = 0
+    /// Edge-triggered epoll: the socket may hold unread bytes.
+    var readable = false
+    /// A handler is running for the current request.
+    var busy = false
+    /// True while the dispatching call is still on the stack (the handler finished synchronously).
+    var inDispatch = false
+    var writeBlocked = false
+    var keepAlive = true
+    var closeAfterWrite = false
+    var lingering = false
+    var closed = false
+    var dirty = false
+    var timer = Timer.header
+    var deadline: Int64 = 0
+
+    init(fd: Int32, peer: IPAddress?, limits: HTTPParserLimits) {
+        self.fd = fd
+        self.peer = peer
+        self.parser = HTTPRequestParser(limits: limits)
+    }
+
+    /// Whether the next request may be parsed and dispatched.
+    var canProcess: Bool {
+        !busy && !closed && !closeAfterWrite && !lingering && !writeBlocked
+            && output.count - outputOffset < Self.outputHighWater
+    }
+
+    /// Unflushed output beyond this pauses request processing (backpressure).
+    static let outputHighWater = 64 * 1024
+
+    var hasPendingOutput: Bool { outputOffset < output.count }
+}

@@ -1,0 +1,79 @@
+import CEpoll
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension EventLoop {
+    private static let acceptBatch = 64
+
+    /// Accepts pending connections, a batch at a time so one busy listener cannot starve the rest.
+    func acceptConnections() {
+        guard listenFD >= 0 else {
+            listenerReady = false
+            return
+        }
+        for _ in 0..<Self.acceptBatch {
+            let (fd, peer) = Socket.accept(listenFD)
+            if fd < 0 {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK:
+                    listenerReady = false
+                case EINTR, ECONNABORTED, EPROTO:
+                    continue
+                case EMFILE, ENFILE:
+                    shedWithReserveDescriptor()
+                    continue
+                default:
+                    listenerReady = false
+                }
+                return
+            }
+            let total = state.connectionCount.wrappingAdd(1, ordering: .relaxed).newValue
+            if total > state.configuration.maxConnections || draining {
+                refuse(fd)
+                continue
+            }
+            adopt(fd, peer: peer)
+        }
+    }
+
+    private func adopt(_ fd: Int32, peer: IPAddress?) {
+        Socket.setNoDelay(fd)
+        let connection = Connection(fd: fd, peer: peer, limits: state.configuration.limits)
+        connection.timer = .header
+        connection.deadline = now + Int64(state.configuration.headerReadTimeoutMilliseconds)
+        if Int(fd) >= connections.count {
+            connections.append(contentsOf: repeatElement(nil, count: max(Int(fd) + 1 - connections.count, 64)))
+        }
+        connections[Int(fd)] = connection
+        connectionCount += 1
+        // Registered once, edge-triggered, for both directions: no epoll_ctl per request.
+        register(fd, events: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue)
+    }
+
+    /// Over the connection limit: answer a short 503 and close. Whatever the client already sent is
+    /// read first so the close is a FIN, not a reset that could destroy the 503.
+    private func refuse(_ fd: Int32) {
+        ResponseSerializer.overloaded.withUnsafeBytes {
+            _ = send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
+        _ = recv(fd, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
+        shutdown(fd, Int32(SHUT_WR))
+        close(fd)
+        state.connectionCount.wrappingSubtract(1, ordering: .relaxed)
+    }
+
+    /// Out of descriptors: free the spare one, accept and drop a connection, take the spare back.
+    /// This empties the backlog instead of spinning on a listener that stays readable.
+    private func shedWithReserveDescriptor() {
+        guard reserveFD >= 0 else {
+            listenerReady = false
+            return
+        }
+        close(reserveFD)
+        let (fd, _) = Socket.accept(listenFD)
+        if fd >= 0 { close(fd) }
+        reserveFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+}

@@ -1,0 +1,248 @@
+import CEpoll
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension EventLoop {
+    /// Moves a connection forward as far as it can go: parses buffered input, reads more while
+    /// the socket has bytes, and dispatches each complete request in turn.
+    func drive(_ connection: Connection) {
+        while connection.canProcess {
+            if !connection.input.isEmpty && !connection.inputNeedsMore {
+                let pending = connection.input
+                connection.input.removeAll(keepingCapacity: true)
+                pending.withUnsafeBytes { process(connection, $0) }
+                continue
+            }
+            guard connection.readable else { return }
+            let count = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
+            if count > 0 {
+                if count < readBuffer.count { connection.readable = false }
+                let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
+                if connection.input.isEmpty {
+                    process(connection, bytes)
+                } else {
+                    connection.input.append(contentsOf: bytes)
+                    connection.inputNeedsMore = false
+                }
+            } else if count == 0 {
+                closeConnection(connection)
+                return
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                connection.readable = false
+                return
+            } else if errno != EINTR {
+                closeConnection(connection)
+                return
+            }
+        }
+        if connection.busy, connection.readable, !connection.closed {
+            // The client closed while its request is in flight: finish the response, then close.
+            peekForEOF(connection)
+        }
+    }
+
+    /// Parses as many requests from `bytes` as the connection may take; keeps the rest in `input`.
+    private func process(_ connection: Connection, _ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while connection.canProcess {
+            let result = connection.parser.parse(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            switch result {
+            case .complete(let head, let body, let consumed):
+                offset += consumed
+                dispatch(connection, head: head, body: body)
+            case .incomplete(let consumed):
+                offset += consumed
+                connection.inputNeedsMore = true
+                if connection.parser.takeContinueRequest() {
+                    connection.output.append(contentsOf: ResponseSerializer.continueLine)
+                    markDirty(connection)
+                }
+                armReadTimer(connection)
+                keep(bytes[offset...], in: connection)
+                return
+            case .invalid(let error):
+                ResponseSerializer.writeError(error.status, into: &connection.output, date: date.line)
+                connection.closeAfterWrite = true
+                markDirty(connection)
+                return
+            }
+        }
+        keep(bytes[offset...], in: connection)
+    }
+
+    private func keep(_ rest: Slice<UnsafeRawBufferPointer>, in connection: Connection) {
+        guard !rest.isEmpty else { return }
+        connection.input.append(contentsOf: rest)
+    }
+
+    private func armReadTimer(_ connection: Connection) {
+        if connection.parser.isReadingBody {
+            connection.timer = .bodyIdle
+            connection.deadline = now + Int64(state.configuration.bodyIdleTimeoutMilliseconds)
+        } else if connection.timer != .header {
+            connection.timer = .header
+            connection.deadline = now + Int64(state.configuration.headerReadTimeoutMilliseconds)
+        }
+    }
+
+    /// Starts the handler for one request. It runs synchronously until its first suspension.
+    private func dispatch(_ connection: Connection, head: HTTPRequestHead, body: [UInt8]) {
+        connection.busy = true
+        connection.timer = .none
+        connection.inputNeedsMore = false
+        connection.keepAlive = head.keepAlive && !draining
+        let http10KeepAlive = head.version == .http10 && connection.keepAlive
+        let omitBody = head.method == .head
+        let request = Request(
+            method: head.method,
+            target: head.target,
+            version: head.version,
+            headers: head.headers,
+            body: body,
+            origin: state.configuration.trustedProxies.origin(peer: connection.peer, headers: head.headers)
+        )
+        switch state.responder(request) {
+        case .now(let response):
+            connection.inDispatch = true
+            complete(connection, response, http10KeepAlive: http10KeepAlive, omitBody: omitBody)
+            connection.inDispatch = false
+        case .later(let work):
+            connection.inDispatch = true
+            Task.immediate(executorPreference: self) {
+                let response = await work()
+                self.complete(connection, response, http10KeepAlive: http10KeepAlive, omitBody: omitBody)
+            }
+            connection.inDispatch = false
+        }
+    }
+
+    /// Queues a finished response. Runs on the loop thread (see `dispatch`).
+    private func complete(_ connection: Connection, _ response: Response, http10KeepAlive: Bool, omitBody: Bool) {
+        guard !connection.closed, !stopped.load(ordering: .acquiring) else { return }
+        let close = !connection.keepAlive || draining
+        ResponseSerializer.write(
+            response,
+            into: &connection.output,
+            date: date.line,
+            close: close,
+            http10KeepAlive: http10KeepAlive && !close,
+            omitBody: omitBody
+        )
+        connection.busy = false
+        if close { connection.closeAfterWrite = true }
+        connection.timer = .keepAlive
+        connection.deadline = now + Int64(state.configuration.keepAliveTimeoutMilliseconds)
+        markDirty(connection)
+        if !connection.inDispatch { drive(connection) }
+    }
+
+    func markDirty(_ connection: Connection) {
+        guard !connection.dirty else { return }
+        connection.dirty = true
+        dirty.append(connection)
+    }
+
+    func flushDirty() {
+        while !dirty.isEmpty {
+            let batch = dirty
+            dirty.removeAll(keepingCapacity: true)
+            for connection in batch {
+                connection.dirty = false
+                if !connection.closed { flush(connection) }
+            }
+        }
+    }
+
+    /// Writes pending output; on a full socket waits for EPOLLOUT with the write timer armed.
+    func flush(_ connection: Connection) {
+        while connection.hasPendingOutput {
+            let sent = connection.output.withUnsafeBytes { buffer in
+                send(
+                    connection.fd,
+                    buffer.baseAddress! + connection.outputOffset,
+                    buffer.count - connection.outputOffset,
+                    Int32(MSG_NOSIGNAL)
+                )
+            }
+            if sent > 0 {
+                connection.outputOffset += sent
+            } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                connection.writeBlocked = true
+                connection.timer = .write
+                connection.deadline = now + Int64(state.configuration.writeTimeoutMilliseconds)
+                return
+            } else if sent < 0 && errno == EINTR {
+                continue
+            } else {
+                closeConnection(connection)
+                return
+            }
+        }
+        let wasBlocked = connection.writeBlocked
+        connection.writeBlocked = false
+        if connection.output.capacity > 64 * 1024 {
+            connection.output = []
+        } else {
+            connection.output.removeAll(keepingCapacity: true)
+        }
+        connection.outputOffset = 0
+        if connection.closeAfterWrite && !connection.busy {
+            beginLingeringClose(connection)
+        } else if wasBlocked {
+            if connection.timer == .write {
+                connection.timer = .keepAlive
+                connection.deadline = now + Int64(state.configuration.keepAliveTimeoutMilliseconds)
+            }
+            drive(connection)
+        }
+    }
+
+    /// Half-closes and reads until the client closes (or the linger timer fires), so unread
+    /// request bytes do not turn the final response into a reset.
+    private func beginLingeringClose(_ connection: Connection) {
+        connection.lingering = true
+        shutdown(connection.fd, Int32(SHUT_WR))
+        connection.timer = .linger
+        connection.deadline = now + 2_000
+        connection.readable = true
+        discardInput(connection)
+    }
+
+    func discardInput(_ connection: Connection) {
+        while true {
+            let count = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
+            if count > 0 { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+            if count < 0 && errno == EINTR { continue }
+            closeConnection(connection)
+            return
+        }
+    }
+
+    /// While a handler runs, notice a client that hung up without consuming its next request.
+    private func peekForEOF(_ connection: Connection) {
+        var byte: UInt8 = 0
+        let count = recv(connection.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if count == 0 {
+            connection.readable = false
+            connection.keepAlive = false
+        } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            connection.readable = false
+        }
+    }
+
+    func closeConnection(_ connection: Connection) {
+        guard !connection.closed else { return }
+        connection.closed = true
+        close(connection.fd)
+        if Int(connection.fd) < connections.count, connections[Int(connection.fd)] === connection {
+            connections[Int(connection.fd)] = nil
+        }
+        connectionCount -= 1
+        state.connectionCount.wrappingSubtract(1, ordering: .relaxed)
+        connection.input = []
+        connection.output = []
+    }
+}

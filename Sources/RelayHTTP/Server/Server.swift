@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The HTTP/1.1 server: one epoll event loop per thread, each with its own SO_REUSEPORT
+/// listener. Handlers are `async` and run on the loop that accepted the connection.
+///
+/// ```swift
+/// let server = Server(configuration: configuration, responder: router.responder)
+/// try server.start()
+/// await server.waitUntilStopped()
+/// ```
+public final class Server: Sendable {
+    private struct Lifecycle {
+        var loops: [EventLoop] = []
+        var running = 0
+        var port = 0
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: ServerState
+    private let lifecycle = Mutex(Lifecycle())
+
+    /// A server that will answer every request with `responder`.
+    public init(configuration: ServerConfiguration, responder: Responder) {
+        state = ServerState(configuration: configuration, responder: responder)
+    }
+
+    /// The configuration it runs with.
+    public var configuration: ServerConfiguration { state.configuration }
+
+    /// The bound port (useful with port 0); 0 before `start()`.
+    public var port: Int { lifecycle.withLock { $0.port } }
+
+    /// Connections open right now, across loops.
+    public var openConnections: Int { state.connectionCount.load(ordering: .relaxed) }
+
+    /// Binds the listeners and starts the loops. Returns once the server accepts connections.
+    public func start() throws(SocketError) {
+        signal(SIGPIPE, SIG_IGN)
+        let configuration = state.configuration
+        var loops: [EventLoop] = []
+        var port = configuration.port
+        do throws(SocketError) {
+            for _ in 0..<configuration.eventLoops {
+                let listener = try Socket.listen(host: configuration.host, port: port, backlog: configuration.backlog)
+                port = listener.port
+                loops.append(try EventLoop(state: state, listenFD: listener.fd))
+            }
+        } catch {
+            for loop in loops where loop.listenFD >= 0 { close(loop.listenFD) }
+            throw error
+        }
+        lifecycle.withLock {
+            $0.loops = loops
+            $0.running = loops.count
+            $0.port = port
+        }
+        for (index, loop) in loops.enumerated() {
+            let thread = Thread { [self] in
+                loop.run()
+                loopFinished()
+            }
+            thread.name = "relay-loop-\(index)"
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+
+    /// Stops accepting, lets in-flight requests finish (up to the drain timeout), then stops.
+    /// Safe to call from any thread, more than once.
+    public func shutdown() {
+        state.shuttingDown.store(true, ordering: .releasing)
+        for loop in lifecycle.withLock({ $0.loops }) { loop.wake() }
+    }
+
+    /// Waits until every loop has stopped.
+    public func waitUntilStopped() async {
+        await withCheckedContinuation { continuation in
+            let done = lifecycle.withLock { lifecycle -> Bool in
+                if lifecycle.running == 0 { return true }
+                lifecycle.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// `start()`, then wait until stopped.
+    public func run() async throws(SocketError) {
+        try start()
+        await waitUntilStopped()
+    }
+
+    private func loopFinished() {
+        let waiters = lifecycle.withLock { lifecycle -> [CheckedContinuation<Void, Never>] in
+            lifecycle.running -= 1
+            guard lifecycle.running == 0 else { return [] }
+            defer { lifecycle.waiters.removeAll() }
+            return lifecycle.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

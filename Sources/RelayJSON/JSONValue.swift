@@ -1,0 +1,133 @@
+/// A JSON document as a value. The relay parses and writes JSON with this type on hot paths
+/// (JSON-RPC, logs) because Foundation's coders cost tens of microseconds per small message.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// An integer that fits in `Int`.
+    case int(Int)
+    /// Any other number.
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// The string, if this is a string.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The integer, if this is an integer (or a double with an exact integer value).
+    public var intValue: Int? {
+        switch self {
+        case .int(let value): value
+        case .double(let value) where value.rounded() == value && abs(value) < 9.0e15: Int(value)
+        default: nil
+        }
+    }
+
+    /// The number as a double, if this is a number.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+
+    /// The boolean, if this is a boolean.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The members, if this is an object.
+    public var objectValue: JSONObject? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// Whether this is `null`.
+    public var isNull: Bool { self == .null }
+
+    /// The member `key` when this is an object.
+    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+
+    /// The JSON type name used in validation messages ("string", "object", …).
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .int: "integer"
+        case .double: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(nilLiteral: ()) { self = .null }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+}
+
+/// A JSON object that keeps its members in insertion order, so written documents read naturally
+/// and compare byte for byte.
+public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The members in order. Keys are unique.
+    public private(set) var members: [(key: String, value: JSONValue)]
+
+    /// An empty object.
+    public init() { members = [] }
+
+    /// An object from pairs; a repeated key keeps its first position and its last value.
+    public init(_ pairs: [(String, JSONValue)]) {
+        members = []
+        members.reserveCapacity(pairs.count)
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
+
+    /// The number of members.
+    public var count: Int { members.count }
+
+    /// The member names in order.
+    public var keys: [String] { members.map(\.key) }
+
+    /// Reads or writes a member; writing nil removes it.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            for member in members where member.key == key { return member.value }
+            return nil
+        }
+        set {
+            if let index = members.firstIndex(where: { $0.key == key }) {
+                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+            } else if let newValue {
+                members.append((key: key, value: newValue))
+            }
+        }
+    }
+
+    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count
+            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+}

@@ -1,0 +1,1 @@
+print("cloudkit-emulator: not built yet")

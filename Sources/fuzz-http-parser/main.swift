@@ -1,0 +1,37 @@
+import RelayHTTP
+
+#if FUZZING
+    /// libFuzzer entry point: feeds the input to the parser in up to three pieces, the split
+    /// points taken from the first byte, so incremental parsing is exercised as well.
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzzHTTPParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+        let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+        ParserFuzzing.run(bytes)
+        return 0
+    }
+#else
+    /// Without `-DFUZZING` the target is a plain program that replays files given as arguments,
+    /// so `swift build` succeeds and a crash file can be reproduced under a debugger.
+    @main
+    struct ReplayFuzzInputs {
+        static func main() throws {
+            for path in CommandLine.arguments.dropFirst() {
+                guard let file = fopen(path, "rb") else { continue }
+                var bytes: [UInt8] = []
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = fread(&chunk, 1, chunk.count, file)
+                    if count <= 0 { break }
+                    bytes.append(contentsOf: chunk[0..<count])
+                }
+                fclose(file)
+                ParserFuzzing.run(bytes)
+                print("\(path): ok")
+            }
+        }
+    }
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif

@@ -1,0 +1,4 @@
+import Foundation
+import RelayApp
+
+exit(await RelayCommand.main(CommandLine.arguments))
