@@ -81,7 +81,7 @@ extension EventLoop {
         if connection.parser.isReadingBody {
             connection.timer = .bodyIdle
             connection.deadline = now + Int64(state.configuration.bodyIdleTimeoutMilliseconds)
-        } else if connection.timer != .header {
+        } else if connection.parser.hasPartialRequest && connection.timer != .header {
             connection.timer = .header
             connection.deadline = now + Int64(state.configuration.headerReadTimeoutMilliseconds)
         }
@@ -190,13 +190,14 @@ extension EventLoop {
         connection.outputOffset = 0
         if connection.closeAfterWrite && !connection.busy {
             beginLingeringClose(connection)
-        } else if wasBlocked {
-            if connection.timer == .write {
-                connection.timer = .keepAlive
-                connection.deadline = now + Int64(state.configuration.keepAliveTimeoutMilliseconds)
-            }
-            drive(connection)
+            return
         }
+        if wasBlocked && connection.timer == .write {
+            connection.timer = .keepAlive
+            connection.deadline = now + Int64(state.configuration.keepAliveTimeoutMilliseconds)
+        }
+        // Output no longer holds processing back: continue with buffered or readable input.
+        drive(connection)
     }
 
     /// Half-closes and reads until the client closes (or the linger timer fires), so unread

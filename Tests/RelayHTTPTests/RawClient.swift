@@ -1,0 +1,172 @@
+import Foundation
+import RelayHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A blocking TCP client for socket-level server tests: send exact bytes, read exact responses.
+final class RawClient {
+    struct ParsedResponse {
+        var status: Int
+        var headers: [(String, String)]
+        var body: [UInt8]
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        }
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int, receiveTimeout: Double = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw SocketFailure(message: "connect: \(String(cString: strerror(errno)))")
+        }
+        setReceiveTimeout(receiveTimeout)
+    }
+
+    deinit { close(fd) }
+
+    struct SocketFailure: Error { let message: String }
+
+    func setReceiveTimeout(_ seconds: Double) {
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            guard sent > 0 else { throw SocketFailure(message: "send: \(String(cString: strerror(errno)))") }
+            offset += sent
+        }
+    }
+
+    /// Reads more bytes into the buffer; returns false on EOF, throws on timeout or reset.
+    @discardableResult
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = recv(fd, &chunk, chunk.count, 0)
+        if count > 0 {
+            buffer.append(contentsOf: chunk[0..<count])
+            return true
+        }
+        if count == 0 { return false }
+        throw SocketFailure(message: "recv: \(String(cString: strerror(errno)))")
+    }
+
+    /// Reads one response (Content-Length framing; HEAD responses pass `expectBody: false`).
+    func readResponse(expectBody: Bool = true) throws -> ParsedResponse {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        var headEnd: Int?
+        while headEnd == nil {
+            if let range = buffer.firstRange(of: separator) {
+                headEnd = range.upperBound
+            } else if try !fill() {
+                throw SocketFailure(message: "EOF before a response head")
+            }
+        }
+        let head = String(decoding: buffer[0..<headEnd!], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let statusLine = lines.removeFirst().split(separator: " ")
+        let status = Int(statusLine[1]) ?? 0
+        let headers = lines.map { line -> (String, String) in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
+        }
+        buffer.removeFirst(headEnd!)
+        var response = ParsedResponse(status: status, headers: headers, body: [])
+        if status == 100 { return response }
+        let length = expectBody ? Int(response.header("content-length") ?? "0") ?? 0 : 0
+        while buffer.count < length {
+            if try !fill() { throw SocketFailure(message: "EOF inside a body") }
+        }
+        response.body = Array(buffer[0..<length])
+        buffer.removeFirst(length)
+        return response
+    }
+
+    /// True when the server closed the connection (EOF, or a reset after close) within the timeout.
+    func isClosedByServer() -> Bool {
+        do {
+            while true {
+                if try !fill() { return true }
+                buffer.removeAll()
+            }
+        } catch {
+            return errno == ECONNRESET || errno == EPIPE
+        }
+    }
+}
+
+/// Starts a server on port 0 for one test and stops it afterwards.
+func withServer(
+    _ configuration: ServerConfiguration = ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 2),
+    router: Router,
+    _ body: (Server) async throws -> Void
+) async throws {
+    var configuration = configuration
+    configuration.port = 0
+    let server = Server(configuration: configuration, responder: router.responder)
+    try server.start()
+    do {
+        try await body(server)
+    } catch {
+        server.shutdown()
+        await server.waitUntilStopped()
+        throw error
+    }
+    server.shutdown()
+    await server.waitUntilStopped()
+}
+
+/// A router with the handlers the socket tests use.
+func testRouter() -> Router {
+    var router = Router()
+    router.get("/hello", immediate: { _ in .text("hello") })
+    router.get("/path", immediate: { request in .text(String(request.path)) })
+    router.get("/slow") { request in
+        let milliseconds = Int(try request.query()["ms"] ?? "200") ?? 200
+        try await Task.sleep(for: .milliseconds(milliseconds))
+        return .text("slow \(request.target)")
+    }
+    router.post("/echo") { request in
+        Response(status: .ok, headers: ["Content-Type": "application/octet-stream"], body: request.body)
+    }
+    router.get("/big") { request in
+        let size = Int(try request.query()["size"] ?? "262144") ?? 262144
+        return Response(body: [UInt8](repeating: UInt8(ascii: "x"), count: size))
+    }
+    router.get(
+        "/origin",
+        immediate: { request in
+            .text("\(request.origin.scheme) \(request.origin.host ?? "-") \(request.origin.client?.unredacted ?? "-")")
+        })
+    router.get(
+        "/inject",
+        immediate: { _ in
+            Response(
+                status: .ok, headers: ["X-Good": "yes", "X-Bad": "a\r\nSet-Cookie: evil=1"], body: Array("ok".utf8))
+        })
+    return router
+}

@@ -1,0 +1,79 @@
+import Testing
+
+@testable import RelayJSON
+
+@Suite struct JSONValueTests {
+    @Test func parsesEveryKindOfValue() throws {
+        let value = try JSONValue(
+            parsing: #" {"a": [1, -2.5, 3e2, true, false, null], "b": {"c": "d\n\u00e9\ud83d\ude00"}} "#)
+        #expect(value["a"] == [1, -2.5, 300.0, true, false, nil])
+        #expect(value["b"]?["c"] == "d\né😀")
+    }
+
+    @Test func keepsMemberOrderAndLastValueOfARepeatedKey() throws {
+        let value = try JSONValue(parsing: #"{"z":1,"a":2,"z":3}"#)
+        #expect(value.objectValue?.keys == ["z", "a"])
+        #expect(value["z"] == 3)
+    }
+
+    @Test(arguments: [
+        "", " ", "{", "[1,]", "{\"a\":1,}", "01", "-", "1.", ".5", "1e", "+1", "NaN", "Infinity", "tru", "nul",
+        "\"a", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00x\"", "\"a\u{1}b\"", "{\"a\" 1}", "[1 2]", "{1:2}",
+        "1 2", "// c\n1", "'a'", "\u{FEFF}1", "1e999",
+    ])
+    func refusesMalformedDocuments(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
+    }
+
+    @Test func refusesInvalidUTF8InStrings() {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: [0x22, 0xC3, 0x28, 0x22]) }
+    }
+
+    @Test func limitsNestingDepth() throws {
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: deep) }
+        let fine = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        _ = try JSONValue(parsing: fine)
+    }
+
+    @Test func integersStayIntegersAndLargeOnesBecomeDoubles() throws {
+        #expect(try JSONValue(parsing: "9007199254740993") == .int(9_007_199_254_740_993))
+        #expect(try JSONValue(parsing: "123456789012345678901234567890").doubleValue == 1.2345678901234568e29)
+        #expect(try JSONValue(parsing: "-0") == .int(0))
+    }
+
+    @Test func writesCompactEscapedJSON() {
+        let value: JSONValue = ["s": "q\"\\\n\t\u{1}é", "n": nil, "i": 42, "d": 1.5, "w": 3.0, "a": [true, false]]
+        #expect(value.jsonString == #"{"s":"q\"\\\n\t\u0001é","n":null,"i":42,"d":1.5,"w":3,"a":[true,false]}"#)
+    }
+
+    @Test func roundTripsThroughWriteAndParse() throws {
+        let value: JSONValue = [
+            "nested": ["list": [1, "two", ["three": 3.25]], "empty": [:], "none": []], "u": "😀/</script>",
+        ]
+        #expect(try JSONValue(parsing: value.bytes) == value)
+    }
+
+    @Test func nonFiniteDoublesAreWrittenAsNull() {
+        #expect(JSONValue.double(.infinity).jsonString == "null")
+        #expect(JSONValue.double(.nan).jsonString == "null")
+    }
+
+    @Test func reportsWhereParsingStopped() {
+        do {
+            _ = try JSONValue(parsing: "[1, 2, x]")
+            Issue.record("parsed")
+        } catch {
+            #expect(error.offset == 7)
+        }
+    }
+
+    @Test func objectSubscriptSetsReplacesAndRemoves() {
+        var object: JSONObject = ["a": 1]
+        object["b"] = 2
+        object["a"] = 3
+        object["b"] = nil
+        #expect(object == ["a": 3])
+        #expect(object.count == 1)
+    }
+}
