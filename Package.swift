@@ -37,6 +37,7 @@ let package = Package(
         // Tests: one target per library, plus end-to-end tests through real sockets.
         .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"]),
         .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayJSON"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
     ]
 )
 

@@ -12,11 +12,12 @@ public struct ArgumentParser {
     /// A reader over the arguments after the program name.
     public init(_ arguments: [String]) { self.arguments = arguments }
 
-    /// Takes the next positional word, if any.
+    /// Takes the next word if it is a positional one (commands come before their options);
+    /// `-h`, `--help` and `--version` count as words so they can be dispatched like commands.
     public mutating func next() -> String? {
-        guard let index = arguments.firstIndex(where: { !$0.hasPrefix("--") || $0 == "--help" || $0 == "--version" })
-        else { return nil }
-        return arguments.remove(at: index)
+        guard let first = arguments.first else { return nil }
+        guard !first.hasPrefix("-") || ["-h", "--help", "--version"].contains(first) else { return nil }
+        return arguments.removeFirst()
     }
 
     /// Takes `--name`, returning whether it was present.

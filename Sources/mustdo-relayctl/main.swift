@@ -1,1 +1,4 @@
-print("mustdo-relayctl")
+import Foundation
+import RelayApp
+
+exit(await RelayctlCommand.main(CommandLine.arguments))

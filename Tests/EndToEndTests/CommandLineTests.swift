@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The executables as an operator runs them: real processes, real sockets, real signals.
+final class CommandLineTests: XCTestCase {
+    func testServeAnswersHealthzAndExitsCleanlyOnSIGTERM() async throws {
+        let relay = try ChildProcess(
+            "mustdo-relay", ["serve"], environment: ["RELAY_PORT": "0", "RELAY_HTTP_EVENT_LOOPS": "2"])
+        let port = try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#)
+        let response = try httpGet(port: Int(port)!, path: "/healthz")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.body, "ok")
+        relay.signal(SIGTERM)
+        let status = try await relay.waitForExit()
+        XCTAssertEqual(status, 0, relay.text)
+    }
+
+    func testServeRefusesAnInvalidConfigurationWithMessagesThatSayWhatToFix() async throws {
+        let relay = try ChildProcess(
+            "mustdo-relay", ["serve"], environment: ["RELAY_PORT": "http", "RELAY_TRUSTED_PROXIES": "10.0.0.0/40"])
+        let status = try await relay.waitForExit()
+        XCTAssertEqual(status, 1)
+        XCTAssertTrue(relay.text.contains("RELAY_PORT: expected a whole number"), relay.text)
+        XCTAssertTrue(relay.text.contains("RELAY_TRUSTED_PROXIES: \"10.0.0.0/40\" is not an IP address"), relay.text)
+    }
+
+    func testServeReadsAConfigFileAndTheEnvironmentWins() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID()).env")
+        try "# comment\nRELAY_PORT=not-a-port\nRELAY_HTTP_HEADER_TIMEOUT='5'\n".write(
+            to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let bad = try ChildProcess("mustdo-relay", ["serve", "--config", file.path, "--check-config"])
+        let status1 = try await bad.waitForExit()
+        XCTAssertEqual(status1, 1)
+        let good = try ChildProcess(
+            "mustdo-relay", ["serve", "--config", file.path, "--check-config"], environment: ["RELAY_PORT": "0"])
+        let status2 = try await good.waitForExit()
+        XCTAssertEqual(status2, 0, good.text)
+    }
+
+    func testRelayctlConfigCheck() async throws {
+        let json = try ChildProcess(
+            "mustdo-relayctl", ["config", "check", "--json"], environment: ["RELAY_PORT": "-1"])
+        let status3 = try await json.waitForExit()
+        XCTAssertEqual(status3, 1)
+        XCTAssertTrue(json.text.contains(#""valid":false"#), json.text)
+        XCTAssertTrue(json.text.contains(#""setting":"RELAY_PORT""#), json.text)
+        let ok = try ChildProcess("mustdo-relayctl", ["config", "check"])
+        let status4 = try await ok.waitForExit()
+        XCTAssertEqual(status4, 0, ok.text)
+    }
+
+    func testHelpIsPrintedAndUsageErrorsExitWith2() async throws {
+        for (name, word) in [("mustdo-relay", "serve"), ("mustdo-relayctl", "config check")] {
+            let help = try ChildProcess(name, ["--help"])
+            let status5 = try await help.waitForExit()
+            XCTAssertEqual(status5, 0)
+            XCTAssertTrue(help.text.contains("Usage: \(name)"), help.text)
+            XCTAssertTrue(help.text.contains(word), help.text)
+            let wrong = try ChildProcess(name, ["no-such-command"])
+            let status6 = try await wrong.waitForExit()
+            XCTAssertEqual(status6, 2)
+            XCTAssertTrue(wrong.text.contains("unknown command"), wrong.text)
+        }
+    }
+}
