@@ -21,6 +21,7 @@ let package = Package(
         // Libraries, lowest layer first.
         .target(name: "RelayJSON"),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "CEpoll", "CCurl"]),
+        .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
         .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
 
         // Thin executables.
@@ -38,6 +39,7 @@ let package = Package(
         .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"]),
         .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayJSON"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
+        .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
     ]
 )
 
