@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "RelayJSON"),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "CEpoll", "CCurl"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "RelayOAuth", dependencies: ["RelayHTTP", "RelayJSON", "RelayCrypto"]),
         .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
 
         // Thin executables.
@@ -40,6 +41,7 @@ let package = Package(
         .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayJSON"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
+        .testTarget(name: "RelayOAuthTests", dependencies: ["RelayOAuth", "RelayHTTP", "RelayJSON", "RelayCrypto"]),
     ]
 )
 

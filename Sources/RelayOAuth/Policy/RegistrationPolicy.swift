@@ -1,0 +1,84 @@
+import RelayJSON
+
+/// A dynamic client registration request (RFC 7591) that passed every check.
+struct RegistrationRequest: Sendable, Equatable {
+    var redirectURIs: [String]
+    var authMethod: RegisteredClient.AuthMethod
+    var grantTypes: [String]
+    var name: String?
+    var scope: ScopeSet?
+}
+
+/// The checks on `POST /register` bodies. Unknown members are accepted and ignored (RFC 7591
+/// §2: the server MUST ignore metadata it does not understand), known ones are strict.
+enum RegistrationPolicy {
+    /// The longest `client_name` kept.
+    static let maximumNameLength = 200
+
+    static func validate(
+        _ body: JSONValue, redirects: RedirectURIPolicy, supportedScopes: [String]
+    ) -> Result<RegistrationRequest, OAuthError> {
+        guard let object = body.objectValue else { return .failure(metadata("The body must be a JSON object.")) }
+        guard let uriValues = object["redirect_uris"]?.arrayValue else {
+            return .failure(OAuthError(.invalidRedirectURI, "redirect_uris must be an array of URIs."))
+        }
+        let uris = uriValues.compactMap(\.stringValue)
+        guard uris.count == uriValues.count else {
+            return .failure(OAuthError(.invalidRedirectURI, "redirect_uris must contain only strings."))
+        }
+        let kept: [String]
+        switch redirects.filter(uris) {
+        case .success(let list): kept = list
+        case .failure(let error): return .failure(error)
+        }
+        var method = RegisteredClient.AuthMethod.clientSecretBasic
+        if let value = object["token_endpoint_auth_method"] {
+            guard let text = value.stringValue, let parsed = RegisteredClient.AuthMethod(rawValue: text) else {
+                return .failure(
+                    metadata("token_endpoint_auth_method must be none, client_secret_post or client_secret_basic."))
+            }
+            method = parsed
+        }
+        var grantTypes = ["authorization_code", "refresh_token"]
+        if let value = object["grant_types"] {
+            guard let list = strings(value), !list.isEmpty,
+                Set(list).isSubset(of: ["authorization_code", "refresh_token"]), list.contains("authorization_code")
+            else { return .failure(metadata("grant_types must be authorization_code, optionally with refresh_token.")) }
+            grantTypes = grantTypes.filter(list.contains)
+        }
+        if let value = object["response_types"] {
+            guard let list = strings(value), Set(list) == ["code"] else {
+                return .failure(metadata("response_types must be [\"code\"]."))
+            }
+        }
+        var name: String?
+        if let value = object["client_name"], !value.isNull {
+            guard let text = value.stringValue, text.utf8.count <= maximumNameLength * 4,
+                text.count <= maximumNameLength, !text.unicodeScalars.contains(where: isControl)
+            else { return .failure(metadata("client_name must be a short single line of text.")) }
+            name = text.isEmpty ? nil : text
+        }
+        var scope: ScopeSet?
+        if let value = object["scope"], !value.isNull {
+            guard let text = value.stringValue, let tokens = ScopeSet.parse(text),
+                let resolved = ScopeSet.resolve(tokens, supported: supportedScopes)
+            else { return .failure(metadata("scope lists a scope this server does not offer.")) }
+            scope = resolved.tokens.isEmpty ? nil : resolved
+        }
+        return .success(
+            RegistrationRequest(
+                redirectURIs: kept, authMethod: method, grantTypes: grantTypes, name: name, scope: scope))
+    }
+
+    private static func strings(_ value: JSONValue) -> [String]? {
+        guard let array = value.arrayValue else { return nil }
+        let list = array.compactMap(\.stringValue)
+        return list.count == array.count ? list : nil
+    }
+
+    private static func metadata(_ detail: String) -> OAuthError { OAuthError(.invalidClientMetadata, detail) }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+}

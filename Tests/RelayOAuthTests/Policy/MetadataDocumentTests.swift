@@ -1,0 +1,51 @@
+import RelayJSON
+import Testing
+
+@testable import RelayOAuth
+
+/// Discovery documents: required members, S256 only, issuer strings byte-identical.
+struct MetadataDocumentTests {
+    let configuration = OAuthConfiguration(issuer: "https://relay.example")
+
+    @Test func documentsAreConsistent() throws {
+        let documents = MetadataDocuments(configuration, paths: EndpointPaths(callback: "/oauth/apple/callback"))
+        let resource = try JSONValue(parsing: documents.protectedResource)
+        let server = try JSONValue(parsing: documents.authorizationServer)
+        #expect(resource["resource"] == "https://relay.example/mcp")
+        #expect(resource["authorization_servers"] == ["https://relay.example"])
+        #expect(resource["bearer_methods_supported"] == ["header"])
+        #expect(resource["scopes_supported"] == ["todos:read", "todos:write"])
+        #expect(resource["scopes_supported"]?.arrayValue?.contains("offline_access") == false)
+        #expect(server["issuer"]?.stringValue == resource["authorization_servers"]?.arrayValue?.first?.stringValue)
+        #expect(server["code_challenge_methods_supported"] == ["S256"])
+        #expect(server["authorization_response_iss_parameter_supported"] == true)
+        #expect(server["client_id_metadata_document_supported"] == true)
+        #expect(
+            server["token_endpoint_auth_methods_supported"] == ["none", "client_secret_post", "client_secret_basic"])
+        #expect(server["grant_types_supported"] == ["authorization_code", "refresh_token"])
+        #expect(server["response_types_supported"] == ["code"])
+        for key in ["authorization_endpoint", "token_endpoint", "registration_endpoint", "revocation_endpoint"] {
+            #expect(server[key]?.stringValue?.hasPrefix("https://relay.example/") == true, "\(key)")
+        }
+        // The issuer appears byte for byte inside both documents.
+        let issuerBytes = Array("\"https://relay.example\"".utf8)
+        #expect(documents.protectedResource.firstRange(of: issuerBytes) != nil)
+        #expect(documents.authorizationServer.firstRange(of: issuerBytes) != nil)
+    }
+
+    @Test func configurationProblems() {
+        #expect(OAuthConfiguration(issuer: "https://relay.example").problems().isEmpty)
+        #expect(OAuthConfiguration(issuer: "http://127.0.0.1:8080").problems().isEmpty)
+        #expect(OAuthConfiguration(issuer: "http://127.0.0.1:8080").isLoopbackDemo)
+        #expect(!OAuthConfiguration(issuer: "https://relay.example").isLoopbackDemo)
+        for bad in [
+            "http://relay.example", "https://relay.example/", "https://relay.example/base", "https://relay.example?x",
+            "https://relay.example#f", "relay.example", "https://Relay.example",
+        ] {
+            #expect(!OAuthConfiguration(issuer: bad).problems().isEmpty, "\(bad)")
+        }
+        var configuration = OAuthConfiguration(issuer: "https://relay.example")
+        configuration.lifetimes.consentWindow = 700
+        #expect(!configuration.problems().isEmpty)
+    }
+}
