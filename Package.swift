@@ -22,12 +22,17 @@ let package = Package(
         .target(name: "RelayJSON"),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "CEpoll", "CCurl"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON"]),
+        // The store conformance suite, a library so every backend's tests (DynamoDB too) can run it.
+        .target(name: "RelayStoreConformance", dependencies: ["RelayStore", "RelayJSON"]),
         .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
 
         // Thin executables.
         .executableTarget(name: "mustdo-relay", dependencies: ["RelayApp"]),
         .executableTarget(name: "mustdo-relayctl", dependencies: ["RelayApp"]),
         .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayHTTP"]),
+        // Child process of the SQLite kill -9 and lock tests.
+        .executableTarget(name: "store-crash-writer", dependencies: ["RelayStore", "RelayJSON", "CSQLite"]),
         // libFuzzer entry point for the HTTP parser; `make fuzz` builds it with -DFUZZING.
         .executableTarget(
             name: "fuzz-http-parser",
@@ -39,6 +44,10 @@ let package = Package(
         .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"]),
         .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayJSON"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
+        .testTarget(
+            name: "RelayStoreTests",
+            dependencies: ["RelayStore", "RelayStoreConformance", "RelayJSON", "store-crash-writer"]
+        ),
     ]
 )
 
