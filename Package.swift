@@ -22,13 +22,18 @@ let package = Package(
         .target(name: "RelayJSON"),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "CEpoll", "CCurl"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "RelayOAuth", dependencies: ["RelayHTTP", "RelayJSON", "RelayCrypto"]),
+        .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON"]),
+        // The store conformance suite, a library so every backend's tests (DynamoDB too) can run it.
+        .target(name: "RelayStoreConformance", dependencies: ["RelayStore", "RelayJSON"]),
+        .target(name: "RelayOAuth", dependencies: ["RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore"]),
         .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
 
         // Thin executables.
         .executableTarget(name: "mustdo-relay", dependencies: ["RelayApp"]),
         .executableTarget(name: "mustdo-relayctl", dependencies: ["RelayApp"]),
         .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayHTTP"]),
+        // Child process of the SQLite kill -9 and lock tests.
+        .executableTarget(name: "store-crash-writer", dependencies: ["RelayStore", "RelayJSON", "CSQLite"]),
         // libFuzzer entry point for the HTTP parser; `make fuzz` builds it with -DFUZZING.
         .executableTarget(
             name: "fuzz-http-parser",
@@ -41,7 +46,14 @@ let package = Package(
         .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayJSON"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
-        .testTarget(name: "RelayOAuthTests", dependencies: ["RelayOAuth", "RelayHTTP", "RelayJSON", "RelayCrypto"]),
+        .testTarget(
+            name: "RelayStoreTests",
+            dependencies: ["RelayStore", "RelayStoreConformance", "RelayJSON", "store-crash-writer"]
+        ),
+        .testTarget(
+            name: "RelayOAuthTests",
+            dependencies: ["RelayOAuth", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore"]
+        ),
     ]
 )
 
