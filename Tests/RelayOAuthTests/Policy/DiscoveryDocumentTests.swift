@@ -4,11 +4,12 @@ import Testing
 @testable import RelayOAuth
 
 /// Discovery documents: required members, S256 only, issuer strings byte-identical.
-struct MetadataDocumentTests {
+struct DiscoveryDocumentTests {
     let configuration = OAuthConfiguration(issuer: "https://relay.example")
 
     @Test func documentsAreConsistent() throws {
-        let documents = MetadataDocuments(configuration, paths: EndpointPaths(callback: "/oauth/apple/callback"))
+        let documents = DiscoveryDocuments(
+            configuration, paths: EndpointPaths(callback: "/oauth/apple/callback"), metadataDocuments: true)
         let resource = try JSONValue(parsing: documents.protectedResource)
         let server = try JSONValue(parsing: documents.authorizationServer)
         #expect(resource["resource"] == "https://relay.example/mcp")

@@ -3,13 +3,13 @@ import RelayJSON
 /// The discovery documents, built once per configuration. Every URL starts with the configured
 /// issuer string itself, so `authorization_servers[0]` and `issuer` are byte-identical (clients
 /// compare them with plain string equality).
-struct MetadataDocuments: Sendable {
+struct DiscoveryDocuments: Sendable {
     /// RFC 9728 protected-resource metadata (served at the root and path-suffixed well-known URLs).
     let protectedResource: [UInt8]
     /// RFC 8414 authorization-server metadata.
     let authorizationServer: [UInt8]
 
-    init(_ configuration: OAuthConfiguration, paths: EndpointPaths) {
+    init(_ configuration: OAuthConfiguration, paths: EndpointPaths, metadataDocuments: Bool) {
         let issuer = configuration.issuer
         let scopes = JSONValue.array(configuration.scopes.map(JSONValue.string))
         let resource: JSONObject = [
@@ -34,7 +34,7 @@ struct MetadataDocuments: Sendable {
             "token_endpoint_auth_methods_supported": methods,
             "revocation_endpoint_auth_methods_supported": methods,
             "scopes_supported": scopes,
-            "client_id_metadata_document_supported": true,
+            "client_id_metadata_document_supported": .bool(metadataDocuments),
             "authorization_response_iss_parameter_supported": true,
         ]
         authorizationServer = JSONValue.object(server).bytes

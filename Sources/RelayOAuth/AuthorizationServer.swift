@@ -1,0 +1,128 @@
+import RelayHTTP
+import RelayStore
+
+/// The OAuth 2.1 authorization server of MustDo Relay: discovery documents, dynamic client
+/// registration and client ID metadata documents, `/authorize` with the consent page, the Apple
+/// sign-in bridge, `/token`, `/revoke`, the disconnect page, and bearer validation for `/mcp`.
+///
+/// ```swift
+/// let oauth = AuthorizationServer(
+///     configuration: OAuthConfiguration(issuer: "https://relay.example"), store: store,
+///     secrets: secrets, signIn: cloudKitSignIn, sealer: vaultSealer, binder: vaultBinder)
+/// var router = Router()
+/// oauth.register(on: &router)
+/// let grant = try await oauth.validateBearer(request)   // in the MCP endpoint
+/// ```
+public final class AuthorizationServer: Sendable {
+    /// The settings it runs with.
+    public let configuration: OAuthConfiguration
+    let context: OAuthContext
+    let paths: EndpointPaths
+    let discovery: DiscoveryDocuments
+    let clients: ClientRegistry
+    let pending: PendingRequests
+    let grants: Grants
+    let codes: CodeExchange
+    let refreshes: RefreshRotation
+    let bearer: BearerValidation
+    let revocation: Revocation
+    let bridge: SignInBridge
+    let pages: Pages
+    let registrationLimiter: RateLimiter
+
+    /// Assembles the server. `configuration.problems()` must be empty (checked at startup by the
+    /// configuration check). Without a `metadataFetcher`, client ID metadata documents are off and
+    /// the metadata says so.
+    public init(
+        configuration: OAuthConfiguration,
+        store: any Store,
+        secrets: OAuthSecrets,
+        signIn: any AppleSignIn,
+        sealer: any GrantSealer,
+        binder: any TokenBinder,
+        metadataFetcher: (any ClientMetadataFetcher)? = nil,
+        clock: any Clock = SystemClock(),
+        events: @escaping @Sendable (OAuthEvent) -> Void = { _ in }
+    ) {
+        precondition(configuration.problems().isEmpty, "invalid OAuth configuration: \(configuration.problems())")
+        self.configuration = configuration
+        let context = OAuthContext(
+            configuration: configuration, store: store, hasher: TokenHasher(secrets: secrets), binder: binder,
+            clock: clock, events: events)
+        self.context = context
+        paths = EndpointPaths(callback: configuration.callbackPath)
+        discovery = DiscoveryDocuments(configuration, paths: paths, metadataDocuments: metadataFetcher != nil)
+        clients = ClientRegistry(
+            context: context, documents: metadataFetcher.map { ClientMetadataResolver(context: context, fetcher: $0) })
+        pending = PendingRequests(context: context)
+        grants = Grants(context: context)
+        let issuer = TokenIssuer(context: context, grants: grants)
+        codes = CodeExchange(context: context, grants: grants, issuer: issuer)
+        refreshes = RefreshRotation(context: context, grants: grants, issuer: issuer)
+        bearer = BearerValidation(context: context)
+        revocation = Revocation(context: context, grants: grants)
+        bridge = SignInBridge(context: context, pending: pending, grants: grants, signIn: signIn, sealer: sealer)
+        pages = Pages(configuration: configuration, paths: paths)
+        registrationLimiter = RateLimiter(configuration.registrationRateLimit)
+    }
+
+    // MARK: bearer validation (the MCP endpoint's authenticator)
+
+    /// Decides without touching the store when it can: the 401 for a request with no bearer token,
+    /// a token in the query string, another scheme, or a token that is not well formed. nil means
+    /// `validateBearer` must look the token up.
+    public func bearerPrecheck(_ request: Request) -> OAuthError? {
+        if case .failure(let error) = bearer.presentedToken(request) { return error }
+        return nil
+    }
+
+    /// Validates the request's `Authorization: Bearer` token for `resource` (default: this
+    /// server's MCP endpoint). Throws the 401 (with `WWW-Authenticate`) for anything else.
+    public func validateBearer(_ request: Request, resource: String? = nil) async throws(OAuthError) -> BearerGrant {
+        try await bearer.validate(request, resource: resource ?? configuration.resource)
+    }
+
+    /// The 401 that makes a client reconnect (after `deleteGrant` for a dead CloudKit session).
+    public func invalidTokenResponse(_ detail: String = "The connection ended; connect again.") -> Response {
+        bearer.failure(.invalidToken, detail).response()
+    }
+
+    /// Opens the grant secret bound to the request's token (the vault then opens `grant.sealed`).
+    public func grantSecret(for grant: BearerGrant, in request: Request) throws(OAuthError) -> GrantSecret {
+        let token = try bearer.presentedToken(request).get()
+        return try context.unbind(grant.boundSecret, token: token, grantID: grant.grantID)
+    }
+
+    // MARK: grants (for RelayApp: CloudKit token rotation, 421, admin)
+
+    /// Deletes a grant and every token it issued (RelayApp calls this when CloudKit answers 421).
+    /// Returns whether the grant existed.
+    @discardableResult
+    public func deleteGrant(_ grantID: String, reason: String) async throws(OAuthError) -> Bool {
+        try await grants.revoke(grantID, reason: reason)
+    }
+
+    /// Deletes every grant of a user; returns how many.
+    public func deleteGrants(userID: String) async throws(OAuthError) -> Int {
+        try await grants.revokeAll(userID: userID, reason: "deleted by the operator")
+    }
+
+    /// The grant's current sealed token and version (after losing a `replaceSealed` race).
+    public func sealedToken(grantID: String) async throws(OAuthError) -> (sealed: [UInt8], version: Int)? {
+        guard let item = try await context.get(OAuthKeys.grant(grantID)), let grant = GrantRecord(item: item),
+            grant.state == .active
+        else { return nil }
+        return (grant.sealed, item.version)
+    }
+
+    /// Replaces the grant's sealed token (CloudKit rotated it) if the grant is still at
+    /// `expectedVersion`; returns the new version, or nil when the grant changed or is gone.
+    public func replaceSealed(grantID: String, expectedVersion: Int, sealed: [UInt8]) async throws(OAuthError) -> Int? {
+        let update = ItemUpdate(set: ["sealed": .bytes(sealed)])
+        return try await context.update(OAuthKeys.grant(grantID), update, condition: .versionEquals(expectedVersion))?
+            .version
+    }
+
+    /// `userID` for a CloudKit user record name (the same HMAC the bridge computes).
+    public func userID(recordName: String) -> String { context.hasher.userID(recordName: recordName) }
+}

@@ -1,0 +1,103 @@
+import RelayHTTP
+import RelayJSON
+
+/// The rules for client ID metadata documents (draft-ietf-oauth-client-id-metadata-document):
+/// which client IDs are document URLs, what a fetched response must look like, and how long it
+/// may be cached. Pure functions over values.
+enum ClientMetadataPolicy {
+    /// The largest document accepted.
+    static let maximumBytes = 5120
+    /// The longest a fetch may take.
+    static let timeout = Duration.seconds(5)
+    /// How long a document without cache headers is kept.
+    static let defaultCacheSeconds = 300
+
+    /// Whether `clientID` is a metadata document URL: https (loopback http only when the test
+    /// setting allows it), a host, a path beyond `/`, and no query, fragment, userinfo or dot
+    /// segment. A slash inside a query is not a path.
+    static func isDocumentURL(_ clientID: String, allowLoopback: Bool) -> Bool {
+        guard case .success(let uri) = ParsedURI.parse(clientID), uri.query == nil else { return false }
+        let schemeOK = uri.scheme == "https" || (allowLoopback && uri.scheme == "http" && uri.isLoopback)
+        return schemeOK && uri.path.count > 1 && uri.host == uri.host.lowercased()
+    }
+
+    /// The client a fetched response describes, or why it is refused.
+    static func client(
+        from document: FetchedDocument, url: String, redirects: RedirectURIPolicy, supportedScopes: [String], now: Int
+    ) -> Result<RegisteredClient, OAuthError> {
+        guard document.status == 200 else { return refuse("the metadata document answered HTTP \(document.status)") }
+        guard document.body.count <= maximumBytes else { return refuse("the metadata document is larger than 5 KB") }
+        guard isJSON(document.headers["content-type"]) else { return refuse("the metadata document is not JSON") }
+        guard let object = (try? JSONValue(parsing: document.body))?.objectValue else {
+            return refuse("the metadata document is not a JSON object")
+        }
+        guard object.string("client_id") == url else { return refuse("the document's client_id is not its URL") }
+        if object["client_secret"] != nil || object["client_secret_expires_at"] != nil {
+            return refuse("a metadata document must not carry a client secret")
+        }
+        switch object.string("token_endpoint_auth_method") {
+        case nil, "none", "private_key_jwt": break
+        default: return refuse("metadata document clients must be public (none)")
+        }
+        if let keys = object["jwks"]?["keys"]?.arrayValue,
+            keys.contains(where: { key in ["d", "p", "q", "dp", "dq", "qi", "k"].contains { key[$0] != nil } })
+        {
+            return refuse("the document's jwks contains private key material")
+        }
+        guard let uriValues = object["redirect_uris"]?.arrayValue, !uriValues.isEmpty else {
+            return refuse("the metadata document has no redirect_uris")
+        }
+        let uris = uriValues.compactMap(\.stringValue)
+        guard uris.count == uriValues.count else { return refuse("redirect_uris must be strings") }
+        let kept: [String]
+        switch redirects.filter(uris) {
+        case .success(let list): kept = list
+        case .failure(let error): return refuse(error.detail ?? "a redirect URI is not allowed")
+        }
+        var grantTypes = ["authorization_code", "refresh_token"]
+        if let listed = object.strings("grant_types") {
+            guard listed.contains("authorization_code") else { return refuse("grant_types lacks authorization_code") }
+            grantTypes = grantTypes.filter(listed.contains)
+        }
+        if let responseTypes = object.strings("response_types"), !responseTypes.contains("code") {
+            return refuse("response_types lacks code")
+        }
+        let name = object.string("client_name").flatMap { text in
+            text.count <= RegistrationPolicy.maximumNameLength && !text.unicodeScalars.contains { $0.value < 0x20 }
+                ? text : nil
+        }
+        var scope: ScopeSet?
+        if let text = object.string("scope"), let tokens = ScopeSet.parse(text) {
+            let known = tokens.filter(supportedScopes.contains)
+            scope = known.isEmpty ? nil : ScopeSet.resolve(known, supported: supportedScopes)
+        }
+        return .success(
+            RegisteredClient(
+                id: url, source: .metadataDocument, name: name, redirectURIs: kept, authMethod: .none,
+                grantTypes: grantTypes, scope: scope, secretHash: nil, secretPepperVersion: nil, issuedAt: now))
+    }
+
+    /// Seconds to cache a document: `max-age` (or 0 for `no-store`/`no-cache`), else the default,
+    /// never more than `maximum`.
+    static func cacheSeconds(_ headers: HTTPHeaders, maximum: Int) -> Int {
+        let directives = headers.values("cache-control").flatMap { $0.split(separator: ",") }.map {
+            $0.drop { $0 == " " }.lowercased()
+        }
+        if directives.contains(where: { $0.hasPrefix("no-store") || $0.hasPrefix("no-cache") }) { return 0 }
+        for directive in directives where directive.hasPrefix("max-age=") {
+            guard let seconds = Int(directive.dropFirst(8).prefix { $0.isNumber }) else { return 0 }
+            return min(max(0, seconds), maximum)
+        }
+        return min(defaultCacheSeconds, maximum)
+    }
+
+    private static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let media = contentType.split(separator: ";").first.map { $0.drop { $0 == " " }.lowercased() } ?? ""
+        return media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json"))
+    }
+
+    private static func refuse(_ reason: String) -> Result<RegisteredClient, OAuthError> {
+        .failure(OAuthError(.invalidClient, "The client metadata document was refused: \(reason)."))
+    }
+}

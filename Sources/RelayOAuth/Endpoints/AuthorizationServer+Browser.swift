@@ -1,0 +1,141 @@
+import RelayHTTP
+
+extension AuthorizationServer {
+    /// `GET /authorize`: the checks of `AuthorizePolicy`, then a pending request, its binding
+    /// cookie and the consent page.
+    func authorize(_ request: Request) async -> Response {
+        let locale = Self.locale(request)
+        do throws(OAuthError) {
+            guard let query = try? request.query() else {
+                throw OAuthError(.invalidRequest, "The query string is malformed.")
+            }
+            let clientID = try AuthorizePolicy.clientID(query).get()
+            var client = try await clients.lookup(clientID)
+            var decision = AuthorizePolicy.decide(query, client: client, configuration: configuration)
+            if case .showError = decision, client?.source == .metadataDocument {
+                // The document may have changed since it was cached: fetch it once more.
+                client = try await clients.lookup(clientID, refetch: true)
+                decision = AuthorizePolicy.decide(query, client: client, configuration: configuration)
+            }
+            switch decision {
+            case .showError(let error):
+                return pages.error(error, locale: locale)
+            case .redirectError(let error, let redirectURI, let state):
+                let location = AuthorizationResponse.error(
+                    error, redirectURI: redirectURI, state: state, issuer: configuration.issuer)
+                return Self.pageRedirect(location, after: .get)
+            case .consent(let authorization):
+                guard let client else { throw OAuthError(.invalidClient) }
+                let created = try await pending.create(purpose: .authorize, request: authorization)
+                var response = pages.consent(
+                    authorization, client: client, requestID: created.record.id, csrf: created.csrfToken, locale: locale
+                )
+                response.setCookie(created.cookie)
+                return response
+            }
+        } catch {
+            return pages.error(error, locale: locale)
+        }
+    }
+
+    /// The consent form: "Continue with Apple" records the consent and goes to Apple's sign-in;
+    /// "Cancel" sends `access_denied` back to the client.
+    func consent(_ request: Request) async -> Response {
+        let locale = Self.locale(request)
+        do throws(OAuthError) {
+            let form = try Self.form(request)
+            guard let requestID = form["request"], form.repeatedNames.isEmpty else {
+                throw OAuthError(.invalidRequest, "The form is incomplete.")
+            }
+            if let record = try await pending.load(requestID), record.purpose != .authorize {
+                throw OAuthError(.invalidRequest, "This form does not belong to an authorization.")
+            }
+            if form["action"] == "cancel" {
+                let record = try await pending.cancel(requestID: requestID, csrf: form["csrf"], in: request)
+                guard let authorization = record.request else { throw OAuthError(.invalidRequest) }
+                context.events(.consentDenied(clientID: authorization.clientID))
+                let location = AuthorizationResponse.error(
+                    OAuthError(.accessDenied, "The person declined."), redirectURI: authorization.redirectURI,
+                    state: authorization.state, issuer: configuration.issuer)
+                var response = Self.pageRedirect(location, after: .post)
+                response.setCookie(expiredCookie(pending.cookieName(requestID)))
+                return response
+            }
+            _ = try await pending.consent(requestID: requestID, csrf: form["csrf"], in: request)
+            return Self.pageRedirect(try await bridge.signInURL(), after: .post)
+        } catch {
+            return pages.error(error, locale: locale)
+        }
+    }
+
+    /// Apple's callback. Whatever happens, the answer never shows a page at a URL holding the web
+    /// auth token: success goes straight to the client (or the disconnect result), and failures
+    /// redirect to this path with only `failed=<code>`.
+    func callback(_ request: Request) async -> Response {
+        let locale = Self.locale(request)
+        let query = (try? request.query()) ?? FormParameters([])
+        if SignInBridge.webAuthToken(in: request) == nil, let failed = query["failed"] {
+            let code = OAuthError.Code(rawValue: failed).flatMap { Self.callbackCodes.contains($0) ? $0 : nil }
+            return pages.error(OAuthError(code ?? .signInFailed), locale: locale)
+        }
+        let outcome: SignInBridge.Outcome
+        do {
+            outcome = try await bridge.complete(request)
+        } catch {
+            return Self.pageRedirect(failurePath(error), after: .get)
+        }
+        var response: Response
+        switch outcome.result {
+        case .success(.authorized(let redirect)):
+            response = Self.pageRedirect(redirect, after: .post)
+        case .success(.disconnected(let count)):
+            response = pages.disconnected(count: count, locale: locale)
+        case .failure(let error):
+            response = Self.pageRedirect(failurePath(error), after: .get)
+        }
+        response.setCookie(expiredCookie(outcome.cookieName))
+        return response
+    }
+
+    /// `GET /disconnect`: what is stored, and the form that confirms with Apple.
+    func disconnectPage(_ request: Request) async -> Response {
+        let locale = Self.locale(request)
+        do throws(OAuthError) {
+            let created = try await pending.create(purpose: .disconnect, request: nil)
+            var response = pages.disconnect(requestID: created.record.id, csrf: created.csrfToken, locale: locale)
+            response.setCookie(created.cookie)
+            return response
+        } catch {
+            return pages.error(error, locale: locale)
+        }
+    }
+
+    /// `POST /disconnect`: records the confirmation and goes to Apple's sign-in.
+    func confirmDisconnect(_ request: Request) async -> Response {
+        let locale = Self.locale(request)
+        do throws(OAuthError) {
+            let form = try Self.form(request)
+            guard let requestID = form["request"], form.repeatedNames.isEmpty else {
+                throw OAuthError(.invalidRequest, "The form is incomplete.")
+            }
+            if let record = try await pending.load(requestID), record.purpose != .disconnect {
+                throw OAuthError(.invalidRequest, "This form does not belong to a disconnect.")
+            }
+            _ = try await pending.consent(requestID: requestID, csrf: form["csrf"], in: request)
+            return Self.pageRedirect(try await bridge.signInURL(), after: .post)
+        } catch {
+            return pages.error(error, locale: locale)
+        }
+    }
+
+    /// The codes a callback failure may name in its clean URL.
+    static let callbackCodes: Set<OAuthError.Code> = [
+        .bindingMissing, .bindingMismatch, .consentExpired, .alreadyUsed, .signInFailed, .accountUnsupported,
+        .temporarilyUnavailable, .serverError,
+    ]
+
+    private func failurePath(_ error: OAuthError) -> String {
+        let code = Self.callbackCodes.contains(error.code) ? error.code : .signInFailed
+        return configuration.issuer + paths.callback + "?failed=" + code.rawValue
+    }
+}

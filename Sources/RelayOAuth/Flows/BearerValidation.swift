@@ -1,0 +1,83 @@
+import RelayHTTP
+
+/// What a valid bearer token gives the MCP endpoint: who, for which client and scopes, and the
+/// material RelayApp needs to open the grant's sealed CloudKit token with the presented token.
+public struct BearerGrant: Sendable, Equatable, CustomStringConvertible {
+    /// The grant the token belongs to (for CloudKit 421: `AuthorizationServer.deleteGrant`).
+    public let grantID: String
+    /// HMAC of the CloudKit user record name.
+    public let userID: String
+    public let clientID: String
+    /// The token's scopes, in the server's order.
+    public let scopes: [String]
+    /// The audience the token was issued for (the canonical resource).
+    public let resource: String
+    /// The grant's sealed CloudKit token, as the sealer (or the last re-seal) produced it.
+    public let sealed: [UInt8]
+    /// The grant's store version, for `AuthorizationServer.replaceSealed` (compare-and-swap).
+    public let grantVersion: Int
+    /// The grant secret bound to this token (`TokenBinder.unbind` with the presented token opens it).
+    public let boundSecret: [UInt8]
+    /// The keyed hash of the token: a cache key for an unwrapped data key, never the token itself.
+    public let tokenHash: String
+    /// When the token expires, seconds since the epoch.
+    public let expiresAt: Int
+
+    /// Identifiers only: no sealed bytes, no bound secret.
+    public var description: String { "BearerGrant(grant: \(grantID), client: \(clientID), scopes: \(scopes))" }
+}
+
+/// Bearer validation for the MCP endpoint (RFC 6750 §2.1 header only; RFC 8707 audience).
+struct BearerValidation: Sendable {
+    let context: OAuthContext
+
+    /// The challenge without an error (no token was sent).
+    var challenge: String { "Bearer resource_metadata=\"\(context.configuration.resourceMetadataURL)\"" }
+
+    func failure(_ code: OAuthError.Code?, _ detail: String) -> OAuthError {
+        var header = challenge
+        if let code { header += ", error=\"\(code.rawValue)\", error_description=\"\(detail)\"" }
+        return OAuthError(code ?? .invalidToken, detail, status: .unauthorized, headers: ["WWW-Authenticate": header])
+    }
+
+    /// The token from `Authorization: Bearer`, or the 401 to send when it is missing or cannot be
+    /// one of ours. Decides without any store read.
+    func presentedToken(_ request: Request) -> Result<String, OAuthError> {
+        if let query = request.rawQuery, let pairs = FormDecoding.pairs(query),
+            pairs.contains(where: { $0.name == "access_token" })
+        {
+            return .failure(failure(.invalidRequest, "Send the access token in the Authorization header only."))
+        }
+        let headers = request.headers.values("authorization")
+        guard let header = headers.first else { return .failure(failure(nil, "An access token is required.")) }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard headers.count == 1, parts.count == 2, parts[0].lowercased() == "bearer" else {
+            return .failure(failure(.invalidRequest, "Use the Bearer scheme."))
+        }
+        let token = String(parts[1].drop { $0 == " " || $0 == "\t" })
+        guard TokenKind.accessToken.accepts(token) else {
+            return .failure(failure(.invalidToken, "The access token is malformed."))
+        }
+        return .success(token)
+    }
+
+    /// Validates the request's bearer token for `resource`.
+    func validate(_ request: Request, resource: String) async throws(OAuthError) -> BearerGrant {
+        let token = try presentedToken(request).get()
+        let invalid = failure(.invalidToken, "The access token is invalid, expired or revoked.")
+        guard let (item, _) = try await context.find(context.hasher.candidates(token), key: OAuthKeys.accessToken),
+            let record = TokenRecord(item: item)
+        else { throw invalid }
+        guard ResourceIndicator.matches(record.resource, expected: resource) else {
+            throw failure(.invalidToken, "The access token was issued for another resource.")
+        }
+        guard let grantItem = try await context.get(OAuthKeys.grant(record.grantID)),
+            let grant = GrantRecord(item: grantItem), grant.state == .active, grant.clientID == record.clientID,
+            grant.endsAt > context.now
+        else { throw invalid }
+        return BearerGrant(
+            grantID: grant.id, userID: grant.userID, clientID: grant.clientID, scopes: record.scope.tokens,
+            resource: record.resource, sealed: grant.sealed, grantVersion: grantItem.version, boundSecret: record.bound,
+            tokenHash: record.hash, expiresAt: record.expiresAt)
+    }
+}

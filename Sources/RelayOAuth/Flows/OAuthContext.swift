@@ -1,0 +1,116 @@
+import RelayCrypto
+import RelayJSON
+import RelayStore
+
+/// What every flow shares: settings, the store (with store failures already turned into OAuth
+/// errors), hashing, token binding, the clock and the audit hook.
+struct OAuthContext: Sendable {
+    let configuration: OAuthConfiguration
+    let store: any Store
+    let hasher: TokenHasher
+    let binder: any TokenBinder
+    let clock: any Clock
+    let events: @Sendable (OAuthEvent) -> Void
+
+    /// Now, in whole seconds since the epoch.
+    var now: Int { clock.epochSeconds() }
+
+    /// A fresh random identifier (128 bits, base64url).
+    func randomID() -> String { Base64URL.encode(SecureRandom.bytes(count: 16)) }
+
+    // MARK: store access: a failed condition is an answer (nil), anything else a retryable error.
+
+    func get(_ key: ItemKey) async throws(OAuthError) -> Item? {
+        do { return try await store.get(key) } catch { throw mapped(error) }
+    }
+
+    /// nil when the condition failed.
+    func put(
+        _ key: ItemKey, _ attributes: JSONObject, expiresAt: Int?, condition: WriteCondition = .none
+    ) async throws(OAuthError) -> Item? {
+        do {
+            return try await store.put(key, attributes: attributes, expiresAt: expiresAt, condition: condition)
+        } catch .conditionFailed {
+            return nil
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// nil when the condition failed or the item is gone.
+    func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition = .none) async throws(OAuthError)
+        -> Item?
+    {
+        do {
+            return try await store.update(key, update, condition: condition)
+        } catch .conditionFailed {
+            return nil
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// The deleted item; nil when nothing live was there or the condition failed.
+    func delete(_ key: ItemKey, condition: WriteCondition = .none) async throws(OAuthError) -> Item? {
+        do {
+            return try await store.delete(key, condition: condition)
+        } catch .conditionFailed {
+            return nil
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    func queryAll(_ query: Query) async throws(OAuthError) -> [Item] {
+        do { return try await store.queryAll(query) } catch { throw mapped(error) }
+    }
+
+    /// The first live item among `hashes` (current pepper first), with the hash that found it.
+    func find(_ hashes: [String], key: (String) -> ItemKey) async throws(OAuthError) -> (Item, String)? {
+        for hash in hashes {
+            if let item = try await get(key(hash)) { return (item, hash) }
+        }
+        return nil
+    }
+
+    /// Calls the token binder; a binding that does not open is a server-side failure.
+    func bind(_ secret: GrantSecret, to token: String, grantID: String) throws(OAuthError) -> [UInt8] {
+        do { return try binder.bind(secret, to: token, grantID: grantID) } catch {
+            events(.failure("token binding failed"))
+            throw OAuthError(.serverError, "The grant could not be bound to a token.")
+        }
+    }
+
+    func unbind(_ bound: [UInt8], token: String, grantID: String) throws(OAuthError) -> GrantSecret {
+        do { return try binder.unbind(bound, token: token, grantID: grantID) } catch {
+            events(.failure("token unbinding failed"))
+            throw OAuthError(.invalidGrant, "The grant cannot be opened with this token.")
+        }
+    }
+
+    private func mapped(_ error: StoreError) -> OAuthError {
+        events(.failure("store: \(error)"))
+        return .storeUnavailable
+    }
+}
+
+/// Audit events: what happened, never with a token, code, secret or address.
+public enum OAuthEvent: Sendable, Equatable {
+    case clientRegistered(clientID: String)
+    case registrationRateLimited
+    case grantCreated(grantID: String, clientID: String)
+    case codeRedeemed(grantID: String)
+    /// A redeemed code was presented again; its grant was revoked.
+    case codeReplay(grantID: String)
+    case refreshRotated(grantID: String)
+    /// The just-rotated refresh token was retried inside the grace window; the same pair went back.
+    case refreshRetried(grantID: String)
+    /// A spent refresh token was presented outside the rules; its grant was revoked.
+    case refreshReuse(grantID: String)
+    case grantRevoked(grantID: String, reason: String)
+    case disconnected(grants: Int)
+    case consentDenied(clientID: String)
+    case metadataDocumentRefused(reason: String)
+    /// A store, binder or upstream failure; the reason carries no secret.
+    case failure(String)
+}

@@ -1,0 +1,135 @@
+import RelayCrypto
+import RelayHTTP
+import RelayStore
+
+/// Pending requests and the browser binding: a cookie per request (its value's HMAC is kept),
+/// a CSRF token per form (its HMAC kept, single use), the consent time, and the one conditional
+/// delete that lets exactly one callback continue.
+struct PendingRequests: Sendable {
+    let context: OAuthContext
+
+    /// What the browser gets for a new pending request.
+    struct Created: Sendable {
+        var record: PendingRequest
+        var cookie: Cookie
+        var csrfToken: String
+    }
+
+    /// Cookie names: `__Host-mdr_<requestID>` (Secure, Path=/, no Domain), or `mdr_<requestID>` on
+    /// the plain-http loopback demo, where browsers refuse `__Host-` and `Secure` cookies.
+    var cookiePrefix: String { context.configuration.isLoopbackDemo ? "mdr_" : "__Host-mdr_" }
+
+    func cookieName(_ requestID: String) -> String { cookiePrefix + requestID }
+
+    /// Stores a pending request and returns its cookie and CSRF token.
+    func create(purpose: PendingRequest.Purpose, request: AuthorizationRequest?) async throws(OAuthError) -> Created {
+        let id = context.randomID()
+        let binding = Base64URL.encode(SecureRandom.bytes(count: 32))
+        let csrf = Base64URL.encode(SecureRandom.bytes(count: 32))
+        let now = context.now
+        var record = PendingRequest(
+            id: id, purpose: purpose, request: request, bindingHash: context.hasher.hash(binding).hash,
+            csrfHash: context.hasher.hash(csrf).hash, createdAt: now)
+        let lifetime = context.configuration.lifetimes.pendingRequest
+        guard
+            let item = try await context.put(
+                OAuthKeys.pendingRequest(id), record.attributes, expiresAt: now + lifetime, condition: .absent)
+        else { throw OAuthError(.serverError, "A request identifier collided.") }
+        record.version = item.version
+        let cookie = Cookie(
+            name: cookieName(id), value: binding, maxAge: lifetime, secure: !context.configuration.isLoopbackDemo)
+        return Created(record: record, cookie: cookie, csrfToken: csrf)
+    }
+
+    /// Checks a consent (or disconnect confirmation) POST: the request is pending, this browser
+    /// holds its cookie, and the CSRF token is the one the form carried. Then records
+    /// `consentedAt` and spends the CSRF token in one conditional write.
+    func consent(requestID: String, csrf: String?, in request: Request) async throws(OAuthError) -> PendingRequest {
+        var record = try await bound(requestID: requestID, in: request)
+        guard record.status == .pending, let expected = record.csrfHash, let csrf,
+            matches(csrf, expected)
+        else { throw OAuthError(.bindingMismatch, "The form is stale or was not sent from this page.") }
+        record.status = .consented
+        record.consentedAt = context.now
+        record.csrfHash = nil
+        let update = ItemUpdate(
+            set: ["status": .string(record.status.rawValue), "consented": .int(record.consentedAt ?? 0)],
+            remove: ["csrf"])
+        guard
+            let item = try await context.update(
+                OAuthKeys.pendingRequest(record.id), update, condition: .versionEquals(record.version))
+        else { throw OAuthError(.alreadyUsed, "This form was already sent.") }
+        record.version = item.version
+        return record
+    }
+
+    /// Checks a "Cancel" POST the same way, then deletes the request; returns it.
+    func cancel(requestID: String, csrf: String?, in request: Request) async throws(OAuthError) -> PendingRequest {
+        let record = try await bound(requestID: requestID, in: request)
+        guard record.status == .pending, let expected = record.csrfHash, let csrf,
+            matches(csrf, expected)
+        else { throw OAuthError(.bindingMismatch, "The form is stale or was not sent from this page.") }
+        guard
+            try await context.delete(OAuthKeys.pendingRequest(record.id), condition: .versionEquals(record.version))
+                != nil
+        else { throw OAuthError(.alreadyUsed, "This request was already answered.") }
+        return record
+    }
+
+    /// Apple's callback: finds the consented request this browser's cookies point to, checks the
+    /// consent window, and consumes it with one conditional delete (a racing second callback
+    /// loses). Returns the consumed request and the name of its cookie (to clear).
+    func consumeForCallback(_ request: Request) async throws(OAuthError) -> (PendingRequest, cookieName: String) {
+        let candidates = request.cookies.filter { $0.name.hasPrefix(cookiePrefix) }.prefix(8)
+        guard !candidates.isEmpty else {
+            throw OAuthError(.bindingMissing, "This browser did not start the sign-in that Apple returned to.")
+        }
+        var best: (PendingRequest, String)?
+        var problem = OAuthError(.alreadyUsed, "This sign-in was already completed or has expired.")
+        for cookie in candidates {
+            let id = String(cookie.name.dropFirst(cookiePrefix.count))
+            guard let record = try await load(id) else { continue }
+            guard matches(cookie.value, record.bindingHash) else {
+                problem = OAuthError(.bindingMismatch, "The sign-in cookie does not belong to this request.")
+                continue
+            }
+            guard record.status == .consented, let consentedAt = record.consentedAt else { continue }
+            guard context.now - consentedAt <= context.configuration.lifetimes.consentWindow else {
+                problem = OAuthError(.consentExpired, "More than a few minutes passed since you pressed Continue.")
+                continue
+            }
+            if (best?.0.consentedAt ?? Int.min) < consentedAt { best = (record, cookie.name) }
+        }
+        guard let (record, name) = best else { throw problem }
+        guard
+            try await context.delete(OAuthKeys.pendingRequest(record.id), condition: .versionEquals(record.version))
+                != nil
+        else { throw OAuthError(.alreadyUsed, "This sign-in was already completed.") }
+        return (record, name)
+    }
+
+    /// The live pending request, or nil.
+    func load(_ id: String) async throws(OAuthError) -> PendingRequest? {
+        guard id.utf8.count <= 64 else { return nil }
+        return try await context.get(OAuthKeys.pendingRequest(id)).flatMap(PendingRequest.init(item:))
+    }
+
+    /// The pending request, provided this browser holds its cookie.
+    private func bound(requestID: String, in request: Request) async throws(OAuthError) -> PendingRequest {
+        guard let record = try await load(requestID) else {
+            throw OAuthError(.consentExpired, "This request has expired; start again from your AI app.")
+        }
+        guard let value = request.cookie(cookieName(requestID)) else {
+            throw OAuthError(.bindingMissing, "This browser did not open this request.")
+        }
+        guard matches(value, record.bindingHash) else {
+            throw OAuthError(.bindingMismatch, "The request cookie does not match.")
+        }
+        return record
+    }
+
+    /// Whether `value` hashes to `hash` under the current or the previous pepper (constant time).
+    private func matches(_ value: String, _ hash: String) -> Bool {
+        context.hasher.candidates(value).contains { ConstantTime.equals($0, hash) }
+    }
+}

@@ -1,0 +1,80 @@
+import RelayJSON
+import RelayStore
+
+/// `grant_type=refresh_token`: rotation on every use, with one idempotent retry window.
+///
+/// The grant holds the hash of the current refresh token, the hash of the one it replaced, when
+/// the rotation happened, and the successor pair sealed under a key only the replaced token
+/// derives. Presenting:
+/// - the current token rotates: new pair, one compare-and-swap on the grant's version;
+/// - the replaced token within `refreshGrace` seconds (and before its successor was itself
+///   rotated) returns the same successor pair again, never a new branch;
+/// - anything else the grant ever issued revokes the whole grant.
+/// Two concurrent refreshes with the same token therefore both get the same pair.
+struct RefreshRotation: Sendable {
+    let context: OAuthContext
+    let grants: Grants
+    let issuer: TokenIssuer
+
+    func refresh(token: String, scope: String?, resource: String?, client: RegisteredClient) async throws(OAuthError)
+        -> IssuedTokens
+    {
+        let invalid = OAuthError(.invalidGrant, "The refresh token is invalid, expired or revoked.")
+        guard TokenKind.refreshToken.accepts(token) else { throw invalid }
+        guard let (item, hash) = try await context.find(context.hasher.candidates(token), key: OAuthKeys.refreshToken),
+            let record = TokenRecord(item: item), record.clientID == client.id
+        else { throw invalid }
+        guard client.mayRefresh else {
+            throw OAuthError(.unauthorizedClient, "This client did not register the refresh_token grant.")
+        }
+        for _ in 0..<4 {
+            guard let grantItem = try await context.get(OAuthKeys.grant(record.grantID)),
+                var grant = GrantRecord(item: grantItem), grant.state == .active, grant.clientID == client.id
+            else { throw invalid }
+            if let resource, ResourceIndicator.canonical(resource) != grant.resource {
+                throw OAuthError(.invalidTarget, "resource does not match the grant.")
+            }
+            var narrowed = grant.scope
+            if let scope, !scope.isEmpty {
+                guard let tokens = ScopeSet.parse(scope),
+                    let requested = ScopeSet.resolve(tokens, supported: grant.scope.tokens),
+                    !requested.tokens.isEmpty
+                else { throw OAuthError(.invalidScope, "A refresh may only narrow the granted scope.") }
+                narrowed = requested
+            }
+            let now = context.now
+            if hash == grant.currentRefresh {
+                let secret = try context.unbind(record.bound, token: token, grantID: grant.id)
+                let issued = try await issuer.issue(
+                    grant: grant, secret: secret, scope: narrowed, withRefresh: true,
+                    generation: grant.refreshGeneration + 1)
+                grant.refreshGeneration += 1
+                grant.previousRefresh = hash
+                grant.currentRefresh = issued.refreshHash
+                grant.rotatedAt = now
+                grant.successor = issued.sealed(under: token, grantID: grant.id, hasher: context.hasher)
+                let update = ItemUpdate(set: grant.attributes)
+                if try await context.update(grantItem.key, update, condition: .versionEquals(grantItem.version)) != nil
+                {
+                    context.events(.refreshRotated(grantID: grant.id))
+                    return issued
+                }
+                // Someone else changed the grant first (a concurrent refresh, a re-seal): undo, look again.
+                try await issuer.discard(issued, grantID: grant.id)
+                continue
+            }
+            if hash == grant.previousRefresh, let rotatedAt = grant.rotatedAt,
+                now - rotatedAt <= context.configuration.lifetimes.refreshGrace, let successor = grant.successor,
+                var again = IssuedTokens.open(successor, with: token, grantID: grant.id, hasher: context.hasher)
+            {
+                again.expiresIn = max(1, again.expiresIn - (now - rotatedAt))
+                context.events(.refreshRetried(grantID: grant.id))
+                return again
+            }
+            context.events(.refreshReuse(grantID: grant.id))
+            try await grants.revoke(grant.id, reason: "refresh token reuse")
+            throw invalid
+        }
+        throw OAuthError.storeUnavailable
+    }
+}

@@ -1,0 +1,109 @@
+import RelayHTTP
+
+/// The Apple sign-in bridge. Apple's CloudKit sign-in returns to one fixed callback URL and
+/// cannot carry OAuth `state`, so the pending request is found through the browser's cookie, and
+/// accepted only if its button was pressed within the consent window; one conditional delete
+/// lets exactly one callback through. Then `users/caller` says who signed in, and either a grant
+/// and a code are made (purpose `authorize`) or every grant of that user is deleted (purpose
+/// `disconnect`, which keeps nothing from the sign-in).
+struct SignInBridge: Sendable {
+    let context: OAuthContext
+    let pending: PendingRequests
+    let grants: Grants
+    let signIn: any AppleSignIn
+    let sealer: any GrantSealer
+
+    /// What a completed callback leads to.
+    enum Completion: Sendable, Equatable {
+        /// Send the browser to the client with the code.
+        case authorized(redirect: String)
+        /// Show how many connections were removed.
+        case disconnected(count: Int)
+    }
+
+    /// Apple's sign-in URL for the browser.
+    func signInURL() async throws(OAuthError) -> String {
+        do {
+            let url = try await signIn.signInURL()
+            guard case .success(let uri) = ParsedURI.parse(url), uri.scheme == "https" || uri.scheme == "http" else {
+                throw OAuthError(.temporarilyUnavailable, "Apple's sign-in is not available right now.")
+            }
+            return url
+        } catch {
+            context.events(.failure("sign-in URL unavailable"))
+            throw OAuthError(.temporarilyUnavailable, "Apple's sign-in is not available right now.")
+        }
+    }
+
+    /// The outcome of a callback whose pending request was found, accepted and consumed.
+    struct Outcome: Sendable {
+        /// What to do, or why it failed after the request was consumed (the page can still offer
+        /// the way back to the client).
+        var result: Result<Completion, OAuthError>
+        var record: PendingRequest
+        /// The binding cookie to clear.
+        var cookieName: String
+    }
+
+    /// Handles the callback. Throws only when no pending request could be consumed (no cookie,
+    /// foreign cookie, expired window, already used).
+    func complete(_ request: Request) async throws(OAuthError) -> Outcome {
+        let (record, cookieName) = try await pending.consumeForCallback(request)
+        return Outcome(result: await finish(request, record), record: record, cookieName: cookieName)
+    }
+
+    private func finish(_ request: Request, _ record: PendingRequest) async -> Result<Completion, OAuthError> {
+        do throws(OAuthError) {
+            guard let token = Self.webAuthToken(in: request) else {
+                throw OAuthError(.signInFailed, "Apple's sign-in did not return a session.")
+            }
+            let identity = try await identify(token)
+            let userID = context.hasher.userID(recordName: identity.userRecordName)
+            switch record.purpose {
+            case .disconnect:
+                let count = try await grants.revokeAll(userID: userID, reason: "disconnected by the user")
+                context.events(.disconnected(grants: count))
+                return .success(.disconnected(count: count))
+            case .authorize:
+                guard let authorization = record.request else {
+                    throw OAuthError(.serverError, "The request is incomplete.")
+                }
+                let (_, code) = try await grants.create(
+                    userID: userID, request: authorization, sealer: sealer,
+                    webAuthToken: identity.rotatedToken ?? token)
+                let redirect = AuthorizationResponse.url(
+                    redirectURI: authorization.redirectURI, parameters: [("code", code)], state: authorization.state,
+                    issuer: context.configuration.issuer)
+                return .success(.authorized(redirect: redirect))
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func identify(_ token: String) async throws(OAuthError) -> AppleIdentity {
+        do {
+            return try await signIn.identify(webAuthToken: token)
+        } catch let error as OAuthError where [.accountUnsupported, .signInFailed].contains(error.code) {
+            throw error
+        } catch {
+            context.events(.failure("users/caller failed"))
+            throw OAuthError(.temporarilyUnavailable, "iCloud did not answer; try again in a moment.")
+        }
+    }
+
+    /// `ckWebAuthToken` (or the older `ckSession`) from the raw query. `+` stays `+`: the token is
+    /// base64 and Apple does not always percent-encode it.
+    static func webAuthToken(in request: Request) -> String? {
+        guard let query = request.rawQuery else { return nil }
+        var session: String?
+        for part in query.split(separator: "&") {
+            let pieces = part.split(separator: "=", maxSplits: 1)
+            guard pieces.count == 2, let value = FormDecoding.decode(pieces[1].utf8, plusAsSpace: false), !value.isEmpty
+            else { continue }
+            if pieces[0] == "ckWebAuthToken" { return value }
+            if pieces[0] == "ckSession" { session = value }
+        }
+        return session
+    }
+}

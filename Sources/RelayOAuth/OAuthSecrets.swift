@@ -1,0 +1,101 @@
+import RelayCrypto
+
+/// The server-side keys of the authorization server. None of them is ever stored in the store.
+public struct OAuthSecrets: Sendable {
+    /// A key that tokens, codes and secrets are hashed under, with its version number.
+    public struct Pepper: Sendable {
+        /// Stored beside every hash, so a lookup knows which pepper made it.
+        public var version: Int
+        /// The HMAC key (32 bytes or more).
+        public var key: SymmetricKey
+
+        /// A pepper.
+        public init(version: Int, key: SymmetricKey) {
+            self.version = version
+            self.key = key
+        }
+    }
+
+    /// The pepper new hashes are made with.
+    public var currentPepper: Pepper
+    /// The pepper before it, still tried on lookups during a rotation.
+    public var previousPepper: Pepper?
+    /// The key of `userID = HMAC-SHA256(userIDKey, userRecordName)`.
+    public var userIDKey: SymmetricKey
+
+    /// The secrets.
+    public init(currentPepper: Pepper, previousPepper: Pepper? = nil, userIDKey: SymmetricKey) {
+        self.currentPepper = currentPepper
+        self.previousPepper = previousPepper
+        self.userIDKey = userIDKey
+    }
+
+    /// Fresh random secrets (tests, and the throwaway demo).
+    public static func random() -> OAuthSecrets {
+        OAuthSecrets(currentPepper: Pepper(version: 1, key: .random()), userIDKey: .random())
+    }
+}
+
+/// Keyed hashes of tokens and the derived user ID.
+struct TokenHasher: Sendable {
+    let secrets: OAuthSecrets
+
+    /// The hash under the current pepper, and that pepper's version.
+    func hash(_ token: String) -> (hash: String, version: Int) {
+        (digest(token, secrets.currentPepper.key), secrets.currentPepper.version)
+    }
+
+    /// Hashes to look a presented token up under: current pepper first, then the previous one.
+    func candidates(_ token: String) -> [String] {
+        var hashes = [digest(token, secrets.currentPepper.key)]
+        if let previous = secrets.previousPepper { hashes.append(digest(token, previous.key)) }
+        return hashes
+    }
+
+    /// The hash under a given pepper version, or nil when that pepper is not configured anymore.
+    func hash(_ value: String, version: Int) -> [UInt8]? {
+        if version == secrets.currentPepper.version {
+            return HMACSHA256.authenticationCode(for: value, key: secrets.currentPepper.key)
+        }
+        if let previous = secrets.previousPepper, previous.version == version {
+            return HMACSHA256.authenticationCode(for: value, key: previous.key)
+        }
+        return nil
+    }
+
+    /// `HMAC-SHA256(userIDKey, userRecordName)`, base64url.
+    func userID(recordName: String) -> String {
+        Base64URL.encode(HMACSHA256.authenticationCode(for: recordName, key: secrets.userIDKey))
+    }
+
+    /// A key for sealing values that only a holder of `token` may open, bound to this server's
+    /// pepper (so a store copy plus the token is not enough without the server) and to `purpose`.
+    func sealingKey(token: String, purpose: String) -> SymmetricKey {
+        // Cannot throw: 32 bytes is well inside HKDF's output range.
+        try! HKDF.deriveKey(
+            inputKeyMaterial: Array(token.utf8), salt: pepperBytes, info: Array(("mdr " + purpose).utf8))
+    }
+
+    private var pepperBytes: [UInt8] {
+        secrets.currentPepper.key.withUnsafeBytes { Array($0) }
+    }
+
+    private func digest(_ token: String, _ key: SymmetricKey) -> String {
+        Base64URL.encode(HMACSHA256.authenticationCode(for: token, key: key))
+    }
+}
+
+/// The kinds of secrets the server hands out; the prefix tells them apart at a glance (and to
+/// secret scanners), the checksum lets garbage be refused before any store read.
+enum TokenKind: String, Sendable, CaseIterable {
+    case accessToken = "mdr_at_"
+    case refreshToken = "mdr_rt_"
+    case code = "mdr_ac_"
+    case clientSecret = "mdr_cs_"
+
+    /// A new random token of this kind (256 random bits).
+    func generate() -> String { PrefixedToken.generate(prefix: rawValue) }
+
+    /// Whether `token` is well formed for this kind; does no I/O.
+    func accepts(_ token: String) -> Bool { PrefixedToken.isWellFormed(token, prefix: rawValue) }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import RelayCrypto
+import RelayHTTP
+
+/// The frame of every page: one small inline stylesheet (allowed by its hash, no other style, no
+/// script, no image, no frame), a viewport for phones, and the headers every page carries.
+struct PageLayout: Sendable {
+    /// The stylesheet, kept tiny and system-font so a page is readable on a phone.
+    static let style = """
+        body{font:16px/1.5 -apple-system,system-ui,"Hiragino Sans",sans-serif;margin:0;background:#f5f5f7;color:#1d1d1f}\
+        main{max-width:34rem;margin:0 auto;padding:1.5rem 1.25rem}\
+        h1{font-size:1.4rem;line-height:1.3}\
+        .card{background:#fff;border-radius:12px;padding:1rem 1.25rem;margin:1rem 0}\
+        .muted{color:#6e6e73;font-size:.9rem}\
+        code,.host{font-family:ui-monospace,Menlo,monospace;word-break:break-all}\
+        form{margin:1.5rem 0}\
+        button,.button{display:block;width:100%;box-sizing:border-box;font:inherit;padding:.8rem;border-radius:10px;\
+        border:0;margin:.5rem 0;text-align:center;text-decoration:none}\
+        .primary{background:#000;color:#fff}\
+        .secondary{background:#e8e8ed;color:#1d1d1f}\
+        ul{padding-left:1.25rem}
+        """
+
+    /// `'sha256-…'` of the stylesheet, the only style the CSP allows.
+    static let styleHash = "'sha256-" + Data(SHA256.hash(style)).base64EncodedString() + "'"
+
+    /// The CSP: nothing may load, run or frame the page; forms may go to this origin and to the
+    /// given extra origins (Apple's sign-in, or the client's redirect URI for "Cancel").
+    static func contentSecurityPolicy(formTargets: [String]) -> String {
+        let targets = (["'self'"] + formTargets).joined(separator: " ")
+        return
+            "default-src 'none'; style-src \(styleHash); form-action \(targets); frame-ancestors 'none'; base-uri 'none'"
+    }
+
+    /// A complete page with every protective header.
+    static func render(
+        title: String, body: String, locale: PageLocale, status: HTTPStatus = .ok, formTargets: [String] = []
+    ) -> Response {
+        let html = """
+            <!doctype html>
+            <html lang="\(locale.rawValue)"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width,initial-scale=1">
+            <meta name="referrer" content="no-referrer">
+            <title>\(HTML.escape(title))</title><style>\(style)</style></head>
+            <body><main>\(body)</main></body></html>
+            """
+        var response = Response.html(html, status: status)
+        secure(&response, formTargets: formTargets)
+        response.headers.set("Content-Language", locale.rawValue)
+        return response
+    }
+
+    /// The headers every page, and every redirect out of a page flow, carries.
+    static func secure(_ response: inout Response, formTargets: [String] = []) {
+        response.headers.set("X-Frame-Options", "DENY")
+        response.headers.set("Content-Security-Policy", contentSecurityPolicy(formTargets: formTargets))
+        response.headers.set("Referrer-Policy", "no-referrer")
+        response.headers.set("Cache-Control", "no-store")
+        response.headers.set("X-Content-Type-Options", "nosniff")
+    }
+
+    /// The CSP source for where a redirect URI points: its origin, or `scheme:` for custom schemes.
+    static func source(of uri: String) -> String? {
+        guard case .success(let parsed) = ParsedURI.parse(uri) else { return nil }
+        guard parsed.scheme == "https" || parsed.scheme == "http" else { return parsed.scheme + ":" }
+        return "\(parsed.scheme)://\(parsed.host)" + (parsed.port.map { ":\($0)" } ?? "")
+    }
+}

@@ -1,0 +1,74 @@
+/// The seams through which RelayApp plugs the vault and CloudKit into the authorization server.
+/// RelayOAuth never sees a CloudKit token after handing it to the sealer, nor any vault key: a
+/// grant carries opaque bytes, and each token carries its own binding of the grant's secret.
+
+/// The per-grant secret the vault needs to open the grant's sealed CloudKit token (for the
+/// envelope design: the KeyService-wrapped data key). Opaque here; never stored as is: only
+/// bound to a live code or token (`TokenBinder`). Its description is redacted.
+public struct GrantSecret: Sendable, Equatable, CustomStringConvertible {
+    /// The bytes, as the vault produced them.
+    public let bytes: [UInt8]
+
+    /// Wraps bytes.
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Always `<grant secret>`.
+    public var description: String { "<grant secret>" }
+}
+
+/// What sealing a new grant's CloudKit token produces.
+public struct SealedGrant: Sendable {
+    /// Stored on the grant: useless without the `secret`.
+    public var sealed: [UInt8]
+    /// Bound to the grant's code, then to each access and refresh token; never stored bare.
+    public var secret: GrantSecret
+
+    /// A sealed grant.
+    public init(sealed: [UInt8], secret: GrantSecret) {
+        self.sealed = sealed
+        self.secret = secret
+    }
+}
+
+/// Seals a CloudKit web auth token for a new grant (RelayApp: the vault, with the encryption
+/// context purpose | userID | grantID | key version).
+public protocol GrantSealer: Sendable {
+    /// Seals `webAuthToken` for `grantID` of `userID`.
+    func seal(webAuthToken: String, userID: String, grantID: String) async throws -> SealedGrant
+}
+
+/// Token binding: the grant secret wrapped again under a key derived from one live code or token,
+/// so a full copy of the store (and the key service) opens nothing without a token only the client
+/// holds. Called whenever a code, access token or refresh token is minted; the result is stored in
+/// that token's record.
+public protocol TokenBinder: Sendable {
+    /// `secret` wrapped under a key derived from `token`, bound to `grantID`.
+    func bind(_ secret: GrantSecret, to token: String, grantID: String) throws -> [UInt8]
+    /// The secret back from `bound`; throws when `token` or `grantID` is not the one it was bound to.
+    func unbind(_ bound: [UInt8], token: String, grantID: String) throws -> GrantSecret
+}
+
+/// The CloudKit half of the Apple sign-in bridge (RelayApp: the CloudKit client).
+public protocol AppleSignIn: Sendable {
+    /// Where to send the browser: the `redirectURL` of a 421 from `users/caller` without a token.
+    func signInURL() async throws -> String
+    /// Who signed in: `users/caller` with the web auth token from the callback. Throw
+    /// `OAuthError(.accountUnsupported)` for accounts web services cannot use (Advanced Data
+    /// Protection, web access off) and `OAuthError(.signInFailed)` for a token CloudKit refuses;
+    /// anything else is shown as "try again later".
+    func identify(webAuthToken: String) async throws -> AppleIdentity
+}
+
+/// The result of `users/caller`.
+public struct AppleIdentity: Sendable, Equatable {
+    /// CloudKit's opaque user record name (`_` + 32 hex); only its HMAC is kept.
+    public var userRecordName: String
+    /// The token CloudKit rotated to in that response, which replaces the callback's token.
+    public var rotatedToken: String?
+
+    /// An identity.
+    public init(userRecordName: String, rotatedToken: String? = nil) {
+        self.userRecordName = userRecordName
+        self.rotatedToken = rotatedToken
+    }
+}

@@ -1,0 +1,84 @@
+import RelayJSON
+import RelayStore
+
+/// `GRANT#<id>` / `META`: one connection of one user to one client. It holds the sealed CloudKit
+/// token (opaque), the refresh-rotation state, and nothing a token-less reader could use to open
+/// the sealed token. It is `pending` from Apple's callback until its code is redeemed (expiring
+/// with the code), then `active` until `endsAt`.
+struct GrantRecord: Sendable, Equatable {
+    enum State: String, Sendable {
+        case pending
+        case active
+    }
+
+    var id: String
+    var userID: String
+    var clientID: String
+    var scope: ScopeSet
+    var resource: String
+    var sealed: [UInt8]
+    var createdAt: Int
+    /// The hard end of the grant and of every token it issues.
+    var endsAt: Int
+    var state: State
+    /// Refresh rotation: the generation and hash of the current refresh token, the hash of the
+    /// one it replaced, when, and the successor pair sealed under a key only the replaced token
+    /// derives (for the idempotent retry within the grace window).
+    var refreshGeneration: Int
+    var currentRefresh: String?
+    var previousRefresh: String?
+    var rotatedAt: Int?
+    var successor: [UInt8]?
+    var version: Int
+
+    init(id: String, userID: String, request: AuthorizationRequest, sealed: [UInt8], now: Int, lifetime: Int) {
+        self.id = id
+        self.userID = userID
+        clientID = request.clientID
+        scope = request.scope
+        resource = request.resource
+        self.sealed = sealed
+        createdAt = now
+        endsAt = now + lifetime
+        state = .pending
+        refreshGeneration = 0
+        version = 0
+    }
+
+    init?(item: Item) {
+        let a = item.attributes
+        guard item.pk.hasPrefix("GRANT#"), item.sk == OAuthKeys.meta, let user = a.string("user"),
+            let client = a.string("client"), let scope = a.string("scope"), let resource = a.string("resource"),
+            let sealed = a.bytes("sealed"), let created = a.int("created"), let ends = a.int("ends"),
+            let state = a.string("state").flatMap(State.init(rawValue:)), let generation = a.int("rt_gen")
+        else { return nil }
+        id = String(item.pk.dropFirst(6))
+        userID = user
+        clientID = client
+        self.scope = ScopeSet(text: scope)
+        self.resource = resource
+        self.sealed = sealed
+        createdAt = created
+        endsAt = ends
+        self.state = state
+        refreshGeneration = generation
+        currentRefresh = a.string("rt_current")
+        previousRefresh = a.string("rt_previous")
+        rotatedAt = a.int("rt_rotated")
+        successor = a.bytes("rt_successor")
+        version = item.version
+    }
+
+    var attributes: JSONObject {
+        var a: JSONObject = [
+            "user": .string(userID), "client": .string(clientID), "scope": .string(scope.text),
+            "resource": .string(resource), "sealed": .bytes(sealed), "created": .int(createdAt), "ends": .int(endsAt),
+            "state": .string(state.rawValue), "rt_gen": .int(refreshGeneration),
+        ]
+        a.set("rt_current", currentRefresh.map(JSONValue.string))
+        a.set("rt_previous", previousRefresh.map(JSONValue.string))
+        a.set("rt_rotated", rotatedAt.map(JSONValue.int))
+        a.set("rt_successor", successor.map(JSONValue.bytes))
+        return a
+    }
+}

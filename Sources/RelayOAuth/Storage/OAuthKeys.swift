@@ -1,0 +1,82 @@
+import RelayStore
+
+/// Every store key the authorization server uses, built here and nowhere else
+/// (docs/storage-schema.md lists them with their attributes and expiry).
+///
+/// Hashes are base64url HMAC-SHA256 digests under a pepper; IDs are random base64url. No token,
+/// code, secret or CloudKit user record name ever appears in a key.
+enum OAuthKeys {
+    static let meta = "META"
+
+    /// A DCR client: `CLIENT#<clientID>` / `META`.
+    static func client(_ id: String) -> ItemKey { ItemKey(pk: "CLIENT#" + id, sk: meta) }
+
+    /// A pending authorization (or disconnect) request: `AUTHREQ#<requestID>` / `META`.
+    static func pendingRequest(_ id: String) -> ItemKey { ItemKey(pk: "AUTHREQ#" + id, sk: meta) }
+
+    /// An authorization code by its hash: `CODE#<hash>` / `META`.
+    static func code(_ hash: String) -> ItemKey { ItemKey(pk: "CODE#" + hash, sk: meta) }
+
+    /// A grant: `GRANT#<grantID>` / `META`.
+    static func grant(_ id: String) -> ItemKey { ItemKey(pk: "GRANT#" + id, sk: meta) }
+
+    /// An access token by its hash: `TOKEN#<hash>` / `META`.
+    static func accessToken(_ hash: String) -> ItemKey { ItemKey(pk: "TOKEN#" + hash, sk: meta) }
+
+    /// A refresh token by its hash: `REFRESH#<hash>` / `META`.
+    static func refreshToken(_ hash: String) -> ItemKey { ItemKey(pk: "REFRESH#" + hash, sk: meta) }
+
+    /// The grant's index entry for one of its tokens: `GRANT#<grantID>` / `TOKEN#<hash>` or
+    /// `REFRESH#<hash>`, so revoking a grant can find every token without a secondary index.
+    static func grantIndex(_ grantID: String, token: TokenIndexEntry) -> ItemKey {
+        ItemKey(pk: "GRANT#" + grantID, sk: token.sortKey)
+    }
+
+    /// The grant's index partition, minus its `META` item.
+    static func grantTokens(_ grantID: String) -> [Query] {
+        [Query(pk: "GRANT#" + grantID, skPrefix: "TOKEN#"), Query(pk: "GRANT#" + grantID, skPrefix: "REFRESH#")]
+    }
+
+    /// A user's grant, for disconnect: `USER#<userID>` / `GRANT#<grantID>`.
+    static func userGrant(_ userID: String, grantID: String) -> ItemKey {
+        ItemKey(pk: "USER#" + userID, sk: "GRANT#" + grantID)
+    }
+
+    /// Every grant of a user.
+    static func userGrants(_ userID: String) -> Query { Query(pk: "USER#" + userID, skPrefix: "GRANT#") }
+
+    /// A cached client metadata document: `CIMD#<sha256(url)>` / `META`.
+    static func metadataDocument(_ urlHash: String) -> ItemKey { ItemKey(pk: "CIMD#" + urlHash, sk: meta) }
+}
+
+/// A token listed in its grant's index partition.
+enum TokenIndexEntry: Sendable, Equatable {
+    case access(String)
+    case refresh(String)
+
+    var sortKey: String {
+        switch self {
+        case .access(let hash): "TOKEN#" + hash
+        case .refresh(let hash): "REFRESH#" + hash
+        }
+    }
+
+    /// The token's own item.
+    var itemKey: ItemKey {
+        switch self {
+        case .access(let hash): OAuthKeys.accessToken(hash)
+        case .refresh(let hash): OAuthKeys.refreshToken(hash)
+        }
+    }
+
+    /// The entry named by an index item's sort key.
+    init?(sortKey: String) {
+        if sortKey.hasPrefix("TOKEN#") {
+            self = .access(String(sortKey.dropFirst(6)))
+        } else if sortKey.hasPrefix("REFRESH#") {
+            self = .refresh(String(sortKey.dropFirst(8)))
+        } else {
+            return nil
+        }
+    }
+}

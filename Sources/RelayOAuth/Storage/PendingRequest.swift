@@ -1,0 +1,93 @@
+import RelayJSON
+import RelayStore
+
+/// `AUTHREQ#<id>` / `META`: an authorization request waiting for consent and Apple's callback,
+/// or a disconnect waiting for Apple's callback. It lives `pendingRequest` seconds.
+struct PendingRequest: Sendable, Equatable {
+    /// What the sign-in is for.
+    enum Purpose: String, Sendable {
+        case authorize
+        case disconnect
+    }
+
+    /// `pending` until the person presses the button, then `consented` with `consentedAt`.
+    enum Status: String, Sendable {
+        case pending
+        case consented
+    }
+
+    var id: String
+    var purpose: Purpose
+    var status: Status
+    /// The validated request (nil for disconnect).
+    var request: AuthorizationRequest?
+    /// HMAC of the binding cookie's value.
+    var bindingHash: String
+    /// HMAC of the CSRF token; removed when used.
+    var csrfHash: String?
+    var createdAt: Int
+    var consentedAt: Int?
+    /// The store version, for the conditional writes.
+    var version: Int
+
+    init(
+        id: String, purpose: Purpose, request: AuthorizationRequest?, bindingHash: String, csrfHash: String,
+        createdAt: Int
+    ) {
+        self.id = id
+        self.purpose = purpose
+        self.status = .pending
+        self.request = request
+        self.bindingHash = bindingHash
+        self.csrfHash = csrfHash
+        self.createdAt = createdAt
+        self.consentedAt = nil
+        self.version = 0
+    }
+
+    init?(item: Item) {
+        let a = item.attributes
+        guard item.pk.hasPrefix("AUTHREQ#"), let purpose = a.string("purpose").flatMap(Purpose.init(rawValue:)),
+            let status = a.string("status").flatMap(Status.init(rawValue:)), let binding = a.string("binding"),
+            let created = a.int("created")
+        else { return nil }
+        id = String(item.pk.dropFirst(8))
+        self.purpose = purpose
+        self.status = status
+        bindingHash = binding
+        csrfHash = a.string("csrf")
+        createdAt = created
+        consentedAt = a.int("consented")
+        version = item.version
+        if purpose == .authorize {
+            guard let client = a.string("client"), let redirect = a.string("redirect_uri"),
+                let explicit = a.bool("redirect_explicit"), let challenge = a.string("challenge"),
+                let resource = a.string("resource"), let scope = a.string("scope")
+            else { return nil }
+            request = AuthorizationRequest(
+                clientID: client, redirectURI: redirect, redirectURIWasExplicit: explicit, state: a.string("state"),
+                codeChallenge: challenge, resource: resource, scope: ScopeSet(text: scope))
+        } else {
+            request = nil
+        }
+    }
+
+    var attributes: JSONObject {
+        var a: JSONObject = [
+            "purpose": .string(purpose.rawValue), "status": .string(status.rawValue), "binding": .string(bindingHash),
+            "created": .int(createdAt),
+        ]
+        a.set("csrf", csrfHash.map(JSONValue.string))
+        a.set("consented", consentedAt.map(JSONValue.int))
+        if let request {
+            a["client"] = .string(request.clientID)
+            a["redirect_uri"] = .string(request.redirectURI)
+            a["redirect_explicit"] = .bool(request.redirectURIWasExplicit)
+            a.set("state", request.state.map(JSONValue.string))
+            a["challenge"] = .string(request.codeChallenge)
+            a["resource"] = .string(request.resource)
+            a["scope"] = .string(request.scope.text)
+        }
+        return a
+    }
+}

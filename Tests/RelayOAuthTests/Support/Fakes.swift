@@ -1,0 +1,115 @@
+import RelayCrypto
+import RelayHTTP
+import Synchronization
+
+@testable import RelayOAuth
+
+/// CloudKit's sign-in, as the tests need it: web auth tokens (full of `+ / =`, like Apple's) that
+/// map to user record names, and switches for accounts web services cannot use.
+final class FakeAppleSignIn: AppleSignIn {
+    struct State {
+        var identities: [String: String] = [:]
+        var unsupported: Set<String> = []
+        var rotate = false
+        var identifyCalls = 0
+        var unavailable = false
+    }
+
+    let state = Mutex(State())
+    let url: String
+
+    init(url: String = "https://idmsa.apple.com/IDMSWebAuth/auth?oauth_token=fake") { self.url = url }
+
+    /// A fresh web auth token for `appleID`; its user record name is stable per Apple ID.
+    func token(for appleID: String, unsupported: Bool = false) -> String {
+        // Shaped like a live token: partition, base64 with `+` and `/`, `=` padding.
+        let token = "106__54__AZx+2o9h/" + Base64URL.encode(SecureRandom.bytes(count: 30)) + "=="
+        let recordName = "_" + SHA256.hash(appleID).prefix(16).map { String(format: "%02x", $0) }.joined()
+        state.withLock {
+            $0.identities[token] = recordName
+            if unsupported { $0.unsupported.insert(token) }
+        }
+        return token
+    }
+
+    func recordName(for appleID: String) -> String {
+        "_" + SHA256.hash(appleID).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    var identifyCalls: Int { state.withLock { $0.identifyCalls } }
+
+    func signInURL() async throws -> String { url }
+
+    func identify(webAuthToken: String) async throws -> AppleIdentity {
+        let (name, unsupported, rotate, unavailable) = state.withLock { state in
+            state.identifyCalls += 1
+            return (
+                state.identities[webAuthToken], state.unsupported.contains(webAuthToken), state.rotate,
+                state.unavailable
+            )
+        }
+        if unavailable { throw FakeFailure() }
+        if unsupported { throw OAuthError(.accountUnsupported) }
+        guard let name else { throw OAuthError(.signInFailed) }
+        return AppleIdentity(userRecordName: name, rotatedToken: rotate ? webAuthToken + "rotated" : nil)
+    }
+}
+
+struct FakeFailure: Error {}
+
+/// The vault's sealing, reduced to its shape: a random data key seals the web auth token with
+/// the grant's identity as associated data; the key is the grant secret.
+final class FakeGrantSealer: GrantSealer {
+    let sealed = Mutex<[String]>([])
+
+    func seal(webAuthToken: String, userID: String, grantID: String) async throws -> SealedGrant {
+        let key = SymmetricKey.random()
+        let box = try AES256GCM.seal(
+            Array(webAuthToken.utf8), key: key, authenticatedData: Array((userID + "|" + grantID).utf8))
+        sealed.withLock { $0.append(grantID) }
+        return SealedGrant(sealed: box, secret: GrantSecret(key.withUnsafeBytes { Array($0) }))
+    }
+
+    /// Opens a grant's sealed token with its secret (what RelayApp does per MCP call).
+    static func open(_ sealed: [UInt8], secret: GrantSecret, userID: String, grantID: String) throws -> String {
+        let plain = try AES256GCM.open(
+            sealed, key: SymmetricKey(bytes: secret.bytes), authenticatedData: Array((userID + "|" + grantID).utf8))
+        return String(decoding: plain, as: UTF8.self)
+    }
+}
+
+/// Token binding as the spec describes it: the secret sealed under HKDF(token), bound to the grant.
+struct FakeTokenBinder: TokenBinder {
+    func bind(_ secret: GrantSecret, to token: String, grantID: String) throws -> [UInt8] {
+        try AES256GCM.seal(secret.bytes, key: key(token), authenticatedData: Array(grantID.utf8))
+    }
+
+    func unbind(_ bound: [UInt8], token: String, grantID: String) throws -> GrantSecret {
+        GrantSecret(try AES256GCM.open(bound, key: key(token), authenticatedData: Array(grantID.utf8)))
+    }
+
+    private func key(_ token: String) throws -> SymmetricKey {
+        try HKDF.deriveKey(inputKeyMaterial: Array(token.utf8), salt: Array("test salt".utf8), info: Array("bind".utf8))
+    }
+}
+
+/// Client metadata documents served from memory, counting fetches.
+final class FakeMetadataFetcher: ClientMetadataFetcher {
+    let documents = Mutex<[String: FetchedDocument]>([:])
+    let fetches = Mutex<[String]>([])
+
+    func serve(
+        _ url: String, json: String, status: Int = 200, headers: HTTPHeaders = ["Content-Type": "application/json"]
+    ) {
+        documents.withLock { $0[url] = FetchedDocument(status: status, headers: headers, body: Array(json.utf8)) }
+    }
+
+    var fetchCount: Int { fetches.withLock { $0.count } }
+
+    func fetch(_ url: String, maximumBytes: Int, timeout: Duration) async throws -> FetchedDocument {
+        fetches.withLock { $0.append(url) }
+        guard let document = documents.withLock({ $0[url] }) else { throw FakeFailure() }
+        guard document.body.count <= maximumBytes else { throw FakeFailure() }
+        return document
+    }
+}
