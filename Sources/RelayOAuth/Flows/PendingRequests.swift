@@ -80,12 +80,18 @@ struct PendingRequests: Sendable {
     /// consent window, and consumes it with one conditional delete (a racing second callback
     /// loses). Returns the consumed request and the name of its cookie (to clear).
     func consumeForCallback(_ request: Request) async throws(OAuthError) -> (PendingRequest, cookieName: String) {
-        let candidates = request.cookies.filter { $0.name.hasPrefix(cookiePrefix) }.prefix(8)
-        guard !candidates.isEmpty else {
+        let all = request.cookies.filter { $0.name.hasPrefix(cookiePrefix) }
+        guard !all.isEmpty else {
             throw OAuthError(.bindingMissing, "This browser did not start the sign-in that Apple returned to.")
         }
         var best: (PendingRequest, String)?
         var problem = OAuthError(.alreadyUsed, "This sign-in was already completed or has expired.")
+        // A name sent twice means a planted copy: neither value is believed.
+        let names = all.map(\.name)
+        let candidates = all.filter { cookie in names.filter { $0 == cookie.name }.count == 1 }.prefix(8)
+        if candidates.count < all.count {
+            problem = OAuthError(.bindingMismatch, "The sign-in cookie was sent twice.")
+        }
         for cookie in candidates {
             let id = String(cookie.name.dropFirst(cookiePrefix.count))
             guard let record = try await load(id) else { continue }

@@ -61,7 +61,8 @@ struct Pages: Sendable {
         if let back {
             body += "<a class=\"button secondary\" href=\"\(HTML.escape(back))\">\(HTML.escape(text.backToApp))</a>"
         }
-        let status = error.status.code >= 400 ? error.status : .badRequest
+        // A page never answers 401: that status needs a WWW-Authenticate challenge a browser cannot use.
+        let status = error.status.code >= 400 && error.status.code != 401 ? error.status : .badRequest
         return PageLayout.render(title: title, body: body, locale: locale, status: status)
     }
 
