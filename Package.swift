@@ -25,6 +25,8 @@ let package = Package(
         .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON"]),
         // The store conformance suite, a library so every backend's tests (DynamoDB too) can run it.
         .target(name: "RelayStoreConformance", dependencies: ["RelayStore", "RelayJSON"]),
+        // RelayStore only for `Clock` and `Locked`; the vault stores nothing itself.
+        .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelayStore"]),
         .target(name: "RelayOAuth", dependencies: ["RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore"]),
         .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
 
@@ -50,6 +52,7 @@ let package = Package(
             name: "RelayStoreTests",
             dependencies: ["RelayStore", "RelayStoreConformance", "RelayJSON", "store-crash-writer"]
         ),
+        .testTarget(name: "RelayVaultTests", dependencies: ["RelayVault", "RelayCrypto", "RelayStore"]),
         .testTarget(
             name: "RelayOAuthTests",
             dependencies: ["RelayOAuth", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore"]

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Wall-clock time as a seam, so expiry and time windows can be tested without sleeping.
 ///
@@ -29,11 +28,11 @@ public struct SystemClock: Clock {
 
 /// A clock that moves only when told to; for tests and for replaying time-dependent logic.
 public final class ManualClock: Clock {
-    private let current: Mutex<Double>
+    private let current: Locked<Double>
 
     /// A clock reading `start` seconds since the epoch (default 2027-01-15, a fixed, recent date).
     public init(start: Double = 1_800_000_000) {
-        current = Mutex(start)
+        current = Locked(start)
     }
 
     public func now() -> Double {

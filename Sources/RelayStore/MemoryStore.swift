@@ -1,13 +1,12 @@
 import RelayJSON
-import Synchronization
 
 /// A `Store` in process memory: for tests, and for a throwaway demo where losing everything on
 /// exit is fine. One lock guards all items; every operation is a short in-memory step.
 public final class MemoryStore: Store {
     /// Partition (by exact UTF-8 bytes) → sort key → item, expired items included until purged.
-    private let partitions = Mutex<[ExactString: [ExactString: Item]]>([:])
+    private let partitions = Locked<[ExactString: [ExactString: Item]]>([:])
     private let clock: any Clock
-    private let purging = Mutex<Task<Void, Never>?>(nil)
+    private let purging = Locked<Task<Void, Never>?>(nil)
 
     /// An empty store reading time from `clock`; expired items are purged every `purgeInterval`
     /// (nil: only when `purgeExpired()` is called).

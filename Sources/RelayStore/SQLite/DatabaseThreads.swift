@@ -193,7 +193,7 @@ final class DatabaseThreads: Sendable {
 
 /// The tickets each thread is working on, for the watchdog (slot 0: writer, then readers).
 private final class InFlight: Sendable {
-    private let slots = Mutex<[Int: [any Expirable]]>([:])
+    private let slots = Locked<[Int: [any Expirable]]>([:])
 
     func set(_ slot: Int, _ tickets: [any Expirable]) {
         slots.withLock { $0[slot] = tickets }

@@ -1,6 +1,5 @@
 import Foundation
 import RelayJSON
-import Synchronization
 
 /// The embedded `Store`: one SQLite file in WAL mode with one table (docs/storage-schema.md).
 ///
@@ -53,7 +52,7 @@ public final class SQLiteStore: Store {
     private let threads: DatabaseThreads
     private let clock: any Clock
     private let purgeBatchSize: Int
-    private let purging = Mutex<Task<Void, Never>?>(nil)
+    private let purging = Locked<Task<Void, Never>?>(nil)
 
     private init(threads: DatabaseThreads, clock: any Clock, configuration: Configuration) {
         self.threads = threads

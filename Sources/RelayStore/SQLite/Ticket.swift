@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Something with a deadline that the watchdog can give up on.
 protocol Expirable: AnyObject, Sendable {
     var deadline: ContinuousClock.Instant { get }
@@ -19,11 +17,11 @@ final class Ticket<Value: Sendable>: Expirable {
     }
 
     let deadline: ContinuousClock.Instant
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Result<Value, StoreError>, Never>) {
         self.deadline = deadline
-        self.state = Mutex(.waiting(continuation))
+        self.state = Locked(.waiting(continuation))
     }
 
     /// Called by the database thread before doing the work; false means the caller already gave up
