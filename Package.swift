@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "RelayVaultTests", dependencies: ["RelayVault", "RelayCrypto", "RelayStore"]),
         .testTarget(
             name: "RelayOAuthTests",
-            dependencies: ["RelayOAuth", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore"]
+            dependencies: ["RelayOAuth", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault"]
         ),
     ]
 )

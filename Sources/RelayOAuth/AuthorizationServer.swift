@@ -29,6 +29,7 @@ public final class AuthorizationServer: Sendable {
     let bridge: SignInBridge
     let pages: Pages
     let registrationLimiter: RateLimiter
+    let pageLimiter: RateLimiter
 
     /// Assembles the server. `configuration.problems()` must be empty (checked at startup by the
     /// configuration check). Without a `metadataFetcher`, client ID metadata documents are off and
@@ -64,6 +65,7 @@ public final class AuthorizationServer: Sendable {
         bridge = SignInBridge(context: context, pending: pending, grants: grants, signIn: signIn, sealer: sealer)
         pages = Pages(configuration: configuration, paths: paths)
         registrationLimiter = RateLimiter(configuration.registrationRateLimit)
+        pageLimiter = RateLimiter(configuration.pageRateLimit)
     }
 
     // MARK: bearer validation (the MCP endpoint's authenticator)
@@ -87,10 +89,23 @@ public final class AuthorizationServer: Sendable {
         bearer.failure(.invalidToken, detail).response()
     }
 
+    /// The 403 for a valid token that lacks a scope a tool needs (MCP step-up): the challenge names
+    /// the scopes needed, already-granted ones included, and the resource metadata.
+    public func insufficientScopeResponse(needed: [String], granted: [String]) -> Response {
+        let scopes = configuration.scopes.filter { needed.contains($0) || granted.contains($0) }
+        let challenge =
+            bearer.challenge + ", error=\"insufficient_scope\", scope=\"\(scopes.joined(separator: " "))\""
+        return OAuthError(
+            .insufficientScope, "This connection may not do that.", status: .forbidden,
+            headers: ["WWW-Authenticate": challenge]
+        ).response()
+    }
+
     /// Opens the grant secret bound to the request's token (the vault then opens `grant.sealed`).
     public func grantSecret(for grant: BearerGrant, in request: Request) throws(OAuthError) -> GrantSecret {
         let token = try bearer.presentedToken(request).get()
-        return try context.unbind(grant.boundSecret, token: token, grantID: grant.grantID)
+        return try context.unbind(
+            grant.boundSecret, token: token, grant: GrantContext(userID: grant.userID, grantID: grant.grantID))
     }
 
     // MARK: grants (for RelayApp: CloudKit token rotation, 421, admin)

@@ -58,6 +58,8 @@ public struct OAuthConfiguration: Sendable {
     public var lifetimes = Lifetimes()
     /// `POST /register` budget per client address.
     public var registrationRateLimit = RateLimit(requests: 20, window: 3600)
+    /// Pending requests (consent and disconnect pages) a client address may open.
+    public var pageRateLimit = RateLimit(requests: 120, window: 600)
     /// Largest registration body, in bytes.
     public var maximumRegistrationBytes = 16384
     /// The fixed path Apple's sign-in returns to (registered with the CloudKit API token).

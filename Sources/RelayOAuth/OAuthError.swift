@@ -23,6 +23,7 @@ public struct OAuthError: Error, HTTPResponseError, Equatable, CustomStringConve
         case temporarilyUnavailable = "temporarily_unavailable"
         case invalidTarget = "invalid_target"
         case invalidToken = "invalid_token"
+        case insufficientScope = "insufficient_scope"
         case invalidRedirectURI = "invalid_redirect_uri"
         case invalidClientMetadata = "invalid_client_metadata"
         case tooManyRequests = "too_many_requests"

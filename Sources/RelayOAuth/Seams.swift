@@ -30,11 +30,26 @@ public struct SealedGrant: Sendable {
     }
 }
 
-/// Seals a CloudKit web auth token for a new grant (RelayApp: the vault, with the encryption
+/// Which grant a seal or a binding belongs to: the vault puts both into its encryption context
+/// and associated data, so nothing sealed for one grant or user opens as another's.
+public struct GrantContext: Sendable, Hashable {
+    /// HMAC of the CloudKit user record name.
+    public let userID: String
+    /// The grant.
+    public let grantID: String
+
+    /// A context.
+    public init(userID: String, grantID: String) {
+        self.userID = userID
+        self.grantID = grantID
+    }
+}
+
+/// Seals a CloudKit web auth token for a new grant (RelayApp: `Vault.seal` with the encryption
 /// context purpose | userID | grantID | key version).
 public protocol GrantSealer: Sendable {
-    /// Seals `webAuthToken` for `grantID` of `userID`.
-    func seal(webAuthToken: String, userID: String, grantID: String) async throws -> SealedGrant
+    /// Seals `webAuthToken` for the grant.
+    func seal(webAuthToken: String, grant: GrantContext) async throws -> SealedGrant
 }
 
 /// Token binding: the grant secret wrapped again under a key derived from one live code or token,
@@ -42,10 +57,10 @@ public protocol GrantSealer: Sendable {
 /// holds. Called whenever a code, access token or refresh token is minted; the result is stored in
 /// that token's record.
 public protocol TokenBinder: Sendable {
-    /// `secret` wrapped under a key derived from `token`, bound to `grantID`.
-    func bind(_ secret: GrantSecret, to token: String, grantID: String) throws -> [UInt8]
-    /// The secret back from `bound`; throws when `token` or `grantID` is not the one it was bound to.
-    func unbind(_ bound: [UInt8], token: String, grantID: String) throws -> GrantSecret
+    /// `secret` wrapped under a key derived from `token`, bound to the grant.
+    func bind(_ secret: GrantSecret, to token: String, grant: GrantContext) throws -> [UInt8]
+    /// The secret back from `bound`; throws when `token` or the grant is not the one it was bound to.
+    func unbind(_ bound: [UInt8], token: String, grant: GrantContext) throws -> GrantSecret
 }
 
 /// The CloudKit half of the Apple sign-in bridge (RelayApp: the CloudKit client).

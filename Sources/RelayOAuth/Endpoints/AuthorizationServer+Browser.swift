@@ -26,6 +26,7 @@ extension AuthorizationServer {
                 return Self.pageRedirect(location, after: .get)
             case .consent(let authorization):
                 guard let client else { throw OAuthError(.invalidClient) }
+                try admitPage(request)
                 let created = try await pending.create(purpose: .authorize, request: authorization)
                 var response = pages.consent(
                     authorization, client: client, requestID: created.record.id, csrf: created.csrfToken, locale: locale
@@ -101,6 +102,7 @@ extension AuthorizationServer {
     func disconnectPage(_ request: Request) async -> Response {
         let locale = Self.locale(request)
         do throws(OAuthError) {
+            try admitPage(request)
             let created = try await pending.create(purpose: .disconnect, request: nil)
             var response = pages.disconnect(requestID: created.record.id, csrf: created.csrfToken, locale: locale)
             response.setCookie(created.cookie)
@@ -133,6 +135,13 @@ extension AuthorizationServer {
         .bindingMissing, .bindingMismatch, .consentExpired, .alreadyUsed, .signInFailed, .accountUnsupported,
         .temporarilyUnavailable, .serverError,
     ]
+
+    /// Every page that stores a pending request counts against the address's budget.
+    private func admitPage(_ request: Request) throws(OAuthError) {
+        if pageLimiter.admit(request.origin.client?.unredacted ?? "unknown", now: context.now) != nil {
+            throw OAuthError(.tooManyRequests, "Too many sign-in attempts from this address; wait a few minutes.")
+        }
+    }
 
     private func failurePath(_ error: OAuthError) -> String {
         let code = Self.callbackCodes.contains(error.code) ? error.code : .signInFailed

@@ -68,12 +68,14 @@ struct CodeExchange: Sendable {
         -> IssuedTokens
     {
         guard let bound = record.bound else { throw OAuthError(.invalidGrant, "The authorization code is invalid.") }
-        let secret = try context.unbind(bound, token: code, grantID: record.grantID)
+        var secret: GrantSecret?
         for _ in 0..<4 {
             guard let item = try await context.get(OAuthKeys.grant(record.grantID)),
                 var grant = GrantRecord(item: item),
                 grant.state == .pending
             else { throw OAuthError(.invalidGrant, "The grant no longer exists.") }
+            if secret == nil { secret = try context.unbind(bound, token: code, grant: grant.context) }
+            guard let secret else { throw OAuthError(.invalidGrant) }
             let tokens = try await issuer.issue(
                 grant: grant, secret: secret, scope: record.scope, withRefresh: client.mayRefresh, generation: 0)
             grant.state = .active

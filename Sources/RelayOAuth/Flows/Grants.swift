@@ -14,7 +14,8 @@ struct Grants: Sendable {
         let grantID = context.randomID()
         let sealed: SealedGrant
         do {
-            sealed = try await sealer.seal(webAuthToken: webAuthToken, userID: userID, grantID: grantID)
+            sealed = try await sealer.seal(
+                webAuthToken: webAuthToken, grant: GrantContext(userID: userID, grantID: grantID))
         } catch {
             context.events(.failure("sealing failed"))
             throw OAuthError(.temporarilyUnavailable, "The connection could not be stored; try again.")
@@ -26,7 +27,7 @@ struct Grants: Sendable {
         let code = TokenKind.code.generate()
         let codeHash = context.hasher.hash(code)
         let record = CodeRecord(
-            grantID: grantID, request: request, bound: try context.bind(sealed.secret, to: code, grantID: grantID),
+            grantID: grantID, request: request, bound: try context.bind(sealed.secret, to: code, grant: grant.context),
             pepperVersion: codeHash.version)
         // The pending grant outlives its code by a minute, so a redemption near the end still finds it.
         let pendingUntil = now + lifetimes.code + 60

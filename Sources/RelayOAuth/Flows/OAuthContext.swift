@@ -74,15 +74,15 @@ struct OAuthContext: Sendable {
     }
 
     /// Calls the token binder; a binding that does not open is a server-side failure.
-    func bind(_ secret: GrantSecret, to token: String, grantID: String) throws(OAuthError) -> [UInt8] {
-        do { return try binder.bind(secret, to: token, grantID: grantID) } catch {
+    func bind(_ secret: GrantSecret, to token: String, grant: GrantContext) throws(OAuthError) -> [UInt8] {
+        do { return try binder.bind(secret, to: token, grant: grant) } catch {
             events(.failure("token binding failed"))
             throw OAuthError(.serverError, "The grant could not be bound to a token.")
         }
     }
 
-    func unbind(_ bound: [UInt8], token: String, grantID: String) throws(OAuthError) -> GrantSecret {
-        do { return try binder.unbind(bound, token: token, grantID: grantID) } catch {
+    func unbind(_ bound: [UInt8], token: String, grant: GrantContext) throws(OAuthError) -> GrantSecret {
+        do { return try binder.unbind(bound, token: token, grant: grant) } catch {
             events(.failure("token unbinding failed"))
             throw OAuthError(.invalidGrant, "The grant cannot be opened with this token.")
         }

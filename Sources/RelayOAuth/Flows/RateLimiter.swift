@@ -1,4 +1,4 @@
-import Synchronization
+import RelayStore
 
 /// A fixed-window counter per key (a client address), in memory. Enough for one relay instance;
 /// with several instances each enforces its own share.
@@ -9,7 +9,7 @@ final class RateLimiter: Sendable {
     }
 
     private let limit: OAuthConfiguration.RateLimit
-    private let windows = Mutex<[String: Window]>([:])
+    private let windows = Locked<[String: Window]>([:])
 
     init(_ limit: OAuthConfiguration.RateLimit) { self.limit = limit }
 

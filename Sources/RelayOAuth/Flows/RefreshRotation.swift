@@ -44,7 +44,7 @@ struct RefreshRotation: Sendable {
             }
             let now = context.now
             if hash == grant.currentRefresh {
-                let secret = try context.unbind(record.bound, token: token, grantID: grant.id)
+                let secret = try context.unbind(record.bound, token: token, grant: grant.context)
                 let issued = try await issuer.issue(
                     grant: grant, secret: secret, scope: narrowed, withRefresh: true,
                     generation: grant.refreshGeneration + 1)

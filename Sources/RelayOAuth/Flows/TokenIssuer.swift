@@ -70,7 +70,7 @@ struct TokenIssuer: Sendable {
         let access = TokenRecord(
             hash: accessHash.hash, pepperVersion: accessHash.version, grantID: grant.id, clientID: grant.clientID,
             scope: scope, resource: grant.resource,
-            bound: try context.bind(secret, to: accessToken, grantID: grant.id), generation: nil, issuedAt: now,
+            bound: try context.bind(secret, to: accessToken, grant: grant.context), generation: nil, issuedAt: now,
             expiresAt: accessExpiry)
         try await grants.storeToken(access, kind: .accessToken)
         var issued = IssuedTokens(
@@ -82,7 +82,7 @@ struct TokenIssuer: Sendable {
         let refresh = TokenRecord(
             hash: refreshHash.hash, pepperVersion: refreshHash.version, grantID: grant.id, clientID: grant.clientID,
             scope: grant.scope, resource: grant.resource,
-            bound: try context.bind(secret, to: refreshToken, grantID: grant.id), generation: generation,
+            bound: try context.bind(secret, to: refreshToken, grant: grant.context), generation: generation,
             issuedAt: now, expiresAt: min(now + lifetimes.refreshToken, grant.endsAt))
         try await grants.storeToken(refresh, kind: .refreshToken)
         issued.refreshToken = refreshToken

@@ -71,6 +71,10 @@ struct PageText: Sendable {
             ("Something went wrong", "The service could not finish this step. Try again in a moment.")
         case (true, .temporarilyUnavailable), (true, .serverError):
             ("問題が発生しました", "この手順を完了できませんでした。少し待ってからもう一度お試しください。")
+        case (false, .tooManyRequests):
+            ("Too many attempts", "Wait a few minutes, then start again from your AI app.")
+        case (true, .tooManyRequests):
+            ("試行回数が多すぎます", "数分待ってから、AI アプリでもう一度やり直してください。")
         case (false, _):
             (
                 "This request can't be used",

@@ -69,6 +69,9 @@ struct GrantRecord: Sendable, Equatable {
         version = item.version
     }
 
+    /// What the vault binds and seals against.
+    var context: GrantContext { GrantContext(userID: userID, grantID: id) }
+
     var attributes: JSONObject {
         var a: JSONObject = [
             "user": .string(userID), "client": .string(clientID), "scope": .string(scope.text),

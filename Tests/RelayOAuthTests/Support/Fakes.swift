@@ -1,6 +1,7 @@
 import RelayCrypto
 import RelayHTTP
-import Synchronization
+import RelayJSON
+import RelayStore
 
 @testable import RelayOAuth
 
@@ -15,7 +16,7 @@ final class FakeAppleSignIn: AppleSignIn {
         var unavailable = false
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     let url: String
 
     init(url: String = "https://idmsa.apple.com/IDMSWebAuth/auth?oauth_token=fake") { self.url = url }
@@ -60,13 +61,13 @@ struct FakeFailure: Error {}
 /// The vault's sealing, reduced to its shape: a random data key seals the web auth token with
 /// the grant's identity as associated data; the key is the grant secret.
 final class FakeGrantSealer: GrantSealer {
-    let sealed = Mutex<[String]>([])
+    let sealed = Locked<[String]>([])
 
-    func seal(webAuthToken: String, userID: String, grantID: String) async throws -> SealedGrant {
+    func seal(webAuthToken: String, grant: GrantContext) async throws -> SealedGrant {
         let key = SymmetricKey.random()
         let box = try AES256GCM.seal(
-            Array(webAuthToken.utf8), key: key, authenticatedData: Array((userID + "|" + grantID).utf8))
-        sealed.withLock { $0.append(grantID) }
+            Array(webAuthToken.utf8), key: key, authenticatedData: Array((grant.userID + "|" + grant.grantID).utf8))
+        sealed.withLock { $0.append(grant.grantID) }
         return SealedGrant(sealed: box, secret: GrantSecret(key.withUnsafeBytes { Array($0) }))
     }
 
@@ -80,12 +81,15 @@ final class FakeGrantSealer: GrantSealer {
 
 /// Token binding as the spec describes it: the secret sealed under HKDF(token), bound to the grant.
 struct FakeTokenBinder: TokenBinder {
-    func bind(_ secret: GrantSecret, to token: String, grantID: String) throws -> [UInt8] {
-        try AES256GCM.seal(secret.bytes, key: key(token), authenticatedData: Array(grantID.utf8))
+    func bind(_ secret: GrantSecret, to token: String, grant: GrantContext) throws -> [UInt8] {
+        try AES256GCM.seal(
+            secret.bytes, key: key(token), authenticatedData: Array((grant.userID + "|" + grant.grantID).utf8))
     }
 
-    func unbind(_ bound: [UInt8], token: String, grantID: String) throws -> GrantSecret {
-        GrantSecret(try AES256GCM.open(bound, key: key(token), authenticatedData: Array(grantID.utf8)))
+    func unbind(_ bound: [UInt8], token: String, grant: GrantContext) throws -> GrantSecret {
+        GrantSecret(
+            try AES256GCM.open(
+                bound, key: key(token), authenticatedData: Array((grant.userID + "|" + grant.grantID).utf8)))
     }
 
     private func key(_ token: String) throws -> SymmetricKey {
@@ -95,8 +99,8 @@ struct FakeTokenBinder: TokenBinder {
 
 /// Client metadata documents served from memory, counting fetches.
 final class FakeMetadataFetcher: ClientMetadataFetcher {
-    let documents = Mutex<[String: FetchedDocument]>([:])
-    let fetches = Mutex<[String]>([])
+    let documents = Locked<[String: FetchedDocument]>([:])
+    let fetches = Locked<[String]>([])
 
     func serve(
         _ url: String, json: String, status: Int = 200, headers: HTTPHeaders = ["Content-Type": "application/json"]
@@ -111,5 +115,47 @@ final class FakeMetadataFetcher: ClientMetadataFetcher {
         guard let document = documents.withLock({ $0[url] }) else { throw FakeFailure() }
         guard document.body.count <= maximumBytes else { throw FakeFailure() }
         return document
+    }
+}
+
+/// A store that fails on demand (`unavailable` or `throttled`), passing through otherwise.
+final class FailingStore: Store {
+    let base: any Store
+    let failure = Locked<StoreError?>(nil)
+
+    init(_ base: any Store) { self.base = base }
+
+    func fail(with error: StoreError?) { failure.withLock { $0 = error } }
+
+    private func check() throws(StoreError) {
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    func get(_ key: ItemKey) async throws(StoreError) -> Item? {
+        try check()
+        return try await base.get(key)
+    }
+
+    func put(_ key: ItemKey, attributes: JSONObject, expiresAt: Int?, condition: WriteCondition)
+        async throws(StoreError)
+        -> Item
+    {
+        try check()
+        return try await base.put(key, attributes: attributes, expiresAt: expiresAt, condition: condition)
+    }
+
+    func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError) -> Item {
+        try check()
+        return try await base.update(key, update, condition: condition)
+    }
+
+    func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
+        try check()
+        return try await base.delete(key, condition: condition)
+    }
+
+    func query(_ query: Query) async throws(StoreError) -> QueryPage {
+        try check()
+        return try await base.query(query)
     }
 }

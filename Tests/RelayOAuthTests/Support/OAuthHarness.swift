@@ -3,7 +3,6 @@ import RelayCrypto
 import RelayHTTP
 import RelayJSON
 import RelayStore
-import Synchronization
 import Testing
 
 @testable import RelayOAuth
@@ -29,7 +28,7 @@ final class OAuthHarness: Sendable {
 
     private init(
         directory: String, store: any Store, clock: ManualClock, signIn: FakeAppleSignIn, secrets: OAuthSecrets,
-        configuration: OAuthConfiguration
+        configuration: OAuthConfiguration, vault: (any GrantSealer, any TokenBinder)?
     ) throws {
         self.directory = directory
         self.store = store
@@ -38,8 +37,9 @@ final class OAuthHarness: Sendable {
         self.secrets = secrets
         let events = self.events
         oauth = AuthorizationServer(
-            configuration: configuration, store: store, secrets: secrets, signIn: signIn, sealer: sealer,
-            binder: binder, metadataFetcher: fetcher, clock: clock, events: { event in events.record(event) })
+            configuration: configuration, store: store, secrets: secrets, signIn: signIn, sealer: vault?.0 ?? sealer,
+            binder: vault?.1 ?? binder, metadataFetcher: fetcher, clock: clock,
+            events: { event in events.record(event) })
         var router = Router()
         oauth.register(on: &router)
         let oauth = self.oauth
@@ -60,27 +60,30 @@ final class OAuthHarness: Sendable {
     /// Starts a harness; `configure` adjusts the configuration, `memory` uses MemoryStore.
     static func start(
         issuer: String = OAuthHarness.issuer, secrets: OAuthSecrets = .random(), memory: Bool = false,
-        directory: String? = nil, configure: (inout OAuthConfiguration) -> Void = { _ in }
+        directory: String? = nil, vault: (any GrantSealer, any TokenBinder)? = nil,
+        wrap: ((any Store) -> any Store)? = nil, configure: (inout OAuthConfiguration) -> Void = { _ in }
     ) async throws -> OAuthHarness {
         let clock = ManualClock()
         let directory = directory ?? (NSTemporaryDirectory() + "oauth-tests-" + UUID().uuidString)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let store: any Store =
+        let base: any Store =
             memory
             ? MemoryStore(clock: clock, purgeInterval: nil)
             : try await SQLiteStore.open(path: directory + "/relay.sqlite", clock: clock)
+        let store = wrap?(base) ?? base
         var configuration = OAuthConfiguration(issuer: issuer)
         configuration.allowsLoopbackMetadataDocuments = true
         configure(&configuration)
         return try OAuthHarness(
             directory: directory, store: store, clock: clock, signIn: FakeAppleSignIn(), secrets: secrets,
-            configuration: configuration)
+            configuration: configuration, vault: vault)
     }
 
     func stop(removeFiles: Bool = true) async {
         server.shutdown()
         await server.waitUntilStopped()
-        if let sqlite = store as? SQLiteStore { await sqlite.close() }
+        let base = (store as? FailingStore)?.base ?? store
+        if let sqlite = base as? SQLiteStore { await sqlite.close() }
         if removeFiles { try? FileManager.default.removeItem(atPath: directory) }
     }
 
@@ -230,7 +233,7 @@ func withHarness(
 
 /// The audit events a harness saw.
 final class EventLog: Sendable {
-    private let items = Mutex<[OAuthEvent]>([])
+    private let items = Locked<[OAuthEvent]>([])
 
     func record(_ event: OAuthEvent) { items.withLock { $0.append(event) } }
 
