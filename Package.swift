@@ -34,6 +34,8 @@ let package = Package(
         .executableTarget(name: "mustdo-relay", dependencies: ["RelayApp"]),
         .executableTarget(name: "mustdo-relayctl", dependencies: ["RelayApp"]),
         .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayHTTP"]),
+        // bench/oauth: bearer validation cost and token endpoint throughput on real SQLite.
+        .executableTarget(name: "oauth-bench", dependencies: ["RelayOAuth", "RelayVault", "RelayStore", "RelayHTTP"]),
         // Child process of the SQLite kill -9 and lock tests.
         .executableTarget(name: "store-crash-writer", dependencies: ["RelayStore", "RelayJSON", "CSQLite"]),
         // libFuzzer entry point for the HTTP parser; `make fuzz` builds it with -DFUZZING.

@@ -79,39 +79,51 @@ struct PendingRequests: Sendable {
     /// Apple's callback: finds the consented request this browser's cookies point to, checks the
     /// consent window, and consumes it with one conditional delete (a racing second callback
     /// loses). Returns the consumed request and the name of its cookie (to clear).
-    func consumeForCallback(_ request: Request) async throws(OAuthError) -> (PendingRequest, cookieName: String) {
+    func consumeForCallback(_ request: Request) async throws(OAuthError) -> Consumed {
         let all = request.cookies.filter { $0.name.hasPrefix(cookiePrefix) }
         guard !all.isEmpty else {
             throw OAuthError(.bindingMissing, "This browser did not start the sign-in that Apple returned to.")
         }
-        var best: (PendingRequest, String)?
-        var problem = OAuthError(.alreadyUsed, "This sign-in was already completed or has expired.")
         // A name sent twice means a planted copy: neither value is believed.
         let names = all.map(\.name)
         let candidates = all.filter { cookie in names.filter { $0 == cookie.name }.count == 1 }.prefix(8)
-        if candidates.count < all.count {
-            problem = OAuthError(.bindingMismatch, "The sign-in cookie was sent twice.")
-        }
+        var problem: OAuthError.Code = candidates.count < all.count ? .bindingMismatch : .alreadyUsed
+        var chosen: Consumed?
         for cookie in candidates {
             let id = String(cookie.name.dropFirst(cookiePrefix.count))
             guard let record = try await load(id) else { continue }
             guard matches(cookie.value, record.bindingHash) else {
-                problem = OAuthError(.bindingMismatch, "The sign-in cookie does not belong to this request.")
+                problem = .bindingMismatch
                 continue
             }
             guard record.status == .consented, let consentedAt = record.consentedAt else { continue }
             guard context.now - consentedAt <= context.configuration.lifetimes.consentWindow else {
-                problem = OAuthError(.consentExpired, "More than a few minutes passed since you pressed Continue.")
+                problem = .consentExpired
                 continue
             }
-            if (best?.0.consentedAt ?? Int.min) < consentedAt { best = (record, cookie.name) }
+            if let current = chosen, (current.record.consentedAt ?? 0) >= consentedAt { continue }
+            chosen = Consumed(record: record, cookieName: cookie.name)
         }
-        guard let (record, name) = best else { throw problem }
-        guard
-            try await context.delete(OAuthKeys.pendingRequest(record.id), condition: .versionEquals(record.version))
-                != nil
-        else { throw OAuthError(.alreadyUsed, "This sign-in was already completed.") }
-        return (record, name)
+        guard let chosen else { throw Self.callbackError(problem) }
+        let key = OAuthKeys.pendingRequest(chosen.record.id)
+        guard try await context.delete(key, condition: .versionEquals(chosen.record.version)) != nil else {
+            throw Self.callbackError(.alreadyUsed)
+        }
+        return chosen
+    }
+
+    /// A pending request the callback consumed, and the binding cookie to clear.
+    struct Consumed: Sendable {
+        var record: PendingRequest
+        var cookieName: String
+    }
+
+    private static func callbackError(_ code: OAuthError.Code) -> OAuthError {
+        switch code {
+        case .bindingMismatch: OAuthError(code, "The sign-in cookie does not belong to this request.")
+        case .consentExpired: OAuthError(code, "More than a few minutes passed since you pressed Continue.")
+        default: OAuthError(.alreadyUsed, "This sign-in was already completed or has expired.")
+        }
     }
 
     /// The live pending request, or nil.

@@ -48,8 +48,9 @@ struct SignInBridge: Sendable {
     /// Handles the callback. Throws only when no pending request could be consumed (no cookie,
     /// foreign cookie, expired window, already used).
     func complete(_ request: Request) async throws(OAuthError) -> Outcome {
-        let (record, cookieName) = try await pending.consumeForCallback(request)
-        return Outcome(result: await finish(request, record), record: record, cookieName: cookieName)
+        let consumed = try await pending.consumeForCallback(request)
+        return Outcome(
+            result: await finish(request, consumed.record), record: consumed.record, cookieName: consumed.cookieName)
     }
 
     private func finish(_ request: Request, _ record: PendingRequest) async -> Result<Completion, OAuthError> {
