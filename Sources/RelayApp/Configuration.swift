@@ -10,6 +10,12 @@ public struct Configuration: Sendable {
     public var port: Int = 8080
     /// HTTP server settings derived from the `RELAY_HTTP_*` variables.
     public var server = ServerConfiguration()
+    /// Address of the separate `/metrics` listener.
+    public var metricsHost: String = "127.0.0.1"
+    /// Port of the `/metrics` listener; nil disables it.
+    public var metricsPort: Int? = 9464
+    /// Least severe log level written.
+    public var logLevel: LogEvent.Level = .info
 
     /// Defaults.
     public init() {}
@@ -44,6 +50,15 @@ public struct Configuration: Sendable {
         server.maxConnections = reader.integer("RELAY_HTTP_MAX_CONNECTIONS", default: 20_000, range: 1...1_000_000)
         server.trustedProxies = TrustedProxies(reader.addressRanges("RELAY_TRUSTED_PROXIES"))
         configuration.server = server
+        configuration.metricsHost = reader.string("RELAY_METRICS_HOST", default: "127.0.0.1")
+        if reader.raw("RELAY_METRICS_PORT") == "off" {
+            configuration.metricsPort = nil
+        } else {
+            configuration.metricsPort = reader.integer("RELAY_METRICS_PORT", default: 9464, range: 0...65535)
+        }
+        configuration.logLevel = reader.choice(
+            "RELAY_LOG_LEVEL", default: .info,
+            choices: ["debug": .debug, "info": .info, "warning": .warning, "error": .error])
         if !reader.problems.isEmpty { throw ConfigurationErrors(problems: reader.problems) }
         return configuration
     }

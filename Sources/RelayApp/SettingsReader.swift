@@ -27,6 +27,19 @@ struct SettingsReader {
         return number
     }
 
+    /// One of a fixed set of words.
+    mutating func choice<Value>(_ name: String, default value: Value, choices: [String: Value]) -> Value {
+        guard let text = raw(name) else { return value }
+        guard let chosen = choices[text.lowercased()] else {
+            problems.append(
+                .init(
+                    setting: name,
+                    message: "expected one of \(choices.keys.sorted().joined(separator: ", ")), got \"\(text)\""))
+            return value
+        }
+        return chosen
+    }
+
     /// A duration in seconds (fractions allowed), returned in milliseconds.
     mutating func seconds(_ name: String, default value: Double) -> Int {
         guard let text = raw(name) else { return Int(value * 1000) }
