@@ -7,7 +7,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 DEMO_PORT ?= 8080
 
-.PHONY: deps build release lint format test unit fuzz demo bench-http clean
+.PHONY: deps build release lint format test unit fuzz deploy-check demo bench-http clean
 
 deps:
 	@scripts/install-deps.sh
@@ -27,8 +27,12 @@ format:
 unit: build
 	$(SWIFT) test
 
-# Everything CI checks: warnings as errors, formatting, the test suite, then the parser fuzzer.
-test: build lint unit fuzz
+# Everything CI checks: warnings as errors, formatting, the test suite, the deployment kit with
+# the real tools, then the parser fuzzer.
+test: build lint unit deploy-check fuzz
+
+deploy-check: build
+	@scripts/check-deploy.sh
 
 fuzz: deps
 	@scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 apt_packages=(pkg-config libssl-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev)
+# Test tools: the deployment kit is checked with the real nginx, caddy and systemd-analyze.
+apt_packages+=(nginx caddy systemd openssl curl)
 apt_packages+=(${EXTRA_APT_PACKAGES:-})
 
 missing=()
