@@ -62,8 +62,10 @@ public struct Todo: Sendable, Equatable {
 
     /// The rules for this to-do's own zone (falls back to the Account zone), with the Account default time.
     public func rules(account: Account) -> TimeRules {
-        guard let timeZone, TimeZone(identifier: timeZone) != nil else { return account.rules }
-        return TimeRules(zoneName: timeZone, defaultTime: account.rules.defaultTime)
+        guard let timeZone, timeZone != account.rules.zoneName else { return account.rules }
+        let rules = TimeRules(zoneName: timeZone, defaultTime: account.rules.defaultTime)
+        // An unknown name falls back to UTC inside TimeRules; the Account zone is the better guess.
+        return rules.zoneName == timeZone ? rules : account.rules
     }
 }
 

@@ -38,7 +38,7 @@ public struct QuietHours: Sendable, Equatable {
         let when = date == wall.date ? "the same day" : "the next day"
         let message =
             "\(wall.time) is inside the user's quiet hours (\(start)–\(end)), so the alarm was moved to "
-            + "\(end) \(when) (\(date)). Tell the user."
+            + "\(end) \(when) (\(date))."
         return QuietHoursAdjustment(requested: requested, actual: actual, message: message)
     }
 }

@@ -63,14 +63,15 @@ enum Schema {
         string(description, pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
     }
 
-    /// An instant in a result: ISO 8601 with the Account offset, or null.
-    static let instant = string("ISO 8601 with the account's UTC offset, or null.", nullable: true)
+    /// An instant in a result: ISO 8601 with the Account offset, or null. Output schemas stay terse: they are
+    /// repeated in every tool and the whole `tools/list` lands in the model's context.
+    static let instant = string(nullable: true)
 
     /// A non-null instant in a result.
-    static let requiredInstant = string("ISO 8601 with the account's UTC offset.")
+    static let requiredInstant = string()
 
     /// The account time zone member every result carries.
-    static let timeZone = string("The account time zone (IANA name) that the times in this result are shown in.")
+    static let timeZone = string("The account time zone; times in this result carry its UTC offset.")
 
     /// The `sound` enum.
     static let sounds = Sound.allCases.map(\.rawValue)

@@ -58,12 +58,12 @@ extension Schema {
         ("id", string()),
         ("title", string()),
         ("notes", string(nullable: true)),
-        ("due", string("When the alarm rings (a repeating to-do: its first occurrence).", nullable: true)),
-        ("timeZone", string("The to-do's own time zone: repeats ring at due's wall-clock time there.")),
-        ("sound", string(enumeration: sounds)),
+        ("due", string("A repeating to-do: its first occurrence.", nullable: true)),
+        ("timeZone", string("The to-do's own zone: repeats ring at due's wall-clock time there.")),
+        ("sound", string()),
         ("repeat", repeatOutput),
-        ("repeatDescription", string("The repeat rule in words, or null for a one-off.", nullable: true)),
-        ("repeatDescriptionJa", string("The repeat rule in Japanese (Japanese accounts only).")),
+        ("repeatDescription", string(nullable: true)),
+        ("repeatDescriptionJa", string()),
         ("status", string(enumeration: TodoStatus.allCases.map(\.rawValue))),
         ("snoozedUntil", instant),
         ("completedAt", instant),
@@ -81,7 +81,7 @@ extension Schema {
     /// An Occurrence in results.
     static let occurrence = object(
         [
-            ("date", string("YYYY-MM-DD in the to-do's time zone.")),
+            ("date", string()),
             ("state", string(enumeration: OccurrenceState.allCases.map(\.rawValue))),
             ("snoozedUntil", instant),
             ("changedAt", instant),
@@ -93,8 +93,7 @@ extension Schema {
         [
             ("requested", requiredInstant),
             ("actual", requiredInstant),
-            ("message", string("Tell the user this.")),
+            ("message", string("Tell the user.")),
         ],
-        required: ["requested", "actual", "message"],
-        description: "Present when the requested time fell in the user's quiet hours and was moved to their end.")
+        required: ["requested", "actual", "message"], description: "The time was moved out of quiet hours.")
 }
