@@ -44,4 +44,20 @@ import Testing
         // A hint of 0 does not override a running trial or subscription.
         #expect(Account(trialStartedAt: now, canAddTodos: 0).canAddTodos(now: now))
     }
+
+    @Test func onlyAddingIsGated() throws {
+        let lapsed = Account(trialStartedAt: now.addingTimeInterval(-90 * 86400), canAddTodos: 0)
+        #expect(!lapsed.canAddTodos(now: now))
+        let later = now.addingTimeInterval(3600)
+        _ = try UpdateTodo.apply(UpdateTodo.Request(id: "a", title: "t"), current: oneOff(), account: lapsed, now: now)
+        _ = try CompleteTodo.apply(
+            CompleteTodo.Request(id: "a"), current: oneOff(), existing: nil, account: lapsed, now: now)
+        _ = try SnoozeTodo.apply(
+            SnoozeTodo.Request(id: "a", until: .instant(later)), current: oneOff(), account: lapsed, now: now)
+        _ = try DeleteTodo.apply(DeleteTodo.Request(id: "a"), current: oneOff(), now: now)
+        let error = expectError { () throws(TodoError) in
+            try AddTodo.apply(AddTodo.Request(title: "t"), account: lapsed, now: now, newID: "n")
+        }
+        #expect(error?.code == .paymentRequired)
+    }
 }
