@@ -21,6 +21,8 @@ let package = Package(
         // Libraries, lowest layer first.
         .target(name: "RelayJSON"),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "CEpoll", "CCurl"]),
+        // The to-do domain: pure values and rules. The lead adds RelayCloudKit and RelayMCP when wiring the tools.
+        .target(name: "RelayTodo", dependencies: ["RelayJSON"]),
         .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
 
         // Thin executables.
@@ -37,6 +39,7 @@ let package = Package(
         // Tests: one target per library, plus end-to-end tests through real sockets.
         .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"]),
         .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayJSON"]),
+        .testTarget(name: "RelayTodoTests", dependencies: ["RelayTodo", "RelayJSON"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
     ]
 )
