@@ -21,6 +21,7 @@ let package = Package(
         // Libraries, lowest layer first.
         .target(name: "RelayJSON"),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "CEpoll", "CCurl"]),
+        .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON"]),
         .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
 
         // Thin executables.
@@ -37,6 +38,7 @@ let package = Package(
         // Tests: one target per library, plus end-to-end tests through real sockets.
         .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"]),
         .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayJSON"]),
+        .testTarget(name: "RelayMCPTests", dependencies: ["RelayMCP", "RelayHTTP", "RelayJSON"], exclude: ["e2e"]),
     ]
 )
 
