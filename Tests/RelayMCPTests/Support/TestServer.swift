@@ -50,22 +50,43 @@ final class TestServer: Sendable {
         case .responder:
             responder = endpoint.responder(otherwise: router.responder)
         }
+        let exchanges = Recorder<String>()
+        exchangesBox = exchanges
+        let logged = responder.mapResponse { request, response in
+            exchanges.append(Self.summary(request, response))
+            return response
+        }
         var limits = HTTPParserLimits()
         limits.maxBodyBytes = 64 * 1024
         server = Server(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 1, limits: limits),
-            responder: responder
+            responder: logged
         )
         recordsBox = records
         errorsBox = errors
         try server.start()
     }
 
+    private let exchangesBox: Recorder<String>
     private let recordsBox: Recorder<ToolCallRecord>
     private let errorsBox: Recorder<String>
 
     /// Every `onToolCall` report so far.
     var records: [ToolCallRecord] { recordsBox.all }
+    /// Every request answered so far, as "POST tools/list 200" (the JSON-RPC method, or the
+    /// methods of a batch joined by "+", or "-" when the body has none).
+    var exchanges: [String] { exchangesBox.all }
+
+    private static func summary(_ request: Request, _ response: Response) -> String {
+        var method = "-"
+        if let body = try? JSONValue(parsing: request.body) {
+            let messages = body.arrayValue ?? [body]
+            let names = messages.compactMap { $0["method"]?.stringValue }
+            if !names.isEmpty { method = names.joined(separator: "+") }
+        }
+        return "\(request.method) \(method) \(response.status.code)"
+    }
+
     /// Every `onError` report so far.
     var reportedErrors: [String] { errorsBox.all }
 
