@@ -115,6 +115,36 @@ import Testing
         }
     }
 
+    @Test func invalidUTF8IsAParseErrorAndNonASCIIIsKept() async throws {
+        try await withServer(TestServer()) { server in
+            let prefix = Array(
+                #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":""#.utf8)
+            let suffix = Array(#""}}}"#.utf8)
+            let invalid = try await server.send(bytes: prefix + [0x61, 0xFF, 0x62] + suffix)
+            #expect(invalid.status == 400)
+            #expect(invalid.json?["error"]?["code"] == -32700)
+            let valid = try await server.send(bytes: prefix + Array("日本語".utf8) + suffix)
+            #expect(valid.json?["result"]?["content"]?[0]?["text"] == #"{"echo":"日本語","user":"alice"}"#)
+        }
+    }
+
+    @Test func mediaTypesAreReadByteWiseWithParametersAndCase() {
+        typealias Endpoint = MCPEndpoint<TestPrincipal>
+        #expect(MediaType.isJSON("application/json"))
+        #expect(MediaType.isJSON("Application/JSON ; charset=UTF-8"))
+        #expect(!MediaType.isJSON("application/json-seq"))
+        #expect(!MediaType.isJSON("text/plain, application/json"))
+        #expect(!MediaType.isJSON(""))
+        #expect(!MediaType.isJSON(nil))
+        #expect(Endpoint.format(accepting: "text/event-stream, application/json;q=0.9") == .json)
+        #expect(Endpoint.format(accepting: " TEXT/EVENT-STREAM ") == .eventStream)
+        #expect(Endpoint.format(accepting: "text/*") == .eventStream)
+        #expect(Endpoint.format(accepting: "application/*") == .json)
+        #expect(Endpoint.format(accepting: "image/png, text/html") == nil)
+        #expect(Endpoint.format(accepting: ",,") == nil)
+        #expect(Endpoint.format(accepting: "") == .json)
+    }
+
     @Test func bodyOverTheLimitIs413() async throws {
         try await withServer(TestServer(maxBodyBytes: 512)) { server in
             let big = TestServer.call("echo", ["text": .string(String(repeating: "x", count: 600))])

@@ -4,7 +4,7 @@ import RelayJSON
 extension MCPEndpoint {
     /// The POST pipeline after authentication: framing checks, then one message or a batch.
     func post(_ request: Request, principal: Principal) -> Responder.Outcome {
-        guard request.hasContentType("application/json") else {
+        guard MediaType.isJSON(request.headers["content-type"]) else {
             return .now(MCPResponses.refusal(.unsupportedMediaType, "Unsupported Media Type: send application/json."))
         }
         guard let format = Self.format(accepting: request.headers["accept"]) else {
@@ -140,6 +140,7 @@ extension MCPEndpoint {
         guard let raw = request.headers["mcp-protocol-version"] else {
             return HeaderVersion(raw: nil, version: .assumedWithoutHeader)
         }
+        if let version = ProtocolVersion(rawValue: raw) { return HeaderVersion(raw: raw, version: version) }
         let trimmed = String(raw[...].trimmingSpaces)
         return HeaderVersion(raw: trimmed, version: ProtocolVersion(rawValue: trimmed))
     }
@@ -149,14 +150,14 @@ extension MCPEndpoint {
     static func format(accepting accept: String?) -> MCPResponses.Format? {
         guard let accept, !accept.isEmpty else { return .json }
         var eventStream = false
-        for range in accept.split(separator: ",") {
-            let type = (range.split(separator: ";", maxSplits: 1).first ?? "").trimmingSpaces.lowercased()
-            switch type {
-            case "application/json", "application/*", "*/*": return .json
-            case "text/event-stream", "text/*": eventStream = true
-            default: continue
+        let json = MediaType.first(in: accept) { type in
+            if MediaType.json.matches(type) || MediaType.applicationAny.matches(type) || MediaType.any.matches(type) {
+                return true
             }
+            if MediaType.eventStream.matches(type) || MediaType.textAny.matches(type) { eventStream = true }
+            return false
         }
+        if json { return .json }
         return eventStream ? .eventStream : nil
     }
 }

@@ -100,6 +100,7 @@ final class TestServer: Sendable {
         _ method: String = "POST",
         path: String = "/mcp",
         body: String? = nil,
+        bytes rawBody: [UInt8]? = nil,
         headers: [(String, String)]? = nil,
         extra: [(String, String)] = []
     ) async throws -> RawResponse {
@@ -112,8 +113,8 @@ final class TestServer: Sendable {
                 ("Accept", "application/json, text/event-stream"),
             ]
         for (name, value) in fields + extra { lines.append("\(name): \(value)") }
-        let bytes = Array((body ?? "").utf8)
-        if body != nil || method == "POST" { lines.append("Content-Length: \(bytes.count)") }
+        let bytes = rawBody ?? Array((body ?? "").utf8)
+        if body != nil || rawBody != nil || method == "POST" { lines.append("Content-Length: \(bytes.count)") }
         lines.append("Connection: close")
         return try await RawHTTP.send(port: port, Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) + bytes)
     }
