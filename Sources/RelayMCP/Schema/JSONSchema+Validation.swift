@@ -57,8 +57,12 @@ extension JSONSchema {
     }
 
     private func checkArray(_ elements: [JSONValue], at path: inout [SchemaPath]) -> SchemaViolation? {
-        if let minItems, elements.count < minItems { return fail(path, "must have at least \(minItems) items") }
-        if let maxItems, elements.count > maxItems { return fail(path, "must have at most \(maxItems) items") }
+        if let minItems, elements.count < minItems {
+            return fail(path, "must have at least \(Self.itemCount(minItems))")
+        }
+        if let maxItems, elements.count > maxItems {
+            return fail(path, "must have at most \(Self.itemCount(maxItems))")
+        }
         if uniqueItems {
             for (index, element) in elements.enumerated()
             where elements[..<index].contains(where: { Self.same($0, element) }) {
@@ -167,6 +171,8 @@ extension JSONSchema {
         case .object: "an object"
         }
     }
+
+    private static func itemCount(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
 
     private static func format(_ number: Double) -> String {
         number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
