@@ -57,11 +57,10 @@ extension MCPEndpoint {
         _ elements: [JSONValue], version: HeaderVersion, request: Request, principal: Principal,
         format: MCPResponses.Format
     ) -> Responder.Outcome {
-        guard let negotiated = version.version, negotiated.allowsBatches else {
-            let name = version.version?.rawValue ?? version.raw ?? "?"
-            if version.version == nil { return .now(versionError(version, id: nil)) }
-            return .now(
-                MCPResponses.error(.badRequest, .invalidRequest("JSON-RPC batches are not allowed in \(name).")))
+        guard let negotiated = version.version else { return .now(versionError(version, id: nil)) }
+        guard negotiated.allowsBatches else {
+            let error = MCPError.invalidRequest("JSON-RPC batches are not allowed in \(negotiated.rawValue).")
+            return .now(MCPResponses.error(.badRequest, error))
         }
         guard !elements.isEmpty else {
             return .now(MCPResponses.error(.badRequest, .invalidRequest("An empty batch is not a JSON-RPC message.")))
