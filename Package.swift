@@ -23,6 +23,7 @@ let package = Package(
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "CEpoll", "CCurl"]),
         // The to-do domain: pure values and rules. The lead adds RelayCloudKit and RelayMCP when wiring the tools.
         .target(name: "RelayTodo", dependencies: ["RelayJSON"]),
+        .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON"]),
         .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
 
         // Thin executables.
@@ -41,6 +42,7 @@ let package = Package(
         .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayJSON"]),
         .testTarget(name: "RelayTodoTests", dependencies: ["RelayTodo", "RelayJSON"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
+        .testTarget(name: "RelayMCPTests", dependencies: ["RelayMCP", "RelayHTTP", "RelayJSON"], exclude: ["e2e"]),
     ]
 )
 
