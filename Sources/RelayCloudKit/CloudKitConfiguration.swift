@@ -87,7 +87,7 @@ public struct CloudKitRetryPolicy: Sendable {
     }
 
     /// The pause before attempt `attempt + 1` (`attempt` counts from 1), or nil to give up.
-    func delay(after attempt: Int, retryAfter: Duration?) -> Duration? {
+    public func delay(after attempt: Int, retryAfter: Duration?) -> Duration? {
         guard attempt < maxAttempts else { return nil }
         if let retryAfter {
             guard retryAfter <= maxRetryAfter else { return nil }

@@ -46,16 +46,23 @@ extension World {
         return ["userRecordName": .string(key), "zone": .string(name), "records": .array(records)]
     }
 
-    /// Writes records as given (forceReplace), creating the zone if needed.
+    /// Writes records as given (forceReplace, 200 at a time), creating the zone if needed.
     mutating func seed(_ key: String, zone name: String, records: [JSONValue], now: Int64) throws(EmulatorError)
         -> JSONValue
     {
         if users[key]?.zones[name] == nil { users[key]?.zones[name] = ZoneState(name: name) }
-        let operations: [JSONValue] = records.map { ["operationType": "forceReplace", "record": $0] }
-        let body: JSONObject = [
-            "zoneID": ["zoneName": .string(name)], "atomic": false, "operations": .array(operations),
-        ]
-        return try recordsModify(key, body, now)
+        var results: [JSONValue] = []
+        var start = 0
+        while start < records.count {
+            let chunk = records[start..<min(start + Self.maxResults, records.count)]
+            let operations: [JSONValue] = chunk.map { ["operationType": "forceReplace", "record": $0] }
+            let body: JSONObject = [
+                "zoneID": ["zoneName": .string(name)], "atomic": false, "operations": .array(operations),
+            ]
+            results += try recordsModify(key, body, now)["records"]?.arrayValue ?? []
+            start += Self.maxResults
+        }
+        return ["records": .array(results)]
     }
 
     /// Parses a fault description (see `--help`).
