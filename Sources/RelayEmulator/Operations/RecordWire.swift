@@ -126,14 +126,17 @@ enum RecordWire {
             }
             return .array(normalized)
         }
+        // (No `cond ? nil : value` here: JSONValue is ExpressibleByNilLiteral, so that nil would be `.null`.)
+        let fits: Bool
         switch type {
-        case "STRING", "BYTES", "ENCRYPTED_BYTES": return value.stringValue == nil ? nil : value
+        case "STRING", "BYTES", "ENCRYPTED_BYTES": fits = value.stringValue != nil
         case "INT64", "TIMESTAMP": return value.intValue.map { .int($0) }
         case "DOUBLE": return value.doubleValue.map { .double($0) }
-        case "REFERENCE": return value["recordName"]?.stringValue == nil ? nil : value
-        case "LOCATION": return value["latitude"]?.doubleValue == nil ? nil : value
-        default: return value
+        case "REFERENCE": fits = value["recordName"]?.stringValue != nil
+        case "LOCATION": fits = value["latitude"]?.doubleValue != nil
+        default: fits = true
         }
+        return fits ? .some(value) : .none
     }
 
     /// `desiredKeys` as a set; absent or null means all fields.
