@@ -29,6 +29,8 @@ let package = Package(
         .executableTarget(name: "mustdo-relay", dependencies: ["RelayApp"]),
         .executableTarget(name: "mustdo-relayctl", dependencies: ["RelayApp"]),
         .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayEmulator"]),
+        // `bench/cloudkit`: concurrent CloudKit lookups through the client against the emulator.
+        .executableTarget(name: "cloudkit-bench", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP"]),
         // libFuzzer entry point for the HTTP parser; `make fuzz` builds it with -DFUZZING.
         .executableTarget(
             name: "fuzz-http-parser",

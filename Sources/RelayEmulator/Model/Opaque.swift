@@ -67,10 +67,7 @@ enum Opaque {
         return String(hash, radix: 16).leftPadded(to: 16)
     }
 
-    static func random(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    }
+    static func random(_ count: Int) -> [UInt8] { RandomBytes.make(count) }
 
     static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
 

@@ -23,8 +23,8 @@ final class Transfer: @unchecked Sendable {
     private(set) var refusedAddress = false
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    init(_ request: ClientRequest, _ configuration: HTTPClientConfiguration) throws(ClientError) {
-        guard let easy = CurlEasy() else { throw .transport("libcurl could not create a handle") }
+    init(_ request: ClientRequest, _ configuration: HTTPClientConfiguration, easy: CurlEasy?) throws(ClientError) {
+        guard let easy = easy ?? CurlEasy() else { throw .transport("libcurl could not create a handle") }
         self.easy = easy
         maxBytes = request.maxResponseBytes ?? configuration.maxResponseBytes
         policy = request.addressPolicy ?? configuration.addressPolicy
@@ -145,11 +145,19 @@ final class Transfer: @unchecked Sendable {
             return true
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return true }
-        let name = String(decoding: line[..<colon], as: UTF8.self)
-        let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
-            .trimmingCharacters(in: " \t\r\n")
-        headers.add(name, value)
+        var start = colon + 1
+        var end = line.endIndex
+        while start < end, Self.isWhitespace(line[start]) { start += 1 }
+        while end > start, Self.isWhitespace(line[end - 1]) { end -= 1 }
+        headers.add(
+            String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self),
+            String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<end]), as: UTF8.self))
         return true
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+            || byte == UInt8(ascii: "\n")
     }
 
     func allow(_ address: IPAddress?) -> Bool {
@@ -159,14 +167,5 @@ final class Transfer: @unchecked Sendable {
             return false
         }
         return true
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var scalars = Substring(self)
-        while let first = scalars.first, set.contains(first) { scalars = scalars.dropFirst() }
-        while let last = scalars.last, set.contains(last) { scalars = scalars.dropLast() }
-        return String(scalars)
     }
 }
