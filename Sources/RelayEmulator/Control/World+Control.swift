@@ -121,8 +121,8 @@ extension World {
         return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
-    /// Forgets users, sessions, faults, latency, clock shift and counters; keeps settings.
+    /// Forgets users, sessions, faults, latency, clock shift and counters; keeps settings and the callback.
     mutating func reset() {
-        self = World(settings: settings)
+        self = World(settings: settings, callbackURL: callbackURL)
     }
 }

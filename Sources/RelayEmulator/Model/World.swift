@@ -23,8 +23,13 @@ struct World: Sendable {
     var stats = Stats()
     /// Run-time behaviour.
     var settings: EmulatorSettings
+    /// Where sign-in sends the browser (nil: show the token).
+    var callbackURL: String?
 
-    init(settings: EmulatorSettings) { self.settings = settings }
+    init(settings: EmulatorSettings, callbackURL: String?) {
+        self.settings = settings
+        self.callbackURL = callbackURL
+    }
 
     mutating func nextChangeTag() -> String {
         tagCounter += 1
