@@ -24,7 +24,7 @@ final class ClientLoop: @unchecked Sendable {
 
     private let multi: CurlMulti
     private let poller: ClientPoller
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     /// When libcurl wants `CURL_SOCKET_TIMEOUT` next (ms on the monotonic clock); nil: no timer.
     var deadline: Int64?

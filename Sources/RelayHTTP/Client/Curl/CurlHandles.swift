@@ -1,5 +1,4 @@
 import CCurl
-import Synchronization
 
 /// libcurl's process-wide setup, run once before the first handle is made.
 enum CurlGlobal {
@@ -78,7 +77,7 @@ final class CurlMulti: @unchecked Sendable {
 
 /// Idle easy handles, reused so a request does not pay for allocating and freeing one.
 final class CurlEasyPool: Sendable {
-    private let idle = Mutex<[CurlEasy]>([])
+    private let idle = Locked<[CurlEasy]>([])
     private let limit: Int
 
     init(limit: Int) { self.limit = limit }
