@@ -31,6 +31,12 @@ struct World: Sendable {
         self.callbackURL = callbackURL
     }
 
+    /// Counts a request and samples the open connections.
+    mutating func count(openConnections: Int) {
+        stats.requests += 1
+        stats.peakOpenConnections = max(stats.peakOpenConnections, openConnections)
+    }
+
     mutating func nextChangeTag() -> String {
         tagCounter += 1
         return Opaque.changeTag(tagCounter)
