@@ -26,9 +26,13 @@ let transferOpenSocket: curl_opensocket_callback = { context, purpose, address i
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
     let peer = peerAddress(address)
     guard transfer.allow(peer) else { return CURL_SOCKET_BAD }
+    let fd = socket(address.pointee.family, address.pointee.socktype, address.pointee.protocol)
     // Close-on-exec, so child processes (tools the relay or its tests start) never inherit it.
-    return socket(
-        address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
+    // (fcntl, not SOCK_CLOEXEC: using that constant in this file made release builds fail with
+    // "cannot find 'SOCK_STREAM'" in Server/Epoll/Socket.swift; curl.h and Glibc both bring in
+    // the <sys/socket.h> enum.)
+    if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    return fd
 }
 
 private func peerAddress(_ address: UnsafeMutablePointer<curl_sockaddr>) -> IPAddress? {
