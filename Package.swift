@@ -24,12 +24,20 @@ let package = Package(
         // The to-do domain: pure values and rules. The lead adds RelayCloudKit and RelayMCP when wiring the tools.
         .target(name: "RelayTodo", dependencies: ["RelayJSON"]),
         .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON"]),
+        .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON"]),
+        // The store conformance suite, a library so every backend's tests (DynamoDB too) can run it.
+        .target(name: "RelayStoreConformance", dependencies: ["RelayStore", "RelayJSON"]),
+        // RelayStore only for `Clock` and `Locked`; the vault stores nothing itself.
+        .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelayStore"]),
         .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
 
         // Thin executables.
         .executableTarget(name: "mustdo-relay", dependencies: ["RelayApp"]),
         .executableTarget(name: "mustdo-relayctl", dependencies: ["RelayApp"]),
         .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayHTTP"]),
+        // Child process of the SQLite kill -9 and lock tests.
+        .executableTarget(name: "store-crash-writer", dependencies: ["RelayStore", "RelayJSON", "CSQLite"]),
         // libFuzzer entry point for the HTTP parser; `make fuzz` builds it with -DFUZZING.
         .executableTarget(
             name: "fuzz-http-parser",
@@ -43,6 +51,12 @@ let package = Package(
         .testTarget(name: "RelayTodoTests", dependencies: ["RelayTodo", "RelayJSON"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
         .testTarget(name: "RelayMCPTests", dependencies: ["RelayMCP", "RelayHTTP", "RelayJSON"], exclude: ["e2e"]),
+        .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
+        .testTarget(
+            name: "RelayStoreTests",
+            dependencies: ["RelayStore", "RelayStoreConformance", "RelayJSON", "store-crash-writer"]
+        ),
+        .testTarget(name: "RelayVaultTests", dependencies: ["RelayVault", "RelayCrypto", "RelayStore"]),
     ]
 )
 

@@ -1,0 +1,52 @@
+import COpenSSL
+
+/// The one-shot libcrypto calls (digests, MACs, randomness, comparison). Every C call of
+/// RelayCrypto lives in this folder; failures become `CryptoError`s or preconditions here.
+enum LibCrypto {
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: SHA256.byteCount)
+        var length: UInt32 = 0
+        let status = nonEmpty(bytes).withUnsafeBufferPointer { input in
+            EVP_Digest(input.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil)
+        }
+        // EVP_Digest fails only on allocation failure or a broken provider: nothing to recover.
+        precondition(status == 1 && length == SHA256.byteCount, "EVP_Digest(SHA-256) failed")
+        return digest
+    }
+
+    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var mac = [UInt8](repeating: 0, count: HMACSHA256.byteCount)
+        var length: UInt32 = 0
+        // OpenSSL rejects a NULL key pointer even with length 0, so empty inputs point at a spare byte.
+        let result = nonEmpty(key).withUnsafeBufferPointer { keyBuffer in
+            nonEmpty(message).withUnsafeBufferPointer { messageBuffer in
+                HMAC(
+                    EVP_sha256(), keyBuffer.baseAddress, Int32(key.count), messageBuffer.baseAddress, message.count,
+                    &mac, &length)
+            }
+        }
+        precondition(result != nil && length == HMACSHA256.byteCount, "HMAC(SHA-256) failed")
+        return mac
+    }
+
+    static func randomBytes(count: Int) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let status = RAND_bytes(&bytes, Int32(count))
+        precondition(status == 1, "RAND_bytes failed: the CSPRNG is unusable")
+        return bytes
+    }
+
+    /// Constant-time comparison of two equally long buffers.
+    static func memoryEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        precondition(a.count == b.count)
+        guard !a.isEmpty else { return true }
+        return a.withUnsafeBytes { left in
+            b.withUnsafeBytes { right in CRYPTO_memcmp(left.baseAddress, right.baseAddress, a.count) == 0 }
+        }
+    }
+
+    private static func nonEmpty(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.isEmpty ? [0] : bytes
+    }
+}

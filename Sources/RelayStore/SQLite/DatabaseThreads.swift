@@ -1,0 +1,229 @@
+import Foundation
+import Synchronization
+
+/// Work for a reader thread.
+struct ReadJob: Sendable {
+    let ticket: any Expirable
+    let perform: @Sendable (SQLiteConnection) -> Void
+}
+
+/// Work for the writer thread. `perform` runs inside the batch's transaction and returns how to
+/// answer the caller once the batch has committed (nil) or failed (the error).
+struct WriteJob: Sendable {
+    let ticket: any Expirable
+    let perform: @Sendable (SQLiteConnection) -> @Sendable (StoreError?) -> Void
+}
+
+/// The threads that own the SQLite connections: one writer that commits queued writes in batches
+/// (group commit: one transaction and one fsync for every write waiting at that moment), a few
+/// readers sharing one queue, and a watchdog that answers callers whose deadline passed. Callers
+/// suspend on continuations; no SQLite call ever runs on the cooperative pool.
+final class DatabaseThreads: Sendable {
+    let readQueue: JobQueue<ReadJob>
+    let writeQueue: JobQueue<WriteJob>
+    private let inFlight = InFlight()
+    private let finished = DispatchGroup()
+    private let stopped = Atomic<Bool>(false)
+    private let operationTimeout: Duration
+
+    init(writer: SQLiteConnection, readers: [SQLiteConnection], configuration: SQLiteStore.Configuration) {
+        operationTimeout = configuration.operationTimeout
+        readQueue = JobQueue(capacity: configuration.maxPendingOperations) { $0.ticket.deadline }
+        writeQueue = JobQueue(capacity: configuration.maxPendingOperations) { $0.ticket.deadline }
+        let hook = configuration.beforeEachBatch
+        let batchSize = configuration.maxBatchSize
+        start("writer", owning: writer) { [writeQueue, inFlight] connection in
+            Self.runWriter(connection, queue: writeQueue, inFlight: inFlight, batchSize: batchSize, hook: hook)
+        }
+        for (index, reader) in readers.enumerated() {
+            start("reader-\(index)", owning: reader) { [readQueue, inFlight] connection in
+                Self.runReader(connection, slot: index + 1, queue: readQueue, inFlight: inFlight, hook: hook)
+            }
+        }
+        let tick = max(min(configuration.operationTimeout / 5, .milliseconds(100)), .milliseconds(5))
+        let watchdog = Thread { [weak self] in
+            while let self, !self.stopped.load(ordering: .relaxed) {
+                self.expireOverdue()
+                Thread.sleep(forTimeInterval: tick.seconds)
+            }
+        }
+        watchdog.name = "sqlite-watchdog"
+        watchdog.start()
+    }
+
+    /// Runs `body` on a reader connection.
+    func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> T)
+        async throws(StoreError) -> T
+    {
+        let deadline = ContinuousClock.now + operationTimeout
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<T, StoreError>, Never>) in
+            let ticket = Ticket(deadline: deadline, continuation: continuation)
+            let job = ReadJob(ticket: ticket) { connection in
+                guard ticket.start() else { return }
+                ticket.finish(Result { () throws(StoreError) -> T in try body(connection) })
+            }
+            Self.answerRefusal(readQueue.push(job), ticket)
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` on the writer connection inside a transaction; answers after the commit.
+    func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> T)
+        async throws(StoreError) -> T
+    {
+        let deadline = ContinuousClock.now + operationTimeout
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<T, StoreError>, Never>) in
+            let ticket = Ticket(deadline: deadline, continuation: continuation)
+            let job = WriteJob(ticket: ticket) { connection in
+                guard ticket.start() else { return { _ in } }
+                let result = Result { () throws(StoreError) -> T in try body(connection) }
+                return { batchError in
+                    if case .success = result, let batchError {
+                        ticket.finish(.failure(batchError))
+                    } else {
+                        ticket.finish(result)
+                    }
+                }
+            }
+            Self.answerRefusal(writeQueue.push(job), ticket)
+        }
+        return try result.get()
+    }
+
+    /// Stops taking work; queued work still runs. Returns once every connection is closed.
+    func shutdown() async {
+        readQueue.close()
+        writeQueue.close()
+        await withCheckedContinuation { continuation in
+            finished.notify(queue: .global()) { continuation.resume() }
+        }
+        stopped.store(true, ordering: .relaxed)
+    }
+
+    /// Stops without waiting (the owner is gone).
+    func shutdownInBackground() {
+        readQueue.close()
+        writeQueue.close()
+        stopped.store(true, ordering: .relaxed)
+    }
+
+    private static func answerRefusal(_ result: JobQueue<some Sendable>.PushResult, _ ticket: any Expirable) {
+        switch result {
+        case .queued: break
+        case .full: ticket.fail(.throttled)
+        case .closed: ticket.fail(.unavailable("the store is closed"))
+        }
+    }
+
+    private func expireOverdue() {
+        let now = ContinuousClock.now
+        for job in readQueue.removeOverdue(now: now) { job.ticket.expire() }
+        for job in writeQueue.removeOverdue(now: now) { job.ticket.expire() }
+        for ticket in inFlight.all() where ticket.deadline <= now { ticket.expire() }
+    }
+
+    /// Starts a thread that owns `connection`: the connection is closed when `body` returns,
+    /// before the thread reports itself finished.
+    private func start(
+        _ name: String, owning connection: SQLiteConnection, _ body: @escaping @Sendable (SQLiteConnection) -> Void
+    ) {
+        let handoff = Handoff(connection)
+        finished.enter()
+        let thread = Thread { [finished] in
+            do {
+                let connection = handoff.take()
+                body(connection)
+            }
+            finished.leave()
+        }
+        thread.name = "sqlite-\(name)"
+        thread.start()
+    }
+
+    private static func runReader(
+        _ connection: SQLiteConnection, slot: Int, queue: JobQueue<ReadJob>, inFlight: InFlight,
+        hook: (@Sendable () -> Void)?
+    ) {
+        while let job = queue.take(maximum: 1).first {
+            inFlight.set(slot, [job.ticket])
+            hook?()
+            job.perform(connection)
+            inFlight.set(slot, [])
+        }
+    }
+
+    private static func runWriter(
+        _ connection: SQLiteConnection, queue: JobQueue<WriteJob>, inFlight: InFlight, batchSize: Int,
+        hook: (@Sendable () -> Void)?
+    ) {
+        while case let batch = queue.take(maximum: batchSize), !batch.isEmpty {
+            inFlight.set(0, batch.map(\.ticket))
+            commit(batch, on: connection, hook: hook)
+            inFlight.set(0, [])
+        }
+    }
+
+    /// One transaction for the whole batch. A job's own failure (a condition, a bad statement)
+    /// affects only that job; a failed BEGIN or COMMIT fails every job, and none is acknowledged.
+    private static func commit(_ batch: [WriteJob], on connection: SQLiteConnection, hook: (@Sendable () -> Void)?) {
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            for job in batch { job.ticket.fail(error) }
+            return
+        }
+        hook?()
+        let answers = batch.map { $0.perform(connection) }
+        var batchError: StoreError?
+        if connection.isInTransaction {
+            do {
+                try connection.execute("COMMIT")
+            } catch {
+                batchError = error
+                try? connection.execute("ROLLBACK")
+            }
+        } else {
+            batchError = .unavailable("the database rolled the transaction back")
+        }
+        for answer in answers { answer(batchError) }
+    }
+}
+
+/// The tickets each thread is working on, for the watchdog (slot 0: writer, then readers).
+private final class InFlight: Sendable {
+    private let slots = Locked<[Int: [any Expirable]]>([:])
+
+    func set(_ slot: Int, _ tickets: [any Expirable]) {
+        slots.withLock { $0[slot] = tickets }
+    }
+
+    func all() -> [any Expirable] {
+        slots.withLock { Array($0.values.joined()) }
+    }
+}
+
+/// Moves a connection into its thread so that only the thread holds it.
+///
+/// `@unchecked Sendable`: `connection` is written once in `init` and read once by `take()`, on the
+/// owning thread, which the `Thread` start orders after `init`.
+private final class Handoff: @unchecked Sendable {
+    private var connection: SQLiteConnection?
+
+    init(_ connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    func take() -> SQLiteConnection {
+        defer { connection = nil }
+        return connection!
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, for APIs that take a `TimeInterval`.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

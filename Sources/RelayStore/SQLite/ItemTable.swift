@@ -1,0 +1,139 @@
+import RelayJSON
+
+/// The `items` table (see docs/storage-schema.md) and every statement the store runs against it.
+enum ItemTable {
+    /// Stored in `PRAGMA user_version`; a file from a newer build is refused rather than misread.
+    static let schemaVersion = 1
+
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS items (
+            pk TEXT NOT NULL,
+            sk TEXT NOT NULL,
+            attrs TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            expires_at INTEGER,
+            PRIMARY KEY (pk, sk)
+        ) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS items_expires_at ON items (expires_at) WHERE expires_at IS NOT NULL;
+        """
+
+    /// Sets up the writer connection: WAL, durability, schema.
+    static func prepareWriter(_ connection: SQLiteConnection, synchronous: SQLiteStore.Synchronous) throws(StoreError) {
+        guard try connection.scalarText("PRAGMA journal_mode=WAL")?.lowercased() == "wal" else {
+            throw .unavailable("the database cannot use write-ahead logging")
+        }
+        try connection.execute("PRAGMA synchronous=\(synchronous == .full ? "FULL" : "NORMAL")")
+        let version = Int(try connection.scalarText("PRAGMA user_version") ?? "0") ?? 0
+        guard version <= schemaVersion else {
+            throw .unavailable("the database has schema version \(version); this build knows \(schemaVersion)")
+        }
+        try connection.execute("BEGIN IMMEDIATE; \(schema) PRAGMA user_version=\(schemaVersion); COMMIT;")
+    }
+
+    /// Sets up a reader connection: reads only.
+    static func prepareReader(_ connection: SQLiteConnection) throws(StoreError) {
+        try connection.execute("PRAGMA query_only=1")
+    }
+
+    static func fetchLive(_ connection: SQLiteConnection, _ key: ItemKey, now: Int) throws(StoreError) -> Item? {
+        let statement = try connection.prepared(
+            "SELECT attrs, version, expires_at FROM items WHERE pk = ?1 AND sk = ?2 AND (expires_at IS NULL OR expires_at > ?3)"
+        )
+        defer { statement.reset() }
+        statement.bind(1, key.pk)
+        statement.bind(2, key.sk)
+        statement.bind(3, now)
+        guard try statement.step() else { return nil }
+        return Item(
+            pk: key.pk, sk: key.sk, attributes: try attributes(statement, column: 0), version: statement.int(1),
+            expiresAt: statement.isNull(2) ? nil : statement.int(2))
+    }
+
+    static func store(_ connection: SQLiteConnection, _ item: Item) throws(StoreError) {
+        let statement = try connection.prepared(
+            """
+            INSERT INTO items (pk, sk, attrs, version, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (pk, sk) DO UPDATE SET attrs = excluded.attrs, version = excluded.version,
+                expires_at = excluded.expires_at
+            """)
+        statement.bind(1, item.pk)
+        statement.bind(2, item.sk)
+        statement.bind(3, bytes: JSONValue.object(item.attributes).bytes)
+        statement.bind(4, item.version)
+        statement.bind(5, item.expiresAt)
+        try statement.run()
+    }
+
+    static func remove(_ connection: SQLiteConnection, _ key: ItemKey) throws(StoreError) {
+        let statement = try connection.prepared("DELETE FROM items WHERE pk = ?1 AND sk = ?2")
+        statement.bind(1, key.pk)
+        statement.bind(2, key.sk)
+        try statement.run()
+    }
+
+    static func query(_ connection: SQLiteConnection, _ query: Query, now: Int) throws(StoreError) -> QueryPage {
+        let upperBound = prefixUpperBound(query.skPrefix)
+        var sql =
+            "SELECT sk, attrs, version, expires_at FROM items WHERE pk = ?1 AND (expires_at IS NULL OR expires_at > ?2)"
+        if !query.skPrefix.isEmpty { sql += " AND sk >= ?3" }
+        if upperBound != nil { sql += " AND sk < ?4" }
+        if query.cursor != nil { sql += query.order == .ascending ? " AND sk > ?5" : " AND sk < ?5" }
+        sql += query.order == .ascending ? " ORDER BY sk ASC LIMIT ?6" : " ORDER BY sk DESC LIMIT ?6"
+        let statement = try connection.prepared(sql)
+        defer { statement.reset() }
+        statement.bind(1, query.pk)
+        statement.bind(2, now)
+        if !query.skPrefix.isEmpty { statement.bind(3, query.skPrefix) }
+        if let upperBound { statement.bind(4, bytes: upperBound) }
+        if let cursor = query.cursor { statement.bind(5, cursor.lastSortKey) }
+        statement.bind(6, query.limit + 1)  // one extra row tells whether another page exists
+        var items: [Item] = []
+        while try statement.step() {
+            items.append(
+                Item(
+                    pk: query.pk, sk: statement.text(0) ?? "", attributes: try attributes(statement, column: 1),
+                    version: statement.int(2), expiresAt: statement.isNull(3) ? nil : statement.int(3)))
+        }
+        guard items.count > query.limit else { return QueryPage(items: items, next: nil) }
+        items.removeLast()
+        return QueryPage(items: items, next: QueryCursor(lastSortKey: items[items.count - 1].sk))
+    }
+
+    /// Deletes up to `limit` expired items; returns how many.
+    static func purge(_ connection: SQLiteConnection, now: Int, limit: Int) throws(StoreError) -> Int {
+        let statement = try connection.prepared(
+            "DELETE FROM items WHERE (pk, sk) IN (SELECT pk, sk FROM items WHERE expires_at <= ?1 LIMIT ?2)")
+        statement.bind(1, now)
+        statement.bind(2, limit)
+        try statement.run()
+        return connection.changes
+    }
+
+    static func count(_ connection: SQLiteConnection) throws(StoreError) -> Int {
+        Int(try connection.scalarText("SELECT count(*) FROM items") ?? "0") ?? 0
+    }
+
+    /// The smallest byte string greater than every string starting with `prefix`: the prefix with
+    /// its last byte incremented (valid UTF-8 has no 0xFF byte, so that always works). The result
+    /// need not be valid UTF-8; SQLite compares TEXT with memcmp.
+    static func prefixUpperBound(_ prefix: String) -> [UInt8]? {
+        var bytes = Array(prefix.utf8)
+        while let last = bytes.last {
+            if last < 0xFF {
+                bytes[bytes.count - 1] = last + 1
+                return bytes
+            }
+            bytes.removeLast()
+        }
+        return nil
+    }
+
+    private static func attributes(_ statement: SQLiteStatement, column: Int32) throws(StoreError) -> JSONObject {
+        try statement.withBytes(column) { (bytes) throws(StoreError) -> JSONObject in
+            guard let object = (try? JSONValue(parsing: bytes))?.objectValue else {
+                throw .unavailable("a stored item is corrupt (attributes are not a JSON object)")
+            }
+            return object
+        }
+    }
+}

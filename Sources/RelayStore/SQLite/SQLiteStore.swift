@@ -1,0 +1,203 @@
+import Foundation
+import RelayJSON
+
+/// The embedded `Store`: one SQLite file in WAL mode with one table (docs/storage-schema.md).
+///
+/// Writes go to one writer thread that commits whatever is queued in one transaction (group
+/// commit) and answers each caller only after its commit; reads go to a few reader connections,
+/// which WAL lets run beside the writer. Every call suspends its task on a continuation, so SQLite
+/// never blocks the cooperative pool or an event loop; a call that is not answered within
+/// `operationTimeout` fails with `unavailable`, and a full queue fails with `throttled`.
+///
+/// With `synchronous = FULL` (the default) an acknowledged write survives a crash of the process
+/// (`kill -9`) and of the machine; `NORMAL` survives the process only.
+public final class SQLiteStore: Store {
+    /// SQLite's `PRAGMA synchronous` in WAL mode.
+    public enum Synchronous: Sendable, Hashable {
+        /// fsync the WAL on every commit: durable across power loss.
+        case full
+        /// fsync only at checkpoints: durable across process crashes.
+        case normal
+    }
+
+    /// Settings of a store; only `path` is required.
+    public struct Configuration: Sendable {
+        /// The database file; created if missing (its directory must exist).
+        public var path: String
+        /// Reader connections (and threads).
+        public var readerCount = 2
+        /// How long a connection waits for a lock held by another process.
+        public var busyTimeout: Duration = .seconds(2)
+        /// How long a caller waits for any operation before getting `unavailable`.
+        public var operationTimeout: Duration = .seconds(5)
+        /// Queued operations per queue (reads, writes) before new ones get `throttled`.
+        public var maxPendingOperations = 10_000
+        /// Writes committed together in one transaction at most.
+        public var maxBatchSize = 128
+        /// How often expired items are purged in the background (nil: never on its own).
+        public var purgeInterval: Duration? = .seconds(60)
+        /// Items deleted per purge transaction, so a purge never holds the writer for long.
+        public var purgeBatchSize = 1000
+        /// Durability of commits.
+        public var synchronous: Synchronous = .full
+        /// Test hook: runs on the database thread before each read and inside each write batch.
+        var beforeEachBatch: (@Sendable () -> Void)?
+
+        /// Defaults for the database at `path`.
+        public init(path: String) {
+            self.path = path
+        }
+    }
+
+    private let threads: DatabaseThreads
+    private let clock: any Clock
+    private let purgeBatchSize: Int
+    private let purging = Locked<Task<Void, Never>?>(nil)
+
+    private init(threads: DatabaseThreads, clock: any Clock, configuration: Configuration) {
+        self.threads = threads
+        self.clock = clock
+        self.purgeBatchSize = configuration.purgeBatchSize
+        if let interval = configuration.purgeInterval {
+            let task = PurgeSchedule.start(every: interval) { [weak self] in
+                guard let self else { return false }
+                _ = try? await self.purgeExpired()
+                return true
+            }
+            purging.withLock { $0 = task }
+        }
+    }
+
+    /// Opens (creating if needed) the database with default settings.
+    public static func open(path: String, clock: any Clock = SystemClock()) async throws(StoreError) -> SQLiteStore {
+        try await open(Configuration(path: path), clock: clock)
+    }
+
+    /// Opens (creating if needed) the database. The files are opened on a helper thread.
+    public static func open(_ configuration: Configuration, clock: any Clock = SystemClock()) async throws(StoreError)
+        -> SQLiteStore
+    {
+        guard configuration.readerCount >= 1, configuration.maxBatchSize >= 1, configuration.maxPendingOperations >= 1,
+            configuration.purgeBatchSize >= 1
+        else { throw .invalid("reader count, batch sizes and queue capacity must be positive") }
+        let busy = Int32(
+            clamping: configuration.busyTimeout.components.seconds * 1000
+                + configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let opened = await onNewThread { () throws(StoreError) -> (SQLiteConnection, [SQLiteConnection]) in
+            let writer = try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: busy)
+            try ItemTable.prepareWriter(writer, synchronous: configuration.synchronous)
+            var readers: [SQLiteConnection] = []
+            for _ in 0..<configuration.readerCount {
+                let reader = try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: busy)
+                try ItemTable.prepareReader(reader)
+                readers.append(reader)
+            }
+            return (writer, readers)
+        }
+        let (writer, readers) = try opened.get()
+        let threads = DatabaseThreads(writer: writer, readers: readers, configuration: configuration)
+        return SQLiteStore(threads: threads, clock: clock, configuration: configuration)
+    }
+
+    deinit {
+        purging.withLock { $0?.cancel() }
+        threads.shutdownInBackground()
+    }
+
+    /// Finishes queued work, then closes every connection (checkpointing the WAL). Later calls
+    /// fail with `unavailable`.
+    public func close() async {
+        purging.withLock { $0?.cancel() }
+        await threads.shutdown()
+    }
+
+    public func get(_ key: ItemKey) async throws(StoreError) -> Item? {
+        try Limits.check(key)
+        let clock = self.clock
+        return try await threads.read { (connection) throws(StoreError) -> Item? in
+            try ItemTable.fetchLive(connection, key, now: clock.epochSeconds())
+        }
+    }
+
+    public func put(
+        _ key: ItemKey, attributes: JSONObject, expiresAt: Int?, condition: WriteCondition
+    ) async throws(StoreError) -> Item {
+        let outcome = try await apply(
+            Write(key: key, change: .put(attributes: attributes, expiresAt: expiresAt), condition: condition))
+        guard case .store(let item) = outcome else { throw .invalid("put produced no item") }
+        return item
+    }
+
+    public func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError) -> Item
+    {
+        let outcome = try await apply(Write(key: key, change: .update(update), condition: condition))
+        guard case .store(let item) = outcome else { throw .invalid("update produced no item") }
+        return item
+    }
+
+    public func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
+        let outcome = try await apply(Write(key: key, change: .delete, condition: condition))
+        guard case .remove(let previous) = outcome else { throw .invalid("delete produced an item") }
+        return previous
+    }
+
+    public func query(_ query: Query) async throws(StoreError) -> QueryPage {
+        try Limits.check(query)
+        let clock = self.clock
+        return try await threads.read { (connection) throws(StoreError) -> QueryPage in
+            try ItemTable.query(connection, query, now: clock.epochSeconds())
+        }
+    }
+
+    /// Deletes every expired item now, one bounded transaction at a time; returns how many.
+    @discardableResult
+    public func purgeExpired() async throws(StoreError) -> Int {
+        let clock = self.clock
+        let limit = purgeBatchSize
+        var total = 0
+        while true {
+            let removed = try await threads.write { (connection) throws(StoreError) -> Int in
+                try ItemTable.purge(connection, now: clock.epochSeconds(), limit: limit)
+            }
+            total += removed
+            if removed < limit { return total }
+        }
+    }
+
+    /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, otherwise the problems found.
+    public func integrityCheck() async throws(StoreError) -> [String] {
+        try await threads.read { (connection) throws(StoreError) -> [String] in
+            try connection.column("PRAGMA integrity_check")
+        }
+    }
+
+    /// Rows in the table, expired ones included (what a purge has not removed yet).
+    public func storedItemCount() async throws(StoreError) -> Int {
+        try await threads.read { (connection) throws(StoreError) -> Int in try ItemTable.count(connection) }
+    }
+
+    private func apply(_ write: Write) async throws(StoreError) -> Write.Outcome {
+        try write.validate()
+        let clock = self.clock
+        return try await threads.write { (connection) throws(StoreError) -> Write.Outcome in
+            let current = try ItemTable.fetchLive(connection, write.key, now: clock.epochSeconds())
+            let outcome = try write.apply(to: current)
+            switch outcome {
+            case .store(let item): try ItemTable.store(connection, item)
+            case .remove: try ItemTable.remove(connection, write.key)  // also clears an expired row
+            }
+            return outcome
+        }
+    }
+}
+
+/// Runs blocking `body` on a new thread (not the cooperative pool) and returns its result.
+func onNewThread<T: Sendable>(_ body: @escaping @Sendable () throws(StoreError) -> T) async -> Result<T, StoreError> {
+    await withCheckedContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(returning: Result { () throws(StoreError) -> T in try body() })
+        }
+        thread.name = "sqlite-open"
+        thread.start()
+    }
+}

@@ -1,0 +1,67 @@
+import RelayJSON
+
+/// The single-table store: items addressed by partition and sort key, conditional writes, and
+/// queries over one partition. Every method is atomic on one item, and every failure is a
+/// `StoreError`.
+///
+/// Expired items (`expiresAt <= now`) behave as absent everywhere: reads skip them and conditions
+/// treat them as missing. Backends purge them in the background (SQLite, memory) or leave it to
+/// the database's TTL (DynamoDB).
+///
+/// To consume something exactly once, use `delete(_:condition: .exists)` (the caller that gets the
+/// item back won) or `update(_:_:condition: .versionEquals(v))`.
+public protocol Store: Sendable {
+    /// The live item with this key, or nil.
+    func get(_ key: ItemKey) async throws(StoreError) -> Item?
+
+    /// Writes the whole item (replacing any attributes it had) if `condition` holds; returns it
+    /// with its new version.
+    func put(
+        _ key: ItemKey, attributes: JSONObject, expiresAt: Int?, condition: WriteCondition
+    ) async throws(StoreError) -> Item
+
+    /// Changes an existing live item if `condition` holds; returns the new item. A missing or
+    /// expired item fails with `conditionFailed` whatever the condition (`update` never creates);
+    /// `.absent` is `invalid`.
+    func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError) -> Item
+
+    /// Deletes the item if `condition` holds and returns what was deleted (nil when nothing live
+    /// was there and the condition was `.none`). `.absent` is `invalid`.
+    func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item?
+
+    /// One page of live items of a partition.
+    func query(_ query: Query) async throws(StoreError) -> QueryPage
+}
+
+extension Store {
+    /// `put` with no expiry and no condition unless given.
+    public func put(
+        _ key: ItemKey, attributes: JSONObject, expiresAt: Int? = nil, condition: WriteCondition = .none
+    ) async throws(StoreError) -> Item {
+        try await put(key, attributes: attributes, expiresAt: expiresAt, condition: condition)
+    }
+
+    /// `update` of an existing item whatever its version.
+    public func update(_ key: ItemKey, _ update: ItemUpdate) async throws(StoreError) -> Item {
+        try await self.update(key, update, condition: .none)
+    }
+
+    /// Unconditional delete.
+    public func delete(_ key: ItemKey) async throws(StoreError) -> Item? {
+        try await delete(key, condition: .none)
+    }
+
+    /// Every live item of a query, following cursors; fails with `invalid` past `maximumItems`
+    /// rather than loading an unbounded partition.
+    public func queryAll(_ query: Query, maximumItems: Int = 10_000) async throws(StoreError) -> [Item] {
+        var query = query
+        var items: [Item] = []
+        while true {
+            let page = try await self.query(query)
+            items += page.items
+            guard items.count <= maximumItems else { throw .invalid("query returned more than \(maximumItems) items") }
+            guard let next = page.next else { return items }
+            query.cursor = next
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import RelayJSON
+
+/// One conditional write, as a value. `apply(to:)` holds the rules every backend shares (condition
+/// checks, versions, merges, limits), so the memory and SQLite stores cannot drift apart; a
+/// backend only fetches the live item and persists the outcome.
+struct Write: Sendable {
+    enum Change: Sendable {
+        case put(attributes: JSONObject, expiresAt: Int?)
+        case update(ItemUpdate)
+        case delete
+    }
+
+    /// What the backend must do.
+    enum Outcome: Sendable {
+        /// Store this item (insert or replace).
+        case store(Item)
+        /// Remove the key; `previous` is the live item that was there, if any.
+        case remove(previous: Item?)
+    }
+
+    let key: ItemKey
+    let change: Change
+    let condition: WriteCondition
+
+    /// Checks the request before any I/O.
+    func validate() throws(StoreError) {
+        try Limits.check(key)
+        switch change {
+        case .put(let attributes, let expiresAt):
+            try Limits.check(attributes: attributes)
+            try Limits.check(expiresAt: expiresAt)
+        case .update(let update):
+            guard condition != .absent else { throw .invalid("update cannot require an absent item") }
+            if case .set(let seconds) = update.expiresAt { try Limits.check(expiresAt: seconds) }
+            for name in update.remove where update.set[name] != nil {
+                throw .invalid("an update cannot both set and remove one attribute")
+            }
+        case .delete:
+            guard condition != .absent else { throw .invalid("delete cannot require an absent item") }
+        }
+    }
+
+    /// The outcome given the live item stored under `key` now (nil when missing or expired).
+    func apply(to current: Item?) throws(StoreError) -> Outcome {
+        guard Self.holds(condition, for: current) else { throw .conditionFailed }
+        switch change {
+        case .put(let attributes, let expiresAt):
+            let version = (current?.version ?? 0) + 1
+            return .store(Item(pk: key.pk, sk: key.sk, attributes: attributes, version: version, expiresAt: expiresAt))
+        case .update(let update):
+            guard var item = current else { throw .conditionFailed }
+            for (name, value) in update.set { item.attributes[name] = value }
+            for name in update.remove { item.attributes[name] = nil }
+            switch update.expiresAt {
+            case .unchanged: break
+            case .set(let seconds): item.expiresAt = seconds
+            case .clear: item.expiresAt = nil
+            }
+            try Limits.check(attributes: item.attributes)
+            item.version += 1
+            return .store(item)
+        case .delete:
+            return .remove(previous: current)
+        }
+    }
+
+    static func holds(_ condition: WriteCondition, for current: Item?) -> Bool {
+        switch condition {
+        case .none: true
+        case .absent: current == nil
+        case .exists: current != nil
+        case .versionEquals(let version): current?.version == version
+        }
+    }
+}
+
+/// Request limits shared by every backend, set to what DynamoDB accepts so a request that works on
+/// SQLite also works there.
+enum Limits {
+    /// DynamoDB allows 2048 bytes for a partition key and 1024 for a sort key; one limit keeps it simple.
+    static let maximumKeyBytes = 1024
+    /// DynamoDB items are at most 400 KB including names and keys; JSON is a little larger than
+    /// DynamoDB's own encoding, so this leaves room.
+    static let maximumAttributeBytes = 300_000
+
+    static func check(_ key: ItemKey) throws(StoreError) {
+        guard !key.pk.isEmpty, !key.sk.isEmpty else { throw .invalid("partition and sort keys must not be empty") }
+        guard key.pk.utf8.count <= maximumKeyBytes, key.sk.utf8.count <= maximumKeyBytes else {
+            throw .invalid("keys are limited to \(maximumKeyBytes) bytes")
+        }
+    }
+
+    static func check(attributes: JSONObject) throws(StoreError) {
+        guard JSONValue.object(attributes).bytes.count <= maximumAttributeBytes else {
+            throw .invalid("attributes exceed \(maximumAttributeBytes) bytes")
+        }
+    }
+
+    static func check(expiresAt: Int?) throws(StoreError) {
+        if let expiresAt, expiresAt < 0 { throw .invalid("expiresAt must not be negative") }
+    }
+
+    static func check(_ query: Query) throws(StoreError) {
+        guard !query.pk.isEmpty, query.pk.utf8.count <= maximumKeyBytes else {
+            throw .invalid("partition key must be 1...\(maximumKeyBytes) bytes")
+        }
+        guard (1...Query.maximumLimit).contains(query.limit) else {
+            throw .invalid("query limit must be 1...\(Query.maximumLimit)")
+        }
+    }
+}
+
+/// Sort-key ordering by UTF-8 bytes, as SQLite's BINARY collation and DynamoDB order strings.
+enum SortKeyOrder {
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+    }
+
+    static func hasPrefix(_ sortKey: String, _ prefix: String) -> Bool {
+        sortKey.utf8.starts(with: prefix.utf8)
+    }
+
+    /// Whether `sortKey` comes after the cursor in the query's direction.
+    static func isAfter(_ sortKey: String, cursor: QueryCursor?, order: QueryOrder) -> Bool {
+        guard let cursor else { return true }
+        switch order {
+        case .ascending: return precedes(cursor.lastSortKey, sortKey)
+        case .descending: return precedes(sortKey, cursor.lastSortKey)
+        }
+    }
+}

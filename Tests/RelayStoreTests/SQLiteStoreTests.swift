@@ -1,0 +1,105 @@
+import Foundation
+import RelayJSON
+import Testing
+
+@testable import RelayStore
+
+/// SQLite-specific behaviour: files, WAL, purging, integrity. Faults are in SQLiteFaultTests.
+struct SQLiteStoreTests {
+    @Test func persistsAcrossReopenInWALMode() async throws {
+        let directory = try StoreTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("relay.db").path
+        let store = try await SQLiteStore.open(path: path)
+        for index in 0..<20 {
+            _ = try await store.put(ItemKey(pk: "CLIENT#\(index)", sk: "META"), attributes: ["index": .int(index)])
+        }
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"), "writes go to the write-ahead log")
+        await store.close()
+        await #expect(throws: StoreError.unavailable("the store is closed")) {
+            try await store.get(ItemKey(pk: "CLIENT#1", sk: "META"))
+        }
+
+        let reopened = try await SQLiteStore.open(path: path)
+        let item = try await reopened.get(ItemKey(pk: "CLIENT#7", sk: "META"))
+        #expect(item?.attributes["index"] == 7 && item?.version == 1)
+        #expect(try await reopened.storedItemCount() == 20)
+        #expect(try await reopened.integrityCheck() == ["ok"])
+        await reopened.close()
+    }
+
+    @Test func purgesExpiredItemsInTheBackground() async throws {
+        let directory = try StoreTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ManualClock()
+        var configuration = SQLiteStore.Configuration(path: directory.appendingPathComponent("relay.db").path)
+        configuration.purgeInterval = .milliseconds(20)
+        let store = try await SQLiteStore.open(configuration, clock: clock)
+        for index in 0..<5 {
+            _ = try await store.put(
+                ItemKey(pk: "CODE#\(index)", sk: "META"), attributes: [:], expiresAt: clock.epochSeconds() + 300)
+        }
+        _ = try await store.put(ItemKey(pk: "CLIENT#1", sk: "META"), attributes: [:])
+        #expect(try await store.storedItemCount() == 6)
+        clock.advance(by: 300)
+        #expect(try await store.get(ItemKey(pk: "CODE#0", sk: "META")) == nil, "invisible before any purge")
+        var remaining = 6
+        for _ in 0..<500 where remaining != 1 {
+            try await Task.sleep(for: .milliseconds(10))
+            remaining = try await store.storedItemCount()
+        }
+        #expect(remaining == 1, "the background purge removed the expired rows")
+        await store.close()
+    }
+
+    @Test func purgeRunsInBoundedBatches() async throws {
+        let directory = try StoreTestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ManualClock()
+        var configuration = SQLiteStore.Configuration(path: directory.appendingPathComponent("relay.db").path)
+        configuration.purgeInterval = nil
+        configuration.purgeBatchSize = 3
+        let store = try await SQLiteStore.open(configuration, clock: clock)
+        for index in 0..<10 {
+            _ = try await store.put(
+                ItemKey(pk: "P", sk: "E\(index)"), attributes: [:], expiresAt: clock.epochSeconds() + 1)
+        }
+        _ = try await store.put(ItemKey(pk: "P", sk: "KEEP"), attributes: [:], expiresAt: clock.epochSeconds() + 100)
+        #expect(try await store.purgeExpired() == 0)
+        clock.advance(by: 1)
+        #expect(try await store.purgeExpired() == 10)
+        #expect(try await store.storedItemCount() == 1)
+        await store.close()
+    }
+
+    @Test func memoryStorePurges() async throws {
+        let clock = ManualClock()
+        let store = MemoryStore(clock: clock, purgeInterval: .milliseconds(10))
+        _ = try await store.put(ItemKey(pk: "A", sk: "1"), attributes: [:], expiresAt: clock.epochSeconds() + 5)
+        _ = try await store.put(ItemKey(pk: "A", sk: "2"), attributes: [:])
+        #expect(store.storedItemCount == 2)
+        clock.advance(by: 5)
+        for _ in 0..<500 where store.storedItemCount != 1 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(store.storedItemCount == 1, "the background purge removed the expired item")
+        #expect(store.purgeExpired() == 0)
+    }
+
+    @Test(
+        arguments: [("", nil), ("a", [0x62]), ("GRANT#", Array("GRANT$".utf8)), ("\u{E9}", [0xC3, 0xAA])]
+            as [(String, [UInt8]?)])
+    func prefixUpperBound(prefix: String, bound: [UInt8]?) {
+        #expect(ItemTable.prefixUpperBound(prefix) == bound)
+    }
+
+    @Test func clocks() {
+        let clock = ManualClock(start: 100.5)
+        #expect(clock.epochSeconds() == 100)
+        clock.advance(by: 0.5)
+        #expect(clock.epochSeconds() == 101)
+        clock.set(to: 7)
+        #expect(clock.now() == 7)
+        // `Clock` names RelayStore's protocol in importing modules (it shadows Swift.Clock).
+        let system: any Clock = SystemClock()
+        #expect(abs(system.now() - Date().timeIntervalSince1970) < 5)
+    }
+}
