@@ -30,12 +30,14 @@ let package = Package(
         .target(name: "RelayStoreConformance", dependencies: ["RelayStore", "RelayJSON"]),
         // RelayStore only for `Clock` and `Locked`; the vault stores nothing itself.
         .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelayStore"]),
+        .target(name: "RelayCloudKit", dependencies: ["RelayHTTP", "RelayJSON"]),
+        .target(name: "RelayEmulator", dependencies: ["RelayHTTP", "RelayJSON", "COpenSSL"]),
         .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
 
         // Thin executables.
         .executableTarget(name: "mustdo-relay", dependencies: ["RelayApp"]),
         .executableTarget(name: "mustdo-relayctl", dependencies: ["RelayApp"]),
-        .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayHTTP"]),
+        .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayEmulator"]),
         // Child process of the SQLite kill -9 and lock tests.
         .executableTarget(name: "store-crash-writer", dependencies: ["RelayStore", "RelayJSON", "CSQLite"]),
         // libFuzzer entry point for the HTTP parser; `make fuzz` builds it with -DFUZZING.
@@ -57,6 +59,10 @@ let package = Package(
             dependencies: ["RelayStore", "RelayStoreConformance", "RelayJSON", "store-crash-writer"]
         ),
         .testTarget(name: "RelayVaultTests", dependencies: ["RelayVault", "RelayCrypto", "RelayStore"]),
+        .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayHTTP"]),
+        .testTarget(
+            name: "RelayCloudKitTests", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
+        .testTarget(name: "RelayEmulatorTests", dependencies: ["RelayEmulator", "RelayHTTP", "RelayJSON"]),
     ]
 )
 
