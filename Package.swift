@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelayStore"]),
         .target(name: "RelayCloudKit", dependencies: ["RelayHTTP", "RelayJSON"]),
         .target(name: "RelayEmulator", dependencies: ["RelayHTTP", "RelayJSON", "COpenSSL"]),
+        .target(
+            name: "RelayAWS", dependencies: ["RelayHTTP", "RelayCrypto", "RelayStore", "RelayVault", "RelayJSON"]),
         .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
 
         // Thin executables.
@@ -62,6 +64,14 @@ let package = Package(
         .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayHTTP"]),
         .testTarget(
             name: "RelayCloudKitTests", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
+        .testTarget(
+            name: "RelayAWSTests",
+            dependencies: [
+                "RelayAWS", "RelayStore", "RelayStoreConformance", "RelayVault", "RelayCrypto", "RelayHTTP",
+                "RelayJSON",
+            ],
+            exclude: ["python"]
+        ),
         .testTarget(name: "RelayEmulatorTests", dependencies: ["RelayEmulator", "RelayHTTP", "RelayJSON"]),
     ]
 )
