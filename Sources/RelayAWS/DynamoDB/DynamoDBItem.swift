@@ -7,13 +7,13 @@ import RelayStore
 /// |-------------|------|-------|
 /// | `pk`        | S    | partition key (table hash key) |
 /// | `sk`        | S    | sort key (table range key) |
-/// | `attributes`| M    | the item's `attributes` object, member by member (see `AttributeValue`) |
+/// | `attrs`     | M    | the item's `attributes` object, member by member (see `AttributeValue`) |
 /// | `version`   | N    | the write count |
 /// | `expiresAt` | N    | expiry in epoch seconds; absent when the item never expires; the table's TTL attribute |
 enum DynamoDBItem {
     static let partitionKey = "pk"
     static let sortKey = "sk"
-    static let attributes = "attributes"
+    static let attributes = "attrs"
     static let version = "version"
     static let expiresAt = "expiresAt"
 
@@ -54,7 +54,7 @@ enum DynamoDBItem {
 }
 
 /// The names and values of one request's expressions. Schema attributes get fixed placeholders
-/// (`#a` attributes, `#v` version, `#e` expiresAt); members of `attributes` get `#m0`, `#m1`…,
+/// (`#a` attrs, `#v` version, `#e` expiresAt); members of `attrs` get `#m0`, `#m1`…,
 /// since any string may be a member name. Only placeholders an expression uses are sent, as
 /// DynamoDB refuses unused ones.
 struct ExpressionParts {

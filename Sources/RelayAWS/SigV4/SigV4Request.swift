@@ -27,10 +27,10 @@ public struct SigV4Request: Sendable {
     }
 }
 
-/// The outcome of signing: every intermediate value (for tests and debugging, none of them
-/// secret but the signature is a credential for a few minutes, so none is logged) and the header
-/// fields to add to the request.
-public struct SigV4Signature: Sendable, CustomStringConvertible {
+/// The outcome of signing: every intermediate value (for tests) and the header fields to add to
+/// the request. The signature is a credential for a few minutes and the canonical request carries
+/// any session token, so descriptions and reflection show only the signed header names.
+public struct SigV4Signature: Sendable, CustomStringConvertible, CustomReflectable {
     /// The canonical request (step 1 of the algorithm).
     public let canonicalRequest: String
     /// The string to sign (step 2).
@@ -47,4 +47,6 @@ public struct SigV4Signature: Sendable, CustomStringConvertible {
     public var authorization: String { headers.last { $0.name == "Authorization" }?.value ?? "" }
 
     public var description: String { "SigV4Signature(signed headers: \(signedHeaders), redacted)" }
+
+    public var customMirror: Mirror { Mirror(self, children: ["signedHeaders": signedHeaders]) }
 }
