@@ -42,6 +42,8 @@ let package = Package(
         .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayEmulator"]),
         // Child process of the SQLite kill -9 and lock tests.
         .executableTarget(name: "store-crash-writer", dependencies: ["RelayStore", "RelayJSON", "CSQLite"]),
+        // Latency benchmarks driven by bench/store.
+        .executableTarget(name: "store-bench", dependencies: ["RelayStore", "RelayVault", "RelayCrypto", "RelayJSON"]),
         // libFuzzer entry point for the HTTP parser; `make fuzz` builds it with -DFUZZING.
         .executableTarget(
             name: "fuzz-http-parser",
