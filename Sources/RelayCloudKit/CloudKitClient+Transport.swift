@@ -136,6 +136,23 @@ public enum CloudKitURL {
     }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters (`+` → `%2B`, `/` → `%2F`,
-    /// `=` → `%3D`).
-    public static func encode(_ text: String) -> String { FormDecoding.encode(text) }
+    /// `=` → `%3D`). Works on bytes: a 1 KB token is encoded on every call.
+    public static func encode(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count * 3 / 2)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                output.append(byte)
+            default:
+                output.append(UInt8(ascii: "%"))
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
 }

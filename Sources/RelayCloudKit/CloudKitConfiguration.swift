@@ -50,14 +50,19 @@ public struct CloudKitConfiguration: Sendable {
 
 /// A CloudKit environment (lowercase on the wire).
 public enum CloudKitEnvironment: String, Sendable {
+    /// The development environment (schema changes allowed).
     case development
+    /// The production environment (only deployed schema).
     case production
 }
 
 /// A CloudKit database.
 public enum CloudKitDatabase: String, Sendable {
+    /// The app's public database (`users/caller` lives here).
     case `public`
+    /// The signed-in user's private database (the to-dos).
     case `private`
+    /// Zones other users shared with the signed-in user.
     case shared
 }
 

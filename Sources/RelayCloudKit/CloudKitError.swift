@@ -73,6 +73,7 @@ public struct CloudKitError: Error, Sendable, Equatable, CustomStringConvertible
         self.rotatedToken = rotatedToken
     }
 
+    /// A summary safe to log.
     public var description: String {
         var text = "CloudKit \(kind.rawValue)"
         if let status { text += " (HTTP \(status)" + (serverErrorCode.map { " \($0)" } ?? "") + ")" }

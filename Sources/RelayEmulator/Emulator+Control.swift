@@ -16,6 +16,11 @@ extension Emulator {
     /// The `userRecordName` an Apple ID signs in as.
     public static func userRecordName(appleID: String) -> String { Opaque.userRecordName(appleID: appleID) }
 
+    /// Changes where sign-in sends the browser (nil: show the token on a page).
+    public func setCallbackURL(_ url: String?) {
+        state.update(changed: false) { world, _ in world.callbackURL = url }
+    }
+
     /// Adds latency to every database call.
     public func setLatency(milliseconds: Int) {
         state.update(changed: false) { world, _ in world.latencyMilliseconds = max(0, milliseconds) }

@@ -58,6 +58,7 @@ extension EmulatorCommand {
                                                "createExistsCode":"CONFLICT","atomicFailure":"perRecord|wholeRequest",
                                                "changesPageSize":200,"callbackEncoding":"raw",
                                                "protectedSessions":"expire|deny", "keepSignedInLifetimeSeconds":…}
+          POST /control/callback               {"url":"http://127.0.0.1:8080/cloudkit/callback"} (or null)
           POST /control/latency                {"milliseconds":50}: added to every database call
           POST /control/clock                  {"advanceSeconds":3600}: move the clock (expire sessions)
           POST /control/faults                 fail the next calls: {"count":2,"status":429,

@@ -12,7 +12,8 @@ public struct EmulatorConfiguration: Sendable {
     /// The only container accepted; nil accepts any.
     public var container: String?
     /// Where the sign-in page sends the browser with `ckWebAuthToken` and `ckSession`; nil shows
-    /// the token on a page instead.
+    /// the token on a page instead. `Emulator.setCallbackURL(_:)` changes it later (a demo that
+    /// learns its own port after starting).
     public var callbackURL: String?
     /// The emulator's own origin as browsers reach it (for `redirectURL`); nil means
     /// `http://<host>:<port>`.

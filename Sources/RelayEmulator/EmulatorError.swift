@@ -34,6 +34,7 @@ public struct EmulatorError: Error, Sendable, HTTPResponseError, CustomStringCon
     /// Failed startup (port in use, unreadable state file).
     static func startup(_ message: String) -> EmulatorError { EmulatorError(status: 500, code: nil, reason: message) }
 
+    /// A summary safe to log.
     public var description: String { "\(status) \(serverErrorCode ?? "") \(reason)" }
 
     /// The error body CloudKit sends.
@@ -47,6 +48,7 @@ public struct EmulatorError: Error, Sendable, HTTPResponseError, CustomStringCon
         return .object(object)
     }
 
+    /// The response this error renders as.
     public func response() -> Response {
         Response.json(body, status: HTTPStatus(code: status, reason: Self.reasonPhrase(status)))
     }

@@ -139,7 +139,8 @@ import Testing
 
     @Test func helpDocumentsEveryControlEndpoint() {
         for path in [
-            "/control/stats", "/control/reset", "/control/settings", "/control/latency", "/control/clock",
+            "/control/stats", "/control/reset", "/control/callback", "/control/settings", "/control/latency",
+            "/control/clock",
             "/control/faults", "/control/item-faults", "/control/faults/clear", "/control/sessions/expire",
             "/control/users/{user}/flags", "/control/users/{user}/sessions", "/control/users/{user}/records",
             "--port", "--api-token", "--callback", "--rotation", "--token-lifetime", "--state",

@@ -157,5 +157,15 @@ import Testing
         let reply = try await Self.submit(client, appleID: "heidi@example.com")
         #expect(reply.status == 200)
         #expect(reply.text.contains("id=\"ckWebAuthToken\""))
+        // A callback set after start (the demo learns its port late) takes effect.
+        client.emulator.setCallbackURL("http://127.0.0.1:9/late")
+        #expect(
+            try await Self.submit(client, appleID: "heidi@example.com").headers["location"]?.hasPrefix(
+                "http://127.0.0.1:9/late?") == true)
+        _ = try await client.control("/control/callback", ["url": "http://127.0.0.1:9/other"])
+        _ = try await client.control("/control/reset", [:])
+        #expect(
+            try await Self.submit(client, appleID: "ivan@example.com").headers["location"]?.hasPrefix(
+                "http://127.0.0.1:9/other?") == true)
     }
 }

@@ -95,6 +95,19 @@ import Testing
         }
     }
 
+    @Test func headerInjectionIsRefused() async throws {
+        let server = try LocalServer { router in
+            router.get("/h") { request in .text(request.headers["x-a"] ?? "-") }
+        }
+        await #expect(throws: ClientError.self) {
+            try await client.send(ClientRequest(url: server.url("/h"), headers: ["X-A: 1\r\nX-B": "2"]))
+        }
+        // Line breaks inside a value are dropped rather than sent.
+        let response = try await client.send(ClientRequest(url: server.url("/h"), headers: ["X-A": "1\r\nX-B: 2"]))
+        #expect(response.text == "1X-B: 2")
+        #expect(server.hits.load() == 1)
+    }
+
     @Test func closedPortFailsToConnect() async throws {
         let port = try closedPort()
         do {

@@ -39,6 +39,43 @@ import Testing
         #expect(statistics.connectionsOpened == server.server.openConnections)
     }
 
+    @Test func hundredsOfConcurrentTransfers() async throws {
+        let client = try HTTPClient()
+        let server = try LocalServer { router in
+            router.get("/echo/:n") { request in
+                try await Task.sleep(for: .milliseconds(20))
+                return .text(request.parameters["n"] ?? "")
+            }
+        }
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<300 {
+                group.addTask {
+                    try await client.send(ClientRequest(url: server.url("/echo/\(index)"))).text == "\(index)"
+                }
+            }
+            for try await matched in group { #expect(matched) }
+        }
+        #expect(client.statistics.completed == 300)
+        #expect(client.statistics.inFlight == 0)
+    }
+
+    @Test func aConnectionTheServerClosedIsReplaced() async throws {
+        let client = try HTTPClient()
+        // The handler suspends: a request answered synchronously re-arms the server's header timer
+        // rather than its keep-alive timer (reported to the lead), which would keep this open 10 s.
+        let server = try LocalServer(keepAliveMilliseconds: 100) { router in
+            router.get("/") { _ in
+                try await Task.sleep(for: .milliseconds(1))
+                return .text("ok")
+            }
+        }
+        #expect(try await client.send(ClientRequest(url: server.url("/"))).status == 200)
+        #expect(await eventually { server.server.openConnections == 0 })
+        let again = try await client.send(ClientRequest(url: server.url("/")))
+        #expect(again.status == 200)
+        #expect(again.connectionsOpened == 1)
+    }
+
     @Test func publicOnlyPolicyRefusesLoopback() async throws {
         let client = try HTTPClient()
         let server = try LocalServer { router in router.get("/") { _ in .text("ok") } }

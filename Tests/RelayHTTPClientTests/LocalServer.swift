@@ -7,13 +7,14 @@ final class LocalServer: Sendable {
     let server: Server
     let hits = Counter()
 
-    init(_ configure: (inout Router) -> Void) throws {
+    init(keepAliveMilliseconds: Int = 60_000, _ configure: (inout Router) -> Void) throws {
         var router = Router()
         configure(&router)
         let inner = router.responder
         let hits = hits
         server = Server(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 1),
+            configuration: ServerConfiguration(
+                host: "127.0.0.1", port: 0, eventLoops: 1, keepAliveTimeoutMilliseconds: keepAliveMilliseconds),
             responder: Responder { request in
                 hits.increment()
                 return inner(request)

@@ -5,16 +5,27 @@ import Foundation
 public struct AccountRecord: Sendable, Equatable {
     /// Record type, record name and field names (configurable; defaults are the app's schema).
     public struct Schema: Sendable, Equatable {
+        /// The record type.
         public var recordType = "Account"
+        /// The record name.
         public var recordName = "account"
+        /// The field holding `locale`.
         public var locale = "locale"
+        /// The field holding `timeZone`.
         public var timeZone = "timeZone"
+        /// The field holding `defaultTime`.
         public var defaultTime = "defaultTime"
+        /// The field holding `quietHoursStart`.
         public var quietHoursStart = "quietHoursStart"
+        /// The field holding `quietHoursEnd`.
         public var quietHoursEnd = "quietHoursEnd"
+        /// The field holding `trialStartedAt`.
         public var trialStartedAt = "trialStartedAt"
+        /// The field holding `subscribedUntil`.
         public var subscribedUntil = "subscribedUntil"
+        /// The field holding `canAddTodos`.
         public var canAddTodos = "canAddTodos"
+        /// The field holding `changedAt`.
         public var changedAt = "changedAt"
 
         /// The app's schema.
@@ -28,7 +39,9 @@ public struct AccountRecord: Sendable, Equatable {
         }
     }
 
+    /// The server's change tag (nil for a record not saved yet).
     public var changeTag: String?
+    /// The app's locale, e.g. `ja_JP`.
     public var locale: String?
     /// IANA time zone name (nil: UTC).
     public var timeZone: String?
@@ -36,11 +49,15 @@ public struct AccountRecord: Sendable, Equatable {
     public var defaultTime: String?
     /// `HH:mm`; quiet hours may wrap midnight.
     public var quietHoursStart: String?
+    /// `HH:mm` end of quiet hours.
     public var quietHoursEnd: String?
+    /// When the free trial started.
     public var trialStartedAt: Date?
+    /// End of the current subscription.
     public var subscribedUntil: Date?
     /// The app's entitlement hint (INT64 0/1 on the wire).
     public var canAddTodos: Bool?
+    /// When a writer last changed it (last writer wins).
     public var changedAt: Date?
     /// Fields this schema does not know, carried through writes unchanged.
     public var otherFields: [String: FieldValue]
@@ -101,8 +118,11 @@ public struct AccountRecord: Sendable, Equatable {
 
 /// The three record schemas together, for configuration.
 public struct RecordSchema: Sendable, Equatable {
+    /// The `Todo` schema.
     public var todo: TodoRecord.Schema
+    /// The `Occurrence` schema.
     public var occurrence: OccurrenceRecord.Schema
+    /// The `Account` schema.
     public var account: AccountRecord.Schema
 
     /// The app's schema, or overrides.

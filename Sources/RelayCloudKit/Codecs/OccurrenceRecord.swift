@@ -5,11 +5,17 @@ import Foundation
 public struct OccurrenceRecord: Sendable, Equatable {
     /// Record type and field names (configurable; defaults are the app's schema).
     public struct Schema: Sendable, Equatable {
+        /// The record type.
         public var recordType = "Occurrence"
+        /// The field holding `todoId`.
         public var todoId = "todoId"
+        /// The field holding `date`.
         public var date = "date"
+        /// The field holding `state`.
         public var state = "state"
+        /// The field holding `snoozedUntil`.
         public var snoozedUntil = "snoozedUntil"
+        /// The field holding `changedAt`.
         public var changedAt = "changedAt"
 
         /// The app's schema.
@@ -22,9 +28,13 @@ public struct OccurrenceRecord: Sendable, Equatable {
     public var todoId: String
     /// `YYYY-MM-DD` in the to-do's time zone.
     public var date: String
+    /// The server's change tag (nil for a record not saved yet).
     public var changeTag: String?
+    /// What happened on that day.
     public var state: OccurrenceState
+    /// When the snoozed alarm rings again.
     public var snoozedUntil: Date?
+    /// When a writer last changed it (last writer wins).
     public var changedAt: Date?
     /// Fields this schema does not know, carried through writes unchanged.
     public var otherFields: [String: FieldValue]
@@ -82,9 +92,14 @@ public struct OccurrenceRecord: Sendable, Equatable {
 
 /// `Occurrence.state`. Unknown values from a newer app are kept as they are.
 public struct OccurrenceState: RawRepresentable, Sendable, Hashable {
+    /// The value as stored in the record.
     public var rawValue: String
+    /// A value; ones this version does not know are kept as they are.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `done`.
     public static let done = OccurrenceState(rawValue: "done")
+    /// `skipped`.
     public static let skipped = OccurrenceState(rawValue: "skipped")
+    /// `snoozed`.
     public static let snoozed = OccurrenceState(rawValue: "snoozed")
 }

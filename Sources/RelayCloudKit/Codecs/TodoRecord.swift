@@ -4,19 +4,33 @@ import Foundation
 public struct TodoRecord: Sendable, Equatable {
     /// Record type and field names; every name is configurable, defaults are the app's schema.
     public struct Schema: Sendable, Equatable {
+        /// The record type.
         public var recordType = "Todo"
+        /// The field holding `title`.
         public var title = "title"
+        /// The field holding `notes`.
         public var notes = "notes"
+        /// The field holding `dueAt`.
         public var dueAt = "dueAt"
+        /// The field holding `timeZone`.
         public var timeZone = "timeZone"
+        /// The field holding `sound`.
         public var sound = "sound"
+        /// The field holding `repeatRule`.
         public var repeatRule = "repeatRule"
+        /// The field holding `status`.
         public var status = "status"
+        /// The field holding `snoozedUntil`.
         public var snoozedUntil = "snoozedUntil"
+        /// The field holding `completedAt`.
         public var completedAt = "completedAt"
+        /// The field holding `deletedAt`.
         public var deletedAt = "deletedAt"
+        /// The field holding `source`.
         public var source = "source"
+        /// The field holding `createdAt`.
         public var createdAt = "createdAt"
+        /// The field holding `changedAt`.
         public var changedAt = "changedAt"
 
         /// The app's schema.
@@ -34,21 +48,31 @@ public struct TodoRecord: Sendable, Equatable {
     public var id: String
     /// The server's change tag (nil for a record not saved yet).
     public var changeTag: String?
+    /// The to-do text.
     public var title: String
+    /// Longer notes.
     public var notes: String?
+    /// When the alarm rings.
     public var dueAt: Date?
     /// IANA time zone name.
     public var timeZone: String?
+    /// Alarm sound name (tools.md lists them).
     public var sound: String?
     /// JSON of the repeat object (tools.md); nil for a one-off.
     public var repeatRule: String?
+    /// `pending`, `done` or `skipped`.
     public var status: TodoStatus
+    /// When the snoozed alarm rings again.
     public var snoozedUntil: Date?
+    /// When it was marked done.
     public var completedAt: Date?
     /// Soft delete: set, never removed by the relay.
     public var deletedAt: Date?
+    /// `app` or `mcp`.
     public var source: TodoSource?
+    /// When it was created.
     public var createdAt: Date?
+    /// When a writer last changed it (last writer wins).
     public var changedAt: Date?
     /// Fields this schema does not know, carried through writes unchanged.
     public var otherFields: [String: FieldValue]
@@ -122,17 +146,26 @@ public struct TodoRecord: Sendable, Equatable {
 
 /// `Todo.status`. Unknown values from a newer app are kept as they are.
 public struct TodoStatus: RawRepresentable, Sendable, Hashable {
+    /// The value as stored in the record.
     public var rawValue: String
+    /// A value; ones this version does not know are kept as they are.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `pending`.
     public static let pending = TodoStatus(rawValue: "pending")
+    /// `done`.
     public static let done = TodoStatus(rawValue: "done")
+    /// `skipped`.
     public static let skipped = TodoStatus(rawValue: "skipped")
 }
 
 /// `Todo.source`: who created the to-do.
 public struct TodoSource: RawRepresentable, Sendable, Hashable {
+    /// The value as stored in the record.
     public var rawValue: String
+    /// A value; ones this version does not know are kept as they are.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// `app`.
     public static let app = TodoSource(rawValue: "app")
+    /// `mcp`.
     public static let mcp = TodoSource(rawValue: "mcp")
 }

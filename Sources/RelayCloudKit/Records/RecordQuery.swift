@@ -64,15 +64,25 @@ public enum QueryField: Sendable, Equatable {
 public struct QueryFilter: Sendable, Equatable {
     /// The comparators of the Web Services reference.
     public enum Comparator: String, Sendable {
+        /// `EQUALS`.
         case equals = "EQUALS"
+        /// `NOT_EQUALS`.
         case notEquals = "NOT_EQUALS"
+        /// `LESS_THAN`.
         case lessThan = "LESS_THAN"
+        /// `LESS_THAN_OR_EQUALS`.
         case lessThanOrEquals = "LESS_THAN_OR_EQUALS"
+        /// `GREATER_THAN`.
         case greaterThan = "GREATER_THAN"
+        /// `GREATER_THAN_OR_EQUALS`.
         case greaterThanOrEquals = "GREATER_THAN_OR_EQUALS"
+        /// `IN`.
         case `in` = "IN"
+        /// `NOT_IN`.
         case notIn = "NOT_IN"
+        /// `BEGINS_WITH`.
         case beginsWith = "BEGINS_WITH"
+        /// `LIST_CONTAINS`.
         case listContains = "LIST_CONTAINS"
     }
 

@@ -23,6 +23,14 @@ struct ControlAPI {
                 return world.settings.json
             }
         }
+        post(&router, "/control/callback") { request in
+            let json = try request.jsonBody()
+            guard let url = json["url"], url.isNull || url.stringValue != nil else {
+                throw EmulatorError.control("url (a string or null) is required")
+            }
+            state.update(changed: false) { world, _ in world.callbackURL = url.stringValue }
+            return ["url": url]
+        }
         post(&router, "/control/latency") { request in
             guard let milliseconds = try request.jsonBody()["milliseconds"]?.intValue, milliseconds >= 0 else {
                 throw EmulatorError.control("milliseconds (>= 0) is required")

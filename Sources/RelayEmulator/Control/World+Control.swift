@@ -1,3 +1,4 @@
+import Foundation
 import RelayJSON
 
 /// What the control API does to the world. Plain functions so the in-process API
@@ -108,11 +109,20 @@ extension World {
             "users": .int(users.count), "sessions": .int(sessions.count),
             "openConnections": .int(openConnections), "peakOpenConnections": .int(stats.peakOpenConnections),
             "latencyMilliseconds": .int(latencyMilliseconds),
+            "processCPUSeconds": .double(Self.processCPUSeconds()),
         ]
     }
 
-    /// Forgets users, sessions, faults, latency, clock shift and counters; keeps settings.
+    /// User plus system CPU time of the whole process (benchmarks report CPU per call).
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// Forgets users, sessions, faults, latency, clock shift and counters; keeps settings and the callback.
     mutating func reset() {
-        self = World(settings: settings)
+        self = World(settings: settings, callbackURL: callbackURL)
     }
 }

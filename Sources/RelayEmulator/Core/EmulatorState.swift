@@ -10,7 +10,7 @@ final class EmulatorState: Sendable {
 
     init(configuration: EmulatorConfiguration) throws(EmulatorError) {
         self.configuration = configuration
-        var initial = World(settings: configuration.settings)
+        var initial = World(settings: configuration.settings, callbackURL: configuration.callbackURL)
         if let path = configuration.stateFile {
             let file = StateFile(path: path)
             try file.load(into: &initial)

@@ -22,8 +22,21 @@ enum Opaque {
     /// A random token for a pending sign-in (`oauth_token`).
     static func signInToken() -> String { base64URL(random(24)) }
 
-    /// A request UUID.
-    static func uuid() -> String { UUID().uuidString.lowercased() }
+    /// A random (version 4) UUID in lowercase, as `x-apple-request-uuid` carries it.
+    static func uuid() -> String {
+        var bytes = random(16)
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
 
     /// A record name the server picks when `create` has none.
     static func recordName() -> String { UUID().uuidString }
@@ -67,10 +80,7 @@ enum Opaque {
         return String(hash, radix: 16).leftPadded(to: 16)
     }
 
-    static func random(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    }
+    static func random(_ count: Int) -> [UInt8] { RandomBytes.make(count) }
 
     static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
 

@@ -23,8 +23,19 @@ struct World: Sendable {
     var stats = Stats()
     /// Run-time behaviour.
     var settings: EmulatorSettings
+    /// Where sign-in sends the browser (nil: show the token).
+    var callbackURL: String?
 
-    init(settings: EmulatorSettings) { self.settings = settings }
+    init(settings: EmulatorSettings, callbackURL: String?) {
+        self.settings = settings
+        self.callbackURL = callbackURL
+    }
+
+    /// Counts a request and samples the open connections.
+    mutating func count(openConnections: Int) {
+        stats.requests += 1
+        stats.peakOpenConnections = max(stats.peakOpenConnections, openConnections)
+    }
 
     mutating func nextChangeTag() -> String {
         tagCounter += 1

@@ -42,8 +42,10 @@ enum SignInPages {
     }
 
     private static func signedIn(token: String, state: EmulatorState) -> Response {
-        guard let callback = state.configuration.callbackURL else { return .html(SignInHTML.token(token)) }
-        let raw = state.update(changed: false) { world, _ in world.settings.callbackEncoding == "raw" }
+        let (callbackURL, raw) = state.update(changed: false) { world, _ in
+            (world.callbackURL, world.settings.callbackEncoding == "raw")
+        }
+        guard let callback = callbackURL else { return .html(SignInHTML.token(token)) }
         let value = raw ? token : FormDecoding.encode(token)
         let separator = callback.contains("?") ? "&" : "?"
         return .redirect(to: "\(callback)\(separator)ckWebAuthToken=\(value)&ckSession=\(value)")

@@ -20,6 +20,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Any other transport failure (connection reset, malformed response…).
     case transport(String)
 
+    /// A summary safe to log.
     public var description: String {
         switch self {
         case .invalidRequest(let message): "invalid request: \(message)"

@@ -31,7 +31,7 @@ public final class HTTPClient: Sendable {
     /// Sends one request and waits for the complete response.
     public func send(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
         if Task.isCancelled { throw .cancelled }
-        let transfer = try Transfer(request, configuration)
+        let transfer = try Transfer(request, configuration, easy: loop.easyPool.take())
         counters.requests.add(1, ordering: .relaxed)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -2,13 +2,15 @@ import CCurl
 import Foundation
 import Synchronization
 
-/// The thread that drives libcurl's multi handle. Callers hand transfers over through a locked
-/// inbox and a `curl_multi_wakeup`; the thread adds them, runs `curl_multi_perform`, and resumes
-/// each caller's continuation when its transfer ends. No libcurl call ever runs on the
-/// cooperative pool.
+/// The thread that drives libcurl's multi handle through its socket interface: libcurl names the
+/// sockets to watch and a timer (callbacks below), the thread waits on epoll and calls
+/// `curl_multi_socket_action` for whatever is ready. Callers hand transfers over through a locked
+/// inbox and an eventfd wake-up; each caller's continuation is resumed when its transfer ends.
+/// No libcurl call ever runs on the cooperative pool.
 ///
-/// `@unchecked Sendable`: `active` and the multi handle's state are touched only by the loop
-/// thread; everything shared with other threads sits behind the `inbox` mutex or is atomic.
+/// `@unchecked Sendable`: `active`, `deadline` and the multi handle's state are touched only by
+/// the loop thread (libcurl runs the callbacks inside calls made there); everything shared with
+/// other threads sits behind the `inbox` mutex, is atomic, or is the poller's eventfd.
 final class ClientLoop: @unchecked Sendable {
     private enum Command {
         case start(Transfer)
@@ -21,9 +23,14 @@ final class ClientLoop: @unchecked Sendable {
     }
 
     private let multi: CurlMulti
-    private let inbox = Mutex(Inbox())
+    private let poller: ClientPoller
+    private let inbox = Locked(Inbox())
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+    /// When libcurl wants `CURL_SOCKET_TIMEOUT` next (ms on the monotonic clock); nil: no timer.
+    var deadline: Int64?
     let statistics: ClientStatisticsCounters
+    /// Easy handles of finished transfers, for the next ones.
+    let easyPool = CurlEasyPool(limit: 256)
 
     init(configuration: HTTPClientConfiguration, statistics: ClientStatisticsCounters) throws(ClientError) {
         guard
@@ -31,8 +38,22 @@ final class ClientLoop: @unchecked Sendable {
                 maxIdleConnections: configuration.maxIdleConnections,
                 maxConnectionsPerHost: configuration.maxConnectionsPerHost)
         else { throw .transport("libcurl could not create a multi handle") }
+        guard let poller = ClientPoller() else { throw .transport("epoll is unavailable") }
         self.multi = multi
+        self.poller = poller
         self.statistics = statistics
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        _ = relay_curl_multi_setopt_socket(multi.handle, clientLoopSocket)
+        _ = relay_curl_multi_setopt_pointer(multi.handle, CURLMOPT_SOCKETDATA, context)
+        _ = relay_curl_multi_setopt_timer(multi.handle, clientLoopTimer)
+        _ = relay_curl_multi_setopt_pointer(multi.handle, CURLMOPT_TIMERDATA, context)
+    }
+
+    /// libcurl's socket callback: watch `fd` as asked.
+    func watch(_ fd: Int32, what: Int32) {
+        poller.watch(
+            fd, read: what == CURL_POLL_IN || what == CURL_POLL_INOUT,
+            write: what == CURL_POLL_OUT || what == CURL_POLL_INOUT)
     }
 
     /// Starts the thread; it keeps the loop alive until `stop()`.
@@ -54,20 +75,20 @@ final class ClientLoop: @unchecked Sendable {
             finish(transfer, .failure(.shutDown))
             return
         }
-        multi.wakeup()
+        poller.wake()
     }
 
     /// Aborts a transfer if it is still running (or marks it so it never starts).
     func cancel(_ transfer: Transfer) {
         transfer.cancelled.store(true, ordering: .sequentiallyConsistent)
         inbox.withLock { $0.commands.append(.cancel(transfer)) }
-        multi.wakeup()
+        poller.wake()
     }
 
     /// Ends the thread; transfers still running fail with `shutDown`.
     func stop() {
         inbox.withLock { $0.stopping = true }
-        multi.wakeup()
+        poller.wake()
     }
 
     private func run() {
@@ -80,13 +101,32 @@ final class ClientLoop: @unchecked Sendable {
             for command in commands { handle(command) }
             if stopping {
                 for transfer in Array(active.values) { remove(transfer, .failure(.shutDown)) }
+                // The multi handle may outlive this loop's thread; its cleanup must not call back.
+                _ = relay_curl_multi_setopt_socket(multi.handle, nil)
+                _ = relay_curl_multi_setopt_timer(multi.handle, nil)
                 return
             }
-            curl_multi_perform(multi.handle, &running)
+            var timeout: Int32 = -1
+            if let deadline { timeout = Int32(clamping: max(0, deadline - Self.monotonicMilliseconds())) }
+            for ready in poller.wait(timeout: timeout) {
+                var mask: Int32 = 0
+                if ready.readable { mask |= CURL_CSELECT_IN }
+                if ready.writable { mask |= CURL_CSELECT_OUT }
+                if ready.failed { mask |= CURL_CSELECT_ERR }
+                curl_multi_socket_action(multi.handle, ready.fd, mask, &running)
+            }
+            if let deadline, deadline <= Self.monotonicMilliseconds() {
+                self.deadline = nil
+                curl_multi_socket_action(multi.handle, CURL_SOCKET_TIMEOUT, 0, &running)
+            }
             collectFinished()
-            var ready: Int32 = 0
-            curl_multi_poll(multi.handle, nil, 0, 1000, &ready)
         }
+    }
+
+    static func monotonicMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
     }
 
     private func handle(_ command: Command) {
@@ -123,6 +163,7 @@ final class ClientLoop: @unchecked Sendable {
         active[transfer.easy.handle] = nil
         statistics.inFlight.subtract(1, ordering: .relaxed)
         finish(transfer, result)
+        easyPool.recycle(transfer.easy)
     }
 
     private func finish(_ transfer: Transfer, _ result: Result<ClientResponse, ClientError>) {

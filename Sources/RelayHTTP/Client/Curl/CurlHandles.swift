@@ -8,8 +8,9 @@ enum CurlGlobal {
 
 /// Owns one easy handle.
 ///
-/// `@unchecked Sendable`: the handle is configured on the thread that creates it and afterwards
-/// used only by the client's loop thread; the hand-over goes through a lock (the loop's inbox).
+/// `@unchecked Sendable`: one thread at a time uses a handle. It is configured by the sending
+/// task, then used only by the client's loop thread, then reset and parked in `CurlEasyPool`;
+/// every hand-over goes through a lock (the loop's inbox, the pool's mutex).
 final class CurlEasy: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
 
@@ -19,6 +20,9 @@ final class CurlEasy: @unchecked Sendable {
     }
 
     deinit { curl_easy_cleanup(handle) }
+
+    /// Back to a fresh state for the next transfer (connections stay in the multi handle's pool).
+    func reset() { curl_easy_reset(handle) }
 
     @discardableResult
     func set(_ option: CURLoption, _ value: Int) -> Bool {
@@ -55,8 +59,8 @@ final class CurlList: @unchecked Sendable {  // same hand-over rule as CurlEasy
 
 /// Owns the multi handle: the connection pool, DNS cache and HTTP/2 multiplexing live here.
 ///
-/// `@unchecked Sendable`: used by the loop thread only, except `wakeup`, which libcurl allows
-/// from any thread.
+/// `@unchecked Sendable`: used by the loop thread only (callers wake the loop through its
+/// poller, not through this handle).
 final class CurlMulti: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
 
@@ -69,7 +73,23 @@ final class CurlMulti: @unchecked Sendable {
     }
 
     deinit { curl_multi_cleanup(handle) }
+}
 
-    /// Interrupts a `curl_multi_poll` in progress; safe from any thread.
-    func wakeup() { _ = curl_multi_wakeup(handle) }
+/// Idle easy handles, reused so a request does not pay for allocating and freeing one.
+final class CurlEasyPool: Sendable {
+    private let idle = Locked<[CurlEasy]>([])
+    private let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    /// An idle handle, or nil (the caller makes a new one).
+    func take() -> CurlEasy? { idle.withLock { $0.popLast() } }
+
+    /// Takes back a handle whose transfer has finished and left the multi handle.
+    func recycle(_ easy: CurlEasy) {
+        easy.reset()
+        idle.withLock { handles in
+            if handles.count < limit { handles.append(easy) }
+        }
+    }
 }

@@ -23,8 +23,8 @@ final class Transfer: @unchecked Sendable {
     private(set) var refusedAddress = false
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    init(_ request: ClientRequest, _ configuration: HTTPClientConfiguration) throws(ClientError) {
-        guard let easy = CurlEasy() else { throw .transport("libcurl could not create a handle") }
+    init(_ request: ClientRequest, _ configuration: HTTPClientConfiguration, easy: CurlEasy?) throws(ClientError) {
+        guard let easy = easy ?? CurlEasy() else { throw .transport("libcurl could not create a handle") }
         self.easy = easy
         maxBytes = request.maxResponseBytes ?? configuration.maxResponseBytes
         policy = request.addressPolicy ?? configuration.addressPolicy
@@ -66,6 +66,9 @@ final class Transfer: @unchecked Sendable {
         easy.set(CURLOPT_TIMEOUT_MS, (request.timeout ?? configuration.timeout).roundedUpMilliseconds)
         _ = relay_curl_setopt_off(easy.handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBytes))
         configureMethod(request)
+        for (name, _) in request.headers where name.isEmpty || !name.utf8.allSatisfy(Self.isTokenByte) {
+            throw .invalidRequest("a header name is not an RFC 9110 token")
+        }
         configureHeaders(request)
         try configureAddress(request)
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -99,7 +102,8 @@ final class Transfer: @unchecked Sendable {
         // libcurl labels every POST body as a form unless told otherwise; send no type instead.
         if request.headers["content-type"] == nil { lines.append("Content-Type:") }
         for (name, value) in request.headers {
-            let cleanValue = value.filter { $0 != "\r" && $0 != "\n" }
+            // Bytes, not Characters: "\r\n" is one Character and would slip through a Character filter.
+            let cleanValue = String(decoding: value.utf8.filter { $0 != 0x0D && $0 != 0x0A && $0 != 0 }, as: UTF8.self)
             lines.append(cleanValue.isEmpty ? "\(name);" : "\(name): \(cleanValue)")
         }
         let list = CurlList(lines)
@@ -145,11 +149,30 @@ final class Transfer: @unchecked Sendable {
             return true
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return true }
-        let name = String(decoding: line[..<colon], as: UTF8.self)
-        let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
-            .trimmingCharacters(in: " \t\r\n")
-        headers.add(name, value)
+        var start = colon + 1
+        var end = line.endIndex
+        while start < end, Self.isWhitespace(line[start]) { start += 1 }
+        while end > start, Self.isWhitespace(line[end - 1]) { end -= 1 }
+        headers.add(
+            String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self),
+            String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<end]), as: UTF8.self))
         return true
+    }
+
+    /// RFC 9110 `tchar`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+            || byte == UInt8(ascii: "\n")
     }
 
     func allow(_ address: IPAddress?) -> Bool {
@@ -159,14 +182,5 @@ final class Transfer: @unchecked Sendable {
             return false
         }
         return true
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var scalars = Substring(self)
-        while let first = scalars.first, set.contains(first) { scalars = scalars.dropFirst() }
-        while let last = scalars.last, set.contains(last) { scalars = scalars.dropLast() }
-        return String(scalars)
     }
 }

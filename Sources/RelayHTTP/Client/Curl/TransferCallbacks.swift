@@ -26,7 +26,9 @@ let transferOpenSocket: curl_opensocket_callback = { context, purpose, address i
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
     let peer = peerAddress(address)
     guard transfer.allow(peer) else { return CURL_SOCKET_BAD }
-    return socket(address.pointee.family, address.pointee.socktype, address.pointee.protocol)
+    // Close-on-exec, so child processes (tools the relay or its tests start) never inherit it.
+    return socket(
+        address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
 }
 
 private func peerAddress(_ address: UnsafeMutablePointer<curl_sockaddr>) -> IPAddress? {

@@ -3,7 +3,8 @@ import CCurl
 /// Turns a finished transfer and libcurl's result code into the client's answer.
 enum TransferOutcome {
     static func result(of transfer: Transfer, code: CURLcode) -> Result<ClientResponse, ClientError> {
-        if transfer.refusedAddress { return .failure(.addressRefused) }
+        // A refused address fails the exchange only if no allowed address answered instead.
+        if transfer.refusedAddress, code != CURLE_OK { return .failure(.addressRefused) }
         if transfer.exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
             return .failure(.responseTooLarge(limit: transfer.maxBytes))
         }
