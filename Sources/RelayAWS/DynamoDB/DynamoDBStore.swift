@@ -54,8 +54,8 @@ public final class DynamoDBStore: Store {
         case .exists:
             return try await replaceLive(key, attributes, expiresAt)
         case .none:
-            // Replace a live item, else create one; someone else can create or expire the item in
-            // between, hence the loop. Each round trip fails only when the other one would succeed.
+            // Replace a live item, else create one. Both failing means another writer created,
+            // deleted or expired the item in between; try again, a bounded number of times.
             for _ in 0..<8 {
                 do throws(StoreError) {
                     return try await replaceLive(key, attributes, expiresAt)
