@@ -32,16 +32,18 @@ let package = Package(
         .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelayStore"]),
         .target(name: "RelayCloudKit", dependencies: ["RelayHTTP", "RelayJSON"]),
         .target(name: "RelayEmulator", dependencies: ["RelayHTTP", "RelayJSON", "COpenSSL"]),
+        .target(
+            name: "RelayAWS", dependencies: ["RelayHTTP", "RelayCrypto", "RelayStore", "RelayVault", "RelayJSON"]),
         .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
 
         // Thin executables.
         .executableTarget(name: "mustdo-relay", dependencies: ["RelayApp"]),
         .executableTarget(name: "mustdo-relayctl", dependencies: ["RelayApp"]),
+        .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayEmulator"]),
         // Child process of the SQLite kill -9 and lock tests.
         .executableTarget(name: "store-crash-writer", dependencies: ["RelayStore", "RelayJSON", "CSQLite"]),
         // Latency benchmarks driven by bench/store.
         .executableTarget(name: "store-bench", dependencies: ["RelayStore", "RelayVault", "RelayCrypto", "RelayJSON"]),
-        .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayEmulator"]),
         // `bench/cloudkit`: concurrent CloudKit lookups through the client against the emulator.
         .executableTarget(name: "cloudkit-bench", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP"]),
         // libFuzzer entry point for the HTTP parser; `make fuzz` builds it with -DFUZZING.
@@ -66,6 +68,14 @@ let package = Package(
         .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayHTTP"]),
         .testTarget(
             name: "RelayCloudKitTests", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
+        .testTarget(
+            name: "RelayAWSTests",
+            dependencies: [
+                "RelayAWS", "RelayStore", "RelayStoreConformance", "RelayVault", "RelayCrypto", "RelayHTTP",
+                "RelayJSON",
+            ],
+            exclude: ["python"]
+        ),
         .testTarget(name: "RelayEmulatorTests", dependencies: ["RelayEmulator", "RelayHTTP", "RelayJSON"]),
     ]
 )
