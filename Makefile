@@ -7,7 +7,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 DEMO_PORT ?= 8080
 
-.PHONY: deps build release lint format test unit fuzz deploy-check demo bench-http clean
+.PHONY: deps build release lint format test unit fuzz deploy-check demo bench bench-http bench-store bench-cloudkit clean
 
 deps:
 	@scripts/install-deps.sh
@@ -40,9 +40,18 @@ fuzz: deps
 demo: release
 	.build/release/mustdo-relay demo --port $(DEMO_PORT)
 
+# Benchmarks print their numbers and ratios; bench/README.md says what each one measures.
+bench: bench-http bench-store bench-cloudkit
+
 bench-http: deps
 	EXTRA_APT_PACKAGES="nginx wrk" scripts/install-deps.sh
 	bench/http
+
+bench-store: deps
+	bench/store
+
+bench-cloudkit: deps
+	bench/cloudkit
 
 clean:
 	rm -rf .build .build-fuzz .build-fuzz.log
