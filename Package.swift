@@ -34,7 +34,13 @@ let package = Package(
         .target(name: "RelayEmulator", dependencies: ["RelayHTTP", "RelayJSON", "COpenSSL"]),
         .target(
             name: "RelayAWS", dependencies: ["RelayHTTP", "RelayCrypto", "RelayStore", "RelayVault", "RelayJSON"]),
-        .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
+        .target(
+            name: "RelayApp",
+            dependencies: [
+                "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault", "RelayAWS", "RelayCloudKit",
+                "RelayEmulator", "RelayMCP", "RelayTodo",
+            ]
+        ),
 
         // Thin executables.
         .executableTarget(name: "mustdo-relay", dependencies: ["RelayApp"]),
