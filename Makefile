@@ -7,7 +7,7 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 DEMO_PORT ?= 8080
 
-.PHONY: deps build release lint format test unit fuzz demo bench-http clean
+.PHONY: deps build release lint format test unit fuzz deploy-check demo bench bench-http bench-store bench-cloudkit clean
 
 deps:
 	@scripts/install-deps.sh
@@ -27,8 +27,12 @@ format:
 unit: build
 	$(SWIFT) test
 
-# Everything CI checks: warnings as errors, formatting, the test suite, then the parser fuzzer.
-test: build lint unit fuzz
+# Everything CI checks: warnings as errors, formatting, the test suite, the deployment kit with
+# the real tools, then the parser fuzzer.
+test: build lint unit deploy-check fuzz
+
+deploy-check: build
+	@scripts/check-deploy.sh
 
 fuzz: deps
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
@@ -36,9 +40,18 @@ fuzz: deps
 demo: release
 	.build/release/mustdo-relay demo --port $(DEMO_PORT)
 
+# Benchmarks print their numbers and ratios; bench/README.md says what each one measures.
+bench: bench-http bench-store bench-cloudkit
+
 bench-http: deps
 	EXTRA_APT_PACKAGES="nginx wrk" scripts/install-deps.sh
 	bench/http
+
+bench-store: deps
+	bench/store
+
+bench-cloudkit: deps
+	bench/cloudkit
 
 clean:
 	rm -rf .build .build-fuzz .build-fuzz.log

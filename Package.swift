@@ -21,6 +21,9 @@ let package = Package(
         // Libraries, lowest layer first.
         .target(name: "RelayJSON"),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "CEpoll", "CCurl"]),
+        // The to-do domain: pure values and rules. The lead adds RelayCloudKit and RelayMCP when wiring the tools.
+        .target(name: "RelayTodo", dependencies: ["RelayJSON"]),
+        .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
         .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON"]),
         // The store conformance suite, a library so every backend's tests (DynamoDB too) can run it.
@@ -28,16 +31,30 @@ let package = Package(
         // RelayStore only for `Clock` and `Locked`; the vault stores nothing itself.
         .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelayStore"]),
         .target(name: "RelayOAuth", dependencies: ["RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore"]),
-        .target(name: "RelayApp", dependencies: ["RelayHTTP", "RelayJSON"]),
+        .target(name: "RelayCloudKit", dependencies: ["RelayHTTP", "RelayJSON"]),
+        .target(name: "RelayEmulator", dependencies: ["RelayHTTP", "RelayJSON", "COpenSSL"]),
+        .target(
+            name: "RelayAWS", dependencies: ["RelayHTTP", "RelayCrypto", "RelayStore", "RelayVault", "RelayJSON"]),
+        .target(
+            name: "RelayApp",
+            dependencies: [
+                "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault", "RelayAWS", "RelayCloudKit",
+                "RelayEmulator", "RelayMCP", "RelayTodo",
+            ]
+        ),
 
         // Thin executables.
         .executableTarget(name: "mustdo-relay", dependencies: ["RelayApp"]),
         .executableTarget(name: "mustdo-relayctl", dependencies: ["RelayApp"]),
-        .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayHTTP"]),
+        .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayEmulator"]),
         // bench/oauth: bearer validation cost and token endpoint throughput on real SQLite.
         .executableTarget(name: "oauth-bench", dependencies: ["RelayOAuth", "RelayVault", "RelayStore", "RelayHTTP"]),
         // Child process of the SQLite kill -9 and lock tests.
         .executableTarget(name: "store-crash-writer", dependencies: ["RelayStore", "RelayJSON", "CSQLite"]),
+        // Latency benchmarks driven by bench/store.
+        .executableTarget(name: "store-bench", dependencies: ["RelayStore", "RelayVault", "RelayCrypto", "RelayJSON"]),
+        // `bench/cloudkit`: concurrent CloudKit lookups through the client against the emulator.
+        .executableTarget(name: "cloudkit-bench", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP"]),
         // libFuzzer entry point for the HTTP parser; `make fuzz` builds it with -DFUZZING.
         .executableTarget(
             name: "fuzz-http-parser",
@@ -48,7 +65,9 @@ let package = Package(
         // Tests: one target per library, plus end-to-end tests through real sockets.
         .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"]),
         .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayJSON"]),
+        .testTarget(name: "RelayTodoTests", dependencies: ["RelayTodo", "RelayJSON"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
+        .testTarget(name: "RelayMCPTests", dependencies: ["RelayMCP", "RelayHTTP", "RelayJSON"], exclude: ["e2e"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
         .testTarget(
             name: "RelayStoreTests",
@@ -59,6 +78,18 @@ let package = Package(
             name: "RelayOAuthTests",
             dependencies: ["RelayOAuth", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault"]
         ),
+        .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayHTTP"]),
+        .testTarget(
+            name: "RelayCloudKitTests", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
+        .testTarget(
+            name: "RelayAWSTests",
+            dependencies: [
+                "RelayAWS", "RelayStore", "RelayStoreConformance", "RelayVault", "RelayCrypto", "RelayHTTP",
+                "RelayJSON",
+            ],
+            exclude: ["python"]
+        ),
+        .testTarget(name: "RelayEmulatorTests", dependencies: ["RelayEmulator", "RelayHTTP", "RelayJSON"]),
     ]
 )
 

@@ -6,7 +6,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 apt_packages=(pkg-config libssl-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev)
+# Test tools: the deployment kit is checked with the real nginx, caddy and systemd-analyze.
+apt_packages+=(nginx caddy systemd openssl curl)
 apt_packages+=(${EXTRA_APT_PACKAGES:-})
+# Python for the end-to-end tests (the MCP SDK clients run in virtualenvs, which need ensurepip).
+if [ -n "${WITH_PYTHON:-1}" ]; then
+    if ! command -v python3 >/dev/null 2>&1; then
+        apt_packages+=(python3 python3-venv)
+    elif ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
+        apt_packages+=(python3-venv)
+    fi
+fi
 
 missing=()
 for package in "${apt_packages[@]}"; do
@@ -25,6 +35,24 @@ if [ -f requirements-test.txt ] && [ -n "${WITH_PYTHON:-1}" ]; then
         echo "install-deps: pip install -r requirements-test.txt"
         python3 -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
     }
+fi
+
+# The official MCP Python SDK, both lines, each in its own virtualenv: .venv-mcp1 (1.x) and
+# .venv-mcp2 (2.x). Tests/RelayMCPTests runs its end-to-end client script with each.
+sdk_venv() {
+    local dir=$1 requirements=$2
+    if [ ! -x "$dir/bin/python" ]; then
+        echo "install-deps: python3 -m venv $dir"
+        python3 -m venv "$dir"
+    fi
+    "$dir/bin/python" scripts/check-requirements.py "$requirements" >/dev/null || {
+        echo "install-deps: $dir: pip install -r $requirements"
+        "$dir/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    }
+}
+if [ -n "${WITH_PYTHON:-1}" ]; then
+    sdk_venv .venv-mcp1 Tests/RelayMCPTests/e2e/requirements-mcp1.txt
+    sdk_venv .venv-mcp2 Tests/RelayMCPTests/e2e/requirements-mcp2.txt
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

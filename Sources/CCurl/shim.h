@@ -12,4 +12,20 @@ static inline CURLcode relay_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { r
 static inline CURLcode relay_curl_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode relay_curl_getinfo_double(CURL *h, CURLINFO i, double *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLMcode relay_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+
+/* The HTTP client's address check: CURLOPT_OPENSOCKETFUNCTION sees every address before connect. */
+static inline CURLcode relay_curl_setopt_opensocket(CURL *h, curl_opensocket_callback cb) {
+    return curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, cb);
+}
+/* The address inside curl_sockaddr, in place: the struct's `addr` member is followed by room for an IPv6 address. */
+static inline const struct sockaddr *relay_curl_sockaddr_address(const struct curl_sockaddr *a) { return &a->addr; }
+
+/* The client loop drives libcurl through its socket interface (epoll, not curl_multi_poll). */
+static inline CURLMcode relay_curl_multi_setopt_pointer(CURLM *m, CURLMoption o, void *v) { return curl_multi_setopt(m, o, v); }
+static inline CURLMcode relay_curl_multi_setopt_socket(CURLM *m, curl_socket_callback cb) {
+    return curl_multi_setopt(m, CURLMOPT_SOCKETFUNCTION, cb);
+}
+static inline CURLMcode relay_curl_multi_setopt_timer(CURLM *m, curl_multi_timer_callback cb) {
+    return curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, cb);
+}
 #endif

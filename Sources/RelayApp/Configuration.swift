@@ -2,16 +2,42 @@ import Foundation
 import RelayHTTP
 
 /// Every setting of the relay, read from `RELAY_*` variables (env file first, then the process
-/// environment, which wins). `config/relay.env.example` documents each one.
+/// environment, which wins). `config/relay.env.example` documents each one with its default.
 public struct Configuration: Sendable {
-    /// Listen address.
-    public var host: String = "127.0.0.1"
-    /// Listen port (0 = any free port).
-    public var port: Int = 8080
-    /// HTTP server settings derived from the `RELAY_HTTP_*` variables.
+    /// `RELAY_ISSUER`: the public base URL (`https://relay.example.com`). Every published URL
+    /// starts with it. Plain http is accepted only for a loopback host.
+    public var issuer = ""
+    /// `RELAY_HOST` / `RELAY_PORT`: where the HTTP server listens (behind nginx or Caddy).
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// HTTP server settings from the `RELAY_HTTP_*` variables.
     public var server = ServerConfiguration()
+    /// `RELAY_HOST_ALIASES`: Host header values `/mcp` accepts besides the issuer's host (others → 421).
+    public var hostAliases: [String] = []
+    /// `RELAY_ALLOWED_ORIGINS`: browser origins allowed to call `/mcp` (absent Origin is always allowed).
+    public var allowedOrigins: [String] = []
+    /// `RELAY_METRICS_HOST` / `RELAY_METRICS_PORT` (`off` disables): the separate `/metrics` listener.
+    public var metricsHost = "127.0.0.1"
+    public var metricsPort: Int? = 9464
+    /// `RELAY_LOG_LEVEL`: debug, info, warning or error.
+    public var logLevel: LogEvent.Level = .info
+    /// `RELAY_DATA_DIRECTORY`: where the SQLite file and (by default) the secrets live.
+    public var dataDirectory = "/var/lib/mustdo-relay"
+    /// `RELAY_STORE`: memory, sqlite or dynamodb.
+    public var store = StoreSettings.sqlite(path: "/var/lib/mustdo-relay/relay.sqlite")
+    /// `RELAY_KEY_SERVICE`: local or aws-kms.
+    public var keyService = KeyServiceSettings.local(keyFile: "/var/lib/mustdo-relay/secrets/master-keys")
+    /// Secret files (`RELAY_SECRETS_DIRECTORY` and the `RELAY_*_FILE` variables).
+    public var secrets = SecretSettings(directory: "/var/lib/mustdo-relay/secrets")
+    /// `RELAY_CLOUDKIT_*`.
+    public var cloudKit = CloudKitSettings()
+    /// `RELAY_OAUTH_*`.
+    public var oauth = OAuthSettings()
+    /// `RELAY_VAULT_CACHE_TTL` seconds (0 disables) and `RELAY_VAULT_CACHE_SIZE`.
+    public var vaultCacheTTL = 300
+    public var vaultCacheSize = 10_000
 
-    /// Defaults.
+    /// Defaults (not a usable service: `issuer` and the CloudKit container must be set).
     public init() {}
 
     /// A problem with one setting, phrased as what to fix.
@@ -21,13 +47,33 @@ public struct Configuration: Sendable {
         public var description: String { "\(setting): \(message)" }
     }
 
-    /// Reads the settings from `variables`, collecting every problem rather than stopping at the first.
+    /// Reads the settings from `variables`, collecting every problem rather than stopping at the
+    /// first. File-level checks (secrets present, modes) are `Configuration.checkFiles()`.
     public static func load(from variables: [String: String]) throws(ConfigurationErrors) -> Configuration {
         var reader = SettingsReader(variables)
         var configuration = Configuration()
-        configuration.host = reader.string("RELAY_HOST", default: "127.0.0.1")
-        configuration.port = reader.integer("RELAY_PORT", default: 8080, range: 0...65535)
-        var server = ServerConfiguration(host: configuration.host, port: configuration.port)
+        configuration.readListener(&reader)
+        configuration.readStorage(&reader)
+        configuration.readCloudKit(&reader)
+        configuration.readOAuth(&reader)
+        if !reader.problems.isEmpty { throw ConfigurationErrors(problems: reader.problems) }
+        return configuration
+    }
+
+    /// Reads `--config FILE` (if given) and the process environment; the environment wins.
+    public static func load(configFile: String?, environment: [String: String]) throws -> Configuration {
+        var variables = try configFile.map(EnvFile.load) ?? [:]
+        for (key, value) in environment where key.hasPrefix("RELAY_") || key.hasPrefix("AWS_") {
+            variables[key] = value
+        }
+        return try load(from: variables)
+    }
+
+    private mutating func readListener(_ reader: inout SettingsReader) {
+        issuer = reader.string("RELAY_ISSUER", default: "")
+        host = reader.string("RELAY_HOST", default: "127.0.0.1")
+        port = reader.integer("RELAY_PORT", default: 8080, range: 0...65535)
+        var server = ServerConfiguration(host: host, port: port)
         server.eventLoops = reader.integer("RELAY_HTTP_EVENT_LOOPS", default: server.eventLoops, range: 1...256)
         server.limits.maxRequestLineBytes = reader.integer(
             "RELAY_HTTP_MAX_REQUEST_LINE_BYTES", default: 8192, range: 256...1_048_576)
@@ -43,16 +89,85 @@ public struct Configuration: Sendable {
         server.drainTimeoutMilliseconds = reader.seconds("RELAY_HTTP_DRAIN_TIMEOUT", default: 30)
         server.maxConnections = reader.integer("RELAY_HTTP_MAX_CONNECTIONS", default: 20_000, range: 1...1_000_000)
         server.trustedProxies = TrustedProxies(reader.addressRanges("RELAY_TRUSTED_PROXIES"))
-        configuration.server = server
-        if !reader.problems.isEmpty { throw ConfigurationErrors(problems: reader.problems) }
-        return configuration
+        self.server = server
+        hostAliases = reader.list("RELAY_HOST_ALIASES")
+        allowedOrigins = reader.list("RELAY_ALLOWED_ORIGINS")
+        metricsHost = reader.string("RELAY_METRICS_HOST", default: "127.0.0.1")
+        metricsPort =
+            reader.raw("RELAY_METRICS_PORT") == "off"
+            ? nil : reader.integer("RELAY_METRICS_PORT", default: 9464, range: 0...65535)
+        logLevel = reader.choice(
+            "RELAY_LOG_LEVEL", default: .info,
+            choices: ["debug": .debug, "info": .info, "warning": .warning, "error": .error])
     }
 
-    /// Reads `--config FILE` (if given) and the process environment; the environment wins.
-    public static func load(configFile: String?, environment: [String: String]) throws -> Configuration {
-        var variables = try configFile.map(EnvFile.load) ?? [:]
-        for (key, value) in environment where key.hasPrefix("RELAY_") { variables[key] = value }
-        return try load(from: variables)
+    private mutating func readStorage(_ reader: inout SettingsReader) {
+        dataDirectory = reader.string("RELAY_DATA_DIRECTORY", default: "/var/lib/mustdo-relay")
+        let secretsDirectory = reader.string("RELAY_SECRETS_DIRECTORY", default: dataDirectory + "/secrets")
+        let defaults = SecretSettings(directory: secretsDirectory)
+        secrets.pepperFile = reader.string("RELAY_PEPPER_FILE", default: defaults.pepperFile)
+        secrets.userIDKeyFile = reader.string("RELAY_USER_ID_KEY_FILE", default: defaults.userIDKeyFile)
+        secrets.bindingSecretFile = reader.string("RELAY_BINDING_SECRET_FILE", default: defaults.bindingSecretFile)
+        secrets.cloudKitAPITokenFile = reader.string(
+            "RELAY_CLOUDKIT_API_TOKEN_FILE", default: defaults.cloudKitAPITokenFile)
+
+        let region = reader.raw("RELAY_AWS_REGION") ?? reader.raw("AWS_REGION") ?? reader.raw("AWS_DEFAULT_REGION")
+        switch reader.choice(
+            "RELAY_STORE", default: "sqlite", choices: ["sqlite": "sqlite", "dynamodb": "dynamodb", "memory": "memory"])
+        {
+        case "memory":
+            store = .memory
+        case "dynamodb":
+            let table = reader.required("RELAY_DYNAMODB_TABLE", because: "RELAY_STORE is dynamodb")
+            let storeRegion = region ?? reader.missing("RELAY_AWS_REGION", because: "RELAY_STORE is dynamodb")
+            store = .dynamoDB(table: table, region: storeRegion, endpoint: reader.url("RELAY_DYNAMODB_ENDPOINT"))
+        default:
+            store = .sqlite(path: reader.string("RELAY_SQLITE_PATH", default: dataDirectory + "/relay.sqlite"))
+        }
+        switch reader.choice("RELAY_KEY_SERVICE", default: "local", choices: ["local": "local", "aws-kms": "aws-kms"]) {
+        case "aws-kms":
+            let keyID = reader.required("RELAY_KMS_KEY_ID", because: "RELAY_KEY_SERVICE is aws-kms")
+            let kmsRegion = region ?? reader.missing("RELAY_AWS_REGION", because: "RELAY_KEY_SERVICE is aws-kms")
+            keyService = .awsKMS(keyID: keyID, region: kmsRegion, endpoint: reader.url("RELAY_KMS_ENDPOINT"))
+        default:
+            keyService = .local(
+                keyFile: reader.string("RELAY_LOCAL_KEY_FILE", default: secretsDirectory + "/master-keys"))
+        }
+        vaultCacheTTL = reader.integer("RELAY_VAULT_CACHE_TTL", default: 300, range: 0...300)
+        vaultCacheSize = reader.integer("RELAY_VAULT_CACHE_SIZE", default: 10_000, range: 0...1_000_000)
+    }
+
+    private mutating func readCloudKit(_ reader: inout SettingsReader) {
+        cloudKit.baseURL = reader.url("RELAY_CLOUDKIT_BASE_URL") ?? cloudKit.baseURL
+        cloudKit.container = reader.string("RELAY_CLOUDKIT_CONTAINER", default: "")
+        cloudKit.environment = reader.choice(
+            "RELAY_CLOUDKIT_ENVIRONMENT", default: "production",
+            choices: ["production": "production", "development": "development"])
+        cloudKit.zone = reader.string("RELAY_CLOUDKIT_ZONE", default: "MustDo")
+        cloudKit.caFile = reader.raw("RELAY_CLOUDKIT_CA_FILE")
+        cloudKit.connectTimeoutSeconds = Double(reader.seconds("RELAY_CLOUDKIT_CONNECT_TIMEOUT", default: 5)) / 1000
+        cloudKit.timeoutSeconds = Double(reader.seconds("RELAY_CLOUDKIT_TIMEOUT", default: 15)) / 1000
+    }
+
+    private mutating func readOAuth(_ reader: inout SettingsReader) {
+        let list = reader.list("RELAY_OAUTH_REDIRECT_ALLOWLIST")
+        oauth.redirectAllowlist = list.isEmpty ? nil : list
+        oauth.accessTokenTTL = reader.integer("RELAY_OAUTH_ACCESS_TOKEN_TTL", default: 3600, range: 60...86400)
+        oauth.refreshTokenTTL = reader.integer(
+            "RELAY_OAUTH_REFRESH_TOKEN_TTL", default: 30 * 86400, range: 300...365 * 86400)
+        oauth.grantLifetime = reader.integer(
+            "RELAY_OAUTH_GRANT_LIFETIME", default: 90 * 86400, range: 300...730 * 86400)
+        oauth.codeTTL = reader.integer("RELAY_OAUTH_CODE_TTL", default: 300, range: 10...600)
+        oauth.pendingTTL = reader.integer("RELAY_OAUTH_PENDING_TTL", default: 600, range: 30...3600)
+        oauth.consentWindow = reader.integer("RELAY_OAUTH_CONSENT_WINDOW", default: 180, range: 1...3600)
+        oauth.refreshGrace = reader.integer("RELAY_OAUTH_REFRESH_GRACE", default: 120, range: 0...600)
+        oauth.unusedClientTTL = reader.integer(
+            "RELAY_OAUTH_UNUSED_CLIENT_TTL", default: 30 * 86400, range: 3600...365 * 86400)
+        oauth.registrationsPerHour = reader.integer(
+            "RELAY_OAUTH_REGISTRATIONS_PER_HOUR", default: 20, range: 1...100_000)
+        oauth.metadataDocuments = reader.boolean("RELAY_OAUTH_METADATA_DOCUMENTS", default: true)
+        oauth.allowLoopbackMetadataDocuments = reader.boolean(
+            "RELAY_OAUTH_ALLOW_LOOPBACK_METADATA_DOCUMENTS", default: false)
     }
 }
 

@@ -81,6 +81,7 @@ public enum RelayCommand {
         configuration.port = port
         configuration.server.host = "127.0.0.1"
         configuration.server.port = port
+        configuration.metricsPort = 0
         let application = buildApplication(configuration)
         return await run(application, banner: "MustDo Relay demo on")
     }
@@ -92,9 +93,13 @@ public enum RelayCommand {
             try application.start()
             print("\(banner) http://\(application.configuration.host):\(application.server.port)")
             print("  health: http://\(application.configuration.host):\(application.server.port)/healthz")
+            if let metrics = application.metricsServer {
+                print("  metrics: http://\(application.configuration.metricsHost):\(metrics.port)/metrics")
+            }
             print("Press Ctrl-C to stop.")
             fflush(nil)
-            await application.server.waitUntilStopped()
+            await application.waitUntilStopped()
+            application.logger.close()
             return 0
         } catch {
             printError("mustdo-relay: \(error)")

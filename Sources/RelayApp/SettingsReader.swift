@@ -1,3 +1,4 @@
+import Foundation
 import RelayHTTP
 
 /// Typed access to `RELAY_*` variables that records a clear problem for each bad value and falls
@@ -15,6 +16,46 @@ struct SettingsReader {
 
     func string(_ name: String, default value: String) -> String { raw(name) ?? value }
 
+    /// A comma-separated list (spaces around items ignored).
+    func list(_ name: String) -> [String] {
+        (raw(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// A value that must be set; records a problem and returns "" when it is not.
+    mutating func required(_ name: String, because reason: String) -> String {
+        if let value = raw(name) { return value }
+        return missing(name, because: reason)
+    }
+
+    /// Records that `name` must be set and returns "".
+    mutating func missing(_ name: String, because reason: String) -> String {
+        problems.append(.init(setting: name, message: "must be set because \(reason)"))
+        return ""
+    }
+
+    /// An http(s) URL without a trailing slash, or nil when unset.
+    mutating func url(_ name: String) -> String? {
+        guard var text = raw(name) else { return nil }
+        while text.hasSuffix("/") { text.removeLast() }
+        guard text.hasPrefix("https://") || text.hasPrefix("http://"), text.count > 8, !text.contains(" ") else {
+            problems.append(.init(setting: name, message: "expected an http(s) URL, got \"\(text)\""))
+            return nil
+        }
+        return text
+    }
+
+    /// on/off, true/false, yes/no, 1/0.
+    mutating func boolean(_ name: String, default value: Bool) -> Bool {
+        guard let text = raw(name)?.lowercased() else { return value }
+        switch text {
+        case "on", "true", "yes", "1": return true
+        case "off", "false", "no", "0": return false
+        default:
+            problems.append(.init(setting: name, message: "expected on or off, got \"\(text)\""))
+            return value
+        }
+    }
+
     mutating func integer(_ name: String, default value: Int, range: ClosedRange<Int>) -> Int {
         guard let text = raw(name) else { return value }
         guard let number = Int(text), range.contains(number) else {
@@ -25,6 +66,19 @@ struct SettingsReader {
             return value
         }
         return number
+    }
+
+    /// One of a fixed set of words.
+    mutating func choice<Value>(_ name: String, default value: Value, choices: [String: Value]) -> Value {
+        guard let text = raw(name) else { return value }
+        guard let chosen = choices[text.lowercased()] else {
+            problems.append(
+                .init(
+                    setting: name,
+                    message: "expected one of \(choices.keys.sorted().joined(separator: ", ")), got \"\(text)\""))
+            return value
+        }
+        return chosen
     }
 
     /// A duration in seconds (fractions allowed), returned in milliseconds.

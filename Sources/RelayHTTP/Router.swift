@@ -105,6 +105,20 @@ public struct Router: Sendable {
         }
     }
 
+    /// The pattern of the route `request` matches (`/items/:id`), or nil. For logs and metrics,
+    /// which must name routes, never raw targets.
+    public func pattern(for request: Request) -> String? {
+        let path = String(request.path)
+        if exact[path] != nil { return path }
+        var copy = request
+        guard match(&copy) != nil else { return nil }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return patterns.first { route in
+            route.segments.count == segments.count
+                && zip(route.segments, segments).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
+        }.map { $0.segments.joined(separator: "/") }
+    }
+
     private func render(_ error: any Error, _ request: Request) -> Response {
         if let error = error as? any HTTPResponseError { return error.response() }
         onError(error, request)

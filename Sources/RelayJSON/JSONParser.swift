@@ -272,6 +272,8 @@ private struct JSONParser {
     }
 
     private func decodeUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONParseError) -> String {
+        // ASCII needs no validation, and String(validating:) is generic and slow on every call.
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         guard let string = String(validating: bytes, as: UTF8.self) else {
             throw JSONParseError(reason: "invalid UTF-8 in string", offset: offset)
         }

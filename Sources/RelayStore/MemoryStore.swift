@@ -39,14 +39,14 @@ public final class MemoryStore: Store {
     ) async throws(StoreError) -> Item {
         let outcome = try apply(
             Write(key: key, change: .put(attributes: attributes, expiresAt: expiresAt), condition: condition))
-        guard case .store(let item) = outcome else { throw .invalid("put produced no item") }
+        guard case .store(let item, _) = outcome else { throw .invalid("put produced no item") }
         return item
     }
 
     public func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError) -> Item
     {
         let outcome = try apply(Write(key: key, change: .update(update), condition: condition))
-        guard case .store(let item) = outcome else { throw .invalid("update produced no item") }
+        guard case .store(let item, _) = outcome else { throw .invalid("update produced no item") }
         return item
     }
 
@@ -102,7 +102,7 @@ public final class MemoryStore: Store {
             let current = partitions[pk]?[sk].flatMap { $0.isLive(at: now) ? $0 : nil }
             let outcome = try write.apply(to: current)
             switch outcome {
-            case .store(let item):
+            case .store(let item, _):
                 partitions[pk, default: [:]][sk] = item
             case .remove:
                 partitions[pk]?[sk] = nil

@@ -12,8 +12,8 @@ struct Write: Sendable {
 
     /// What the backend must do.
     enum Outcome: Sendable {
-        /// Store this item (insert or replace).
-        case store(Item)
+        /// Store this item (insert or replace); `encoded` is its attributes as JSON, encoded once.
+        case store(Item, encoded: [UInt8])
         /// Remove the key; `previous` is the live item that was there, if any.
         case remove(previous: Item?)
     }
@@ -26,8 +26,7 @@ struct Write: Sendable {
     func validate() throws(StoreError) {
         try Limits.check(key)
         switch change {
-        case .put(let attributes, let expiresAt):
-            try Limits.check(attributes: attributes)
+        case .put(_, let expiresAt):
             try Limits.check(expiresAt: expiresAt)
         case .update(let update):
             guard condition != .absent else { throw .invalid("update cannot require an absent item") }
@@ -42,12 +41,15 @@ struct Write: Sendable {
 
     /// The outcome given the live item stored under `key` now (nil when missing or expired).
     func apply(to current: Item?) throws(StoreError) -> Outcome {
-        guard Self.holds(condition, for: current) else { throw .conditionFailed }
         switch change {
         case .put(let attributes, let expiresAt):
+            let encoded = try Limits.encode(attributes)  // an oversized item is invalid whatever is stored
+            try requireCondition(current)
             let version = (current?.version ?? 0) + 1
-            return .store(Item(pk: key.pk, sk: key.sk, attributes: attributes, version: version, expiresAt: expiresAt))
+            let item = Item(pk: key.pk, sk: key.sk, attributes: attributes, version: version, expiresAt: expiresAt)
+            return .store(item, encoded: encoded)
         case .update(let update):
+            try requireCondition(current)
             guard var item = current else { throw .conditionFailed }
             for (name, value) in update.set { item.attributes[name] = value }
             for name in update.remove { item.attributes[name] = nil }
@@ -56,12 +58,16 @@ struct Write: Sendable {
             case .set(let seconds): item.expiresAt = seconds
             case .clear: item.expiresAt = nil
             }
-            try Limits.check(attributes: item.attributes)
             item.version += 1
-            return .store(item)
+            return .store(item, encoded: try Limits.encode(item.attributes))
         case .delete:
+            try requireCondition(current)
             return .remove(previous: current)
         }
+    }
+
+    private func requireCondition(_ current: Item?) throws(StoreError) {
+        guard Self.holds(condition, for: current) else { throw .conditionFailed }
     }
 
     static func holds(_ condition: WriteCondition, for current: Item?) -> Bool {
@@ -90,10 +96,13 @@ enum Limits {
         }
     }
 
-    static func check(attributes: JSONObject) throws(StoreError) {
-        guard JSONValue.object(attributes).bytes.count <= maximumAttributeBytes else {
+    /// The attributes as compact JSON, if within the size limit.
+    static func encode(_ attributes: JSONObject) throws(StoreError) -> [UInt8] {
+        let bytes = JSONValue.object(attributes).bytes
+        guard bytes.count <= maximumAttributeBytes else {
             throw .invalid("attributes exceed \(maximumAttributeBytes) bytes")
         }
+        return bytes
     }
 
     static func check(expiresAt: Int?) throws(StoreError) {

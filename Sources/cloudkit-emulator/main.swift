@@ -1,1 +1,4 @@
-print("cloudkit-emulator: not built yet")
+import Foundation
+import RelayEmulator
+
+exit(await EmulatorCommand.main(CommandLine.arguments))

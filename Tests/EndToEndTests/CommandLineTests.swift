@@ -9,7 +9,8 @@ import XCTest
 final class CommandLineTests: XCTestCase {
     func testServeAnswersHealthzAndExitsCleanlyOnSIGTERM() async throws {
         let relay = try ChildProcess(
-            "mustdo-relay", ["serve"], environment: ["RELAY_PORT": "0", "RELAY_HTTP_EVENT_LOOPS": "2"])
+            "mustdo-relay", ["serve"],
+            environment: ["RELAY_PORT": "0", "RELAY_HTTP_EVENT_LOOPS": "2", "RELAY_METRICS_PORT": "0"])
         let port = try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#)
         let response = try httpGet(port: Int(port)!, path: "/healthz")
         XCTAssertEqual(response.status, 200)
@@ -17,6 +18,31 @@ final class CommandLineTests: XCTestCase {
         relay.signal(SIGTERM)
         let status = try await relay.waitForExit()
         XCTAssertEqual(status, 0, relay.text)
+    }
+
+    func testServeLogsJSONLinesWithoutTargetsAndServesMetricsSeparately() async throws {
+        let relay = try ChildProcess(
+            "mustdo-relay", ["serve"], environment: ["RELAY_PORT": "0", "RELAY_METRICS_PORT": "0"])
+        let port = Int(try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#))!
+        let metricsPort = Int(try await relay.waitForOutput(matching: #"metrics: http://127\.0\.0\.1:(\d+)"#))!
+        XCTAssertEqual(try httpGet(port: port, path: "/no-such-page?code=secret-code-123").status, 404)
+        XCTAssertEqual(
+            try httpGet(port: port, path: "/metrics").status, 404, "metrics must not be on the public listener")
+        let line = try await relay.waitForOutput(matching: #"(\{"time":[^\n]*"event":"http.request"[^\n]*\})"#)
+        let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        XCTAssertEqual(json?["route"] as? String, "unmatched")
+        XCTAssertEqual(json?["status"] as? Int, 404)
+        XCTAssertEqual((json?["request_id"] as? String)?.count, 16)
+        XCTAssertFalse(relay.text.contains("secret-code-123"), "a request target reached the log")
+        XCTAssertFalse(relay.text.contains("127.0.0.1\""), "an address reached the log")
+        let metrics = try httpGet(port: metricsPort, path: "/metrics")
+        XCTAssertEqual(metrics.status, 200)
+        XCTAssertTrue(
+            metrics.body.contains(#"relay_http_requests_total{route="unmatched",status="404"} 2"#), metrics.body)
+        XCTAssertTrue(metrics.body.contains("relay_http_open_connections"), metrics.body)
+        relay.signal(SIGINT)
+        let status = try await relay.waitForExit()
+        XCTAssertEqual(status, 0)
     }
 
     func testServeRefusesAnInvalidConfigurationWithMessagesThatSayWhatToFix() async throws {

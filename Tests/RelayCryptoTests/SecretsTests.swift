@@ -65,6 +65,10 @@ struct SecretsTests {
         #expect(!ConstantTime.equals("abc", "abd"))
     }
 
+    @Test func openSSLKeepsItsStateUntilTheProcessIsGone() {
+        #expect(LibCrypto.initialized, "OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT) succeeded")
+    }
+
     @Test func randomBytesDiffer() {
         #expect(SecureRandom.bytes(count: 0).isEmpty)
         let a = SecureRandom.bytes(count: 32)

@@ -5,6 +5,7 @@ final class GCMCipher {
     private let context: OpaquePointer
 
     init() throws(CryptoError) {
+        _ = LibCrypto.initialized
         guard let context = EVP_CIPHER_CTX_new() else { throw .library("EVP_CIPHER_CTX_new") }
         self.context = context
     }

@@ -3,7 +3,13 @@ import COpenSSL
 /// The one-shot libcrypto calls (digests, MACs, randomness, comparison). Every C call of
 /// RelayCrypto lives in this folder; failures become `CryptoError`s or preconditions here.
 enum LibCrypto {
+    /// Asks OpenSSL not to free its state in an `atexit` handler: a server that exits while another
+    /// thread still hashes or draws random bytes must not crash on freed locks. Every entry point
+    /// touches this first (a Swift static is initialised once, thread-safely).
+    static let initialized: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
+
     static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        _ = initialized
         var digest = [UInt8](repeating: 0, count: SHA256.byteCount)
         var length: UInt32 = 0
         let status = nonEmpty(bytes).withUnsafeBufferPointer { input in
@@ -15,6 +21,7 @@ enum LibCrypto {
     }
 
     static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        _ = initialized
         var mac = [UInt8](repeating: 0, count: HMACSHA256.byteCount)
         var length: UInt32 = 0
         // OpenSSL rejects a NULL key pointer even with length 0, so empty inputs point at a spare byte.
@@ -31,6 +38,7 @@ enum LibCrypto {
 
     static func randomBytes(count: Int) -> [UInt8] {
         guard count > 0 else { return [] }
+        _ = initialized
         var bytes = [UInt8](repeating: 0, count: count)
         let status = RAND_bytes(&bytes, Int32(count))
         precondition(status == 1, "RAND_bytes failed: the CSPRNG is unusable")

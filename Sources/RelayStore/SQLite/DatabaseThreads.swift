@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Work for a reader thread.
 struct ReadJob: Sendable {
@@ -16,17 +15,24 @@ struct WriteJob: Sendable {
 
 /// The threads that own the SQLite connections: one writer that commits queued writes in batches
 /// (group commit: one transaction and one fsync for every write waiting at that moment), a few
-/// readers sharing one queue, and a watchdog that answers callers whose deadline passed. Callers
-/// suspend on continuations; no SQLite call ever runs on the cooperative pool.
+/// readers sharing one queue, a checkpointer that copies the WAL into the database file off the
+/// commit path, and a watchdog that answers callers whose deadline passed. Callers suspend on
+/// continuations; no SQLite call ever runs on the cooperative pool.
 final class DatabaseThreads: Sendable {
     let readQueue: JobQueue<ReadJob>
     let writeQueue: JobQueue<WriteJob>
     private let inFlight = InFlight()
     private let finished = DispatchGroup()
-    private let stopped = Atomic<Bool>(false)
+    /// Stops the checkpointer when the store closes.
+    private let closing = Stopper()
+    /// Stops the watchdog once every connection is closed.
+    private let stopped = Stopper()
     private let operationTimeout: Duration
 
-    init(writer: SQLiteConnection, readers: [SQLiteConnection], configuration: SQLiteStore.Configuration) {
+    init(
+        writer: SQLiteConnection, readers: [SQLiteConnection], checkpointer: SQLiteConnection,
+        configuration: SQLiteStore.Configuration
+    ) {
         operationTimeout = configuration.operationTimeout
         readQueue = JobQueue(capacity: configuration.maxPendingOperations) { $0.ticket.deadline }
         writeQueue = JobQueue(capacity: configuration.maxPendingOperations) { $0.ticket.deadline }
@@ -40,12 +46,13 @@ final class DatabaseThreads: Sendable {
                 Self.runReader(connection, slot: index + 1, queue: readQueue, inFlight: inFlight, hook: hook)
             }
         }
+        let interval = configuration.checkpointInterval
+        start("checkpointer", owning: checkpointer) { [closing] connection in
+            Checkpointer.run(connection, every: interval, until: closing)
+        }
         let tick = max(min(configuration.operationTimeout / 5, .milliseconds(100)), .milliseconds(5))
-        let watchdog = Thread { [weak self] in
-            while let self, !self.stopped.load(ordering: .relaxed) {
-                self.expireOverdue()
-                Thread.sleep(forTimeInterval: tick.seconds)
-            }
+        let watchdog = Thread { [weak self, stopped] in
+            while stopped.sleep(for: tick), let self { self.expireOverdue() }
         }
         watchdog.name = "sqlite-watchdog"
         watchdog.start()
@@ -96,17 +103,19 @@ final class DatabaseThreads: Sendable {
     func shutdown() async {
         readQueue.close()
         writeQueue.close()
+        closing.stop()
         await withCheckedContinuation { continuation in
             finished.notify(queue: .global()) { continuation.resume() }
         }
-        stopped.store(true, ordering: .relaxed)
+        stopped.stop()
     }
 
     /// Stops without waiting (the owner is gone).
     func shutdownInBackground() {
         readQueue.close()
         writeQueue.close()
-        stopped.store(true, ordering: .relaxed)
+        closing.stop()
+        finished.notify(queue: .global()) { [stopped] in stopped.stop() }
     }
 
     private static func answerRefusal(_ result: JobQueue<some Sendable>.PushResult, _ ticket: any Expirable) {

@@ -17,17 +17,30 @@ enum ItemTable {
         CREATE INDEX IF NOT EXISTS items_expires_at ON items (expires_at) WHERE expires_at IS NOT NULL;
         """
 
+    /// The writer checkpoints by itself only when the WAL passes this many pages (about 40 MB),
+    /// i.e. when the background checkpointer has fallen behind.
+    static let backstopCheckpointPages = 10_000
+
     /// Sets up the writer connection: WAL, durability, schema.
     static func prepareWriter(_ connection: SQLiteConnection, synchronous: SQLiteStore.Synchronous) throws(StoreError) {
         guard try connection.scalarText("PRAGMA journal_mode=WAL")?.lowercased() == "wal" else {
             throw .unavailable("the database cannot use write-ahead logging")
         }
         try connection.execute("PRAGMA synchronous=\(synchronous == .full ? "FULL" : "NORMAL")")
+        _ = try connection.scalarText("PRAGMA wal_autocheckpoint=\(backstopCheckpointPages)")
         let version = Int(try connection.scalarText("PRAGMA user_version") ?? "0") ?? 0
         guard version <= schemaVersion else {
             throw .unavailable("the database has schema version \(version); this build knows \(schemaVersion)")
         }
         try connection.execute("BEGIN IMMEDIATE; \(schema) PRAGMA user_version=\(schemaVersion); COMMIT;")
+    }
+
+    /// Sets up the checkpointer connection, with the writer's durability (a checkpoint fsyncs the
+    /// database file under FULL).
+    static func prepareCheckpointer(_ connection: SQLiteConnection, synchronous: SQLiteStore.Synchronous)
+        throws(StoreError)
+    {
+        try connection.execute("PRAGMA synchronous=\(synchronous == .full ? "FULL" : "NORMAL")")
     }
 
     /// Sets up a reader connection: reads only.
@@ -49,7 +62,7 @@ enum ItemTable {
             expiresAt: statement.isNull(2) ? nil : statement.int(2))
     }
 
-    static func store(_ connection: SQLiteConnection, _ item: Item) throws(StoreError) {
+    static func store(_ connection: SQLiteConnection, _ item: Item, encoded: [UInt8]) throws(StoreError) {
         let statement = try connection.prepared(
             """
             INSERT INTO items (pk, sk, attrs, version, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
@@ -58,7 +71,7 @@ enum ItemTable {
             """)
         statement.bind(1, item.pk)
         statement.bind(2, item.sk)
-        statement.bind(3, bytes: JSONValue.object(item.attributes).bytes)
+        statement.bind(3, bytes: encoded)
         statement.bind(4, item.version)
         statement.bind(5, item.expiresAt)
         try statement.run()

@@ -40,6 +40,10 @@ public final class SQLiteStore: Store {
         public var purgeBatchSize = 1000
         /// Durability of commits.
         public var synchronous: Synchronous = .full
+        /// SQLite's page cache per connection, in KiB (B-tree interior pages of a million items fit).
+        public var pageCacheKiB = 8192
+        /// How often a background connection checkpoints the WAL into the database file.
+        public var checkpointInterval: Duration = .seconds(1)
         /// Test hook: runs on the database thread before each read and inside each write batch.
         var beforeEachBatch: (@Sendable () -> Void)?
 
@@ -78,24 +82,30 @@ public final class SQLiteStore: Store {
         -> SQLiteStore
     {
         guard configuration.readerCount >= 1, configuration.maxBatchSize >= 1, configuration.maxPendingOperations >= 1,
-            configuration.purgeBatchSize >= 1
+            configuration.purgeBatchSize >= 1, configuration.pageCacheKiB >= 0
         else { throw .invalid("reader count, batch sizes and queue capacity must be positive") }
         let busy = Int32(
             clamping: configuration.busyTimeout.components.seconds * 1000
                 + configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000)
-        let opened = await onNewThread { () throws(StoreError) -> (SQLiteConnection, [SQLiteConnection]) in
+        let opened = await onNewThread {
+            () throws(StoreError) -> (SQLiteConnection, [SQLiteConnection], SQLiteConnection) in
             let writer = try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: busy)
             try ItemTable.prepareWriter(writer, synchronous: configuration.synchronous)
+            try writer.execute("PRAGMA cache_size=-\(configuration.pageCacheKiB)")
             var readers: [SQLiteConnection] = []
             for _ in 0..<configuration.readerCount {
                 let reader = try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: busy)
                 try ItemTable.prepareReader(reader)
+                try reader.execute("PRAGMA cache_size=-\(configuration.pageCacheKiB)")
                 readers.append(reader)
             }
-            return (writer, readers)
+            let checkpointer = try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: busy)
+            try ItemTable.prepareCheckpointer(checkpointer, synchronous: configuration.synchronous)
+            return (writer, readers, checkpointer)
         }
-        let (writer, readers) = try opened.get()
-        let threads = DatabaseThreads(writer: writer, readers: readers, configuration: configuration)
+        let (writer, readers, checkpointer) = try opened.get()
+        let threads = DatabaseThreads(
+            writer: writer, readers: readers, checkpointer: checkpointer, configuration: configuration)
         return SQLiteStore(threads: threads, clock: clock, configuration: configuration)
     }
 
@@ -124,14 +134,14 @@ public final class SQLiteStore: Store {
     ) async throws(StoreError) -> Item {
         let outcome = try await apply(
             Write(key: key, change: .put(attributes: attributes, expiresAt: expiresAt), condition: condition))
-        guard case .store(let item) = outcome else { throw .invalid("put produced no item") }
+        guard case .store(let item, _) = outcome else { throw .invalid("put produced no item") }
         return item
     }
 
     public func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError) -> Item
     {
         let outcome = try await apply(Write(key: key, change: .update(update), condition: condition))
-        guard case .store(let item) = outcome else { throw .invalid("update produced no item") }
+        guard case .store(let item, _) = outcome else { throw .invalid("update produced no item") }
         return item
     }
 
@@ -183,7 +193,7 @@ public final class SQLiteStore: Store {
             let current = try ItemTable.fetchLive(connection, write.key, now: clock.epochSeconds())
             let outcome = try write.apply(to: current)
             switch outcome {
-            case .store(let item): try ItemTable.store(connection, item)
+            case .store(let item, let encoded): try ItemTable.store(connection, item, encoded: encoded)
             case .remove: try ItemTable.remove(connection, write.key)  // also clears an expired row
             }
             return outcome

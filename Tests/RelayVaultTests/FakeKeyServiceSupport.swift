@@ -7,7 +7,7 @@ import RelayVault
 final class FakeKeyService: KeyService {
     enum Mode: Sendable {
         case normal
-        /// Takes this long and ignores cancellation, like a hung network call.
+        /// Takes this long and ignores cancellation, like a hung network call, then fails.
         case hang(seconds: Double)
         case failing(VaultError)
     }
@@ -53,6 +53,7 @@ final class FakeKeyService: KeyService {
             await withCheckedContinuation { continuation in
                 DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { continuation.resume() }
             }
+            throw .keyServiceUnavailable("answered after \(seconds) s")
         case .failing(let error):
             throw error
         }

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Where and how to reach an AWS service: region, credentials, an optional endpoint override
+/// (moto, DynamoDB Local, a VPC endpoint), timeouts and retries.
+public struct AWSConfiguration: Sendable {
+    /// The region, e.g. `eu-west-1`; it names the default endpoint and the signing scope.
+    public var region: String
+    /// The signing credentials.
+    public var credentials: AWSCredentials
+    /// `scheme://host[:port]` to use instead of `https://<service>.<region>.amazonaws.com`.
+    public var endpoint: String?
+    /// Longest time to connect (TLS included) for one attempt.
+    public var connectTimeout: Duration
+    /// Longest time for one attempt; a call that times out is not retried (its outcome is unknown).
+    public var requestTimeout: Duration
+    /// Retries of throttled, 5xx and refused-connection attempts.
+    public var retry: RetryPolicy
+
+    /// A configuration; defaults suit a relay in the same region as its table and key (connect
+    /// 1 s, attempt 3 s, 4 attempts).
+    public init(
+        region: String, credentials: AWSCredentials, endpoint: String? = nil, connectTimeout: Duration = .seconds(1),
+        requestTimeout: Duration = .seconds(3), retry: RetryPolicy = RetryPolicy()
+    ) {
+        self.region = region
+        self.credentials = credentials
+        self.endpoint = endpoint
+        self.connectTimeout = connectTimeout
+        self.requestTimeout = requestTimeout
+        self.retry = retry
+    }
+
+    /// Region from `AWS_REGION` (or `AWS_DEFAULT_REGION`), credentials from the `AWS_*` key
+    /// variables, and the endpoint from `endpointVariable` when it is set and not empty.
+    public static func fromEnvironment(
+        endpointVariable: String? = nil, _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(AWSError) -> AWSConfiguration {
+        guard
+            let region = [environment["AWS_REGION"], environment["AWS_DEFAULT_REGION"]].compactMap({ $0 })
+                .first(where: { !$0.isEmpty })
+        else { throw .configuration("AWS_REGION is not set") }
+        let endpoint = endpointVariable.flatMap { environment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
+        return AWSConfiguration(
+            region: region, credentials: try AWSCredentials.fromEnvironment(environment), endpoint: endpoint)
+    }
+}
+
+/// Bounded retries with "full jitter" exponential backoff: attempt n waits a random time in
+/// `0...min(maximumDelay, baseDelay × 2ⁿ)`, so many clients throttled together spread out.
+public struct RetryPolicy: Sendable, Equatable {
+    /// Attempts in all, the first included (1 disables retries).
+    public var maximumAttempts: Int
+    /// The backoff ceiling before the first retry.
+    public var baseDelay: Duration
+    /// The largest backoff ceiling.
+    public var maximumDelay: Duration
+
+    /// A policy; the default makes 4 attempts with ceilings of 50, 100 and 200 ms.
+    public init(maximumAttempts: Int = 4, baseDelay: Duration = .milliseconds(50), maximumDelay: Duration = .seconds(1))
+    {
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.baseDelay = baseDelay
+        self.maximumDelay = maximumDelay
+    }
+
+    /// The wait before retry number `retry` (0 for the first retry).
+    func delay(beforeRetry retry: Int) -> Duration {
+        let ceiling = min(maximumDelay, baseDelay * (1 << min(retry, 20)))
+        let nanoseconds = ceiling.components.seconds * 1_000_000_000 + ceiling.components.attoseconds / 1_000_000_000
+        return .nanoseconds(Int64.random(in: 0...max(0, nanoseconds)))
+    }
+}
+
+/// An endpoint URL split into what the request and the signature need.
+struct AWSEndpoint: Sendable {
+    /// `scheme://host[:port]`, without a trailing slash.
+    let base: String
+    /// The `Host` field as libcurl sends it: the port only when it is not the scheme's default.
+    let host: String
+
+    init(_ url: String) throws(AWSError) {
+        var rest = Substring(url)
+        let scheme: String
+        if rest.hasPrefix("https://") {
+            scheme = "https"
+        } else if rest.hasPrefix("http://") {
+            scheme = "http"
+        } else {
+            throw .configuration("the endpoint must start with http:// or https://")
+        }
+        rest = rest.dropFirst(scheme.count + 3)
+        while rest.hasSuffix("/") { rest = rest.dropLast() }
+        guard !rest.isEmpty, !rest.contains("/"), !rest.contains("@"), !rest.contains("?"), !rest.contains("#")
+        else { throw .configuration("the endpoint must be scheme://host[:port] with no path") }
+        var host = String(rest).lowercased()
+        let defaultPort = scheme == "https" ? ":443" : ":80"
+        if host.hasSuffix(defaultPort) { host = String(host.dropLast(defaultPort.count)) }
+        self.base = "\(scheme)://\(rest)"
+        self.host = host
+    }
+
+    /// The public endpoint of `service` in `region`.
+    static func standard(service: String, region: String) throws(AWSError) -> AWSEndpoint {
+        guard !region.isEmpty, region.utf8.allSatisfy({ SigV4Encoding.isUnreserved($0) }) else {
+            throw .configuration("the region must be a name such as eu-west-1")
+        }
+        return try AWSEndpoint("https://\(service).\(region).amazonaws.com")
+    }
+}

@@ -1,0 +1,54 @@
+import RelayHTTP
+
+/// Wraps the router: gives every request an ID (`X-Request-Id`), logs one line per request
+/// (route pattern, status, duration — never the target, headers or body) and records metrics.
+struct RequestObserver: Sendable {
+    let logger: Logger
+    let metrics: Metrics
+    let router: Router
+    /// Routes answered without logs or metrics.
+    let quietRoutes: Set<String> = ["/healthz", "/readyz"]
+
+    static func declare(_ metrics: Metrics) {
+        metrics.declareCounter(
+            "relay_http_requests_total", help: "HTTP requests by route and status.", labels: ["route", "status"])
+        metrics.declareHistogram(
+            "relay_http_request_duration_seconds", help: "Time from a parsed request to its response, by route.",
+            labels: ["route"])
+    }
+
+    var responder: Responder {
+        let inner = router.responder
+        return Responder { request in
+            let route = router.pattern(for: request) ?? "unmatched"
+            // Health checks bypass logs and metrics: probes would drown both and they cost nothing to answer.
+            if quietRoutes.contains(route) { return inner(request) }
+            let started = ContinuousClock.now
+            let id = RequestID.random()
+            switch inner(request) {
+            case .now(let response):
+                return .now(finish(response, id: id, route: route, started: started))
+            case .later(let work):
+                return .later { finish(await work(), id: id, route: route, started: started) }
+            }
+        }
+    }
+
+    private func finish(_ response: Response, id: RequestID, route: String, started: ContinuousClock.Instant)
+        -> Response
+    {
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        metrics.increment("relay_http_requests_total", [route, String(response.status.code)])
+        metrics.observe("relay_http_request_duration_seconds", [route], seconds)
+        var response = response
+        response.headers.set("X-Request-Id", id.description)
+        var event = LogEvent(response.status.code >= 500 ? .error : .info, "http.request")
+        event.requestID = id
+        event.route = StaticOrRoute(name: route)
+        event.status = response.status.code
+        event.durationMilliseconds = seconds * 1000
+        logger.log(event)
+        return response
+    }
+}

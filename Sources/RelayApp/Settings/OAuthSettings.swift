@@ -1,0 +1,31 @@
+/// The authorization server's settings as configured (`RELAY_OAUTH_*`); `buildApplication` turns
+/// them into RelayOAuth's `OAuthConfiguration`.
+public struct OAuthSettings: Sendable, Equatable {
+    /// `RELAY_OAUTH_REDIRECT_ALLOWLIST`: comma-separated redirect URI patterns that replace the
+    /// defaults (the claude.ai, claude.com, ChatGPT and Cursor callbacks, and loopback).
+    public var redirectAllowlist: [String]?
+    /// `RELAY_OAUTH_ACCESS_TOKEN_TTL` seconds (default 3600).
+    public var accessTokenTTL = 3600
+    /// `RELAY_OAUTH_REFRESH_TOKEN_TTL` seconds (default 30 days, sliding).
+    public var refreshTokenTTL = 30 * 86400
+    /// `RELAY_OAUTH_GRANT_LIFETIME` seconds (default 90 days): no token outlives its grant.
+    public var grantLifetime = 90 * 86400
+    /// `RELAY_OAUTH_CODE_TTL` seconds (default 300).
+    public var codeTTL = 300
+    /// `RELAY_OAUTH_PENDING_TTL` seconds (default 600): consent page and sign-in hop.
+    public var pendingTTL = 600
+    /// `RELAY_OAUTH_CONSENT_WINDOW` seconds (default 180): consent pressed → Apple callback.
+    public var consentWindow = 180
+    /// `RELAY_OAUTH_REFRESH_GRACE` seconds (default 120): idempotent refresh retry window.
+    public var refreshGrace = 120
+    /// `RELAY_OAUTH_UNUSED_CLIENT_TTL` seconds (default 30 days).
+    public var unusedClientTTL = 30 * 86400
+    /// `RELAY_OAUTH_REGISTRATIONS_PER_HOUR` per client address (default 20).
+    public var registrationsPerHour = 20
+    /// `RELAY_OAUTH_METADATA_DOCUMENTS`: accept client ID metadata documents (default on).
+    public var metadataDocuments = true
+    /// `RELAY_OAUTH_ALLOW_LOOPBACK_METADATA_DOCUMENTS`: test only.
+    public var allowLoopbackMetadataDocuments = false
+
+    public init() {}
+}

@@ -1,0 +1,158 @@
+import RelayHTTP
+import RelayJSON
+
+/// A successful reply: the parsed body and the rotated token.
+struct CloudKitReply: Sendable {
+    var json: JSONValue
+    var rotatedToken: CloudKitWebAuthToken?
+
+    func decode<Value: Sendable>(
+        _ body: (JSONValue) throws(CloudKitError) -> Value
+    ) throws(CloudKitError) -> CloudKitResponse<Value> {
+        do {
+            return CloudKitResponse(value: try body(json), rotatedToken: rotatedToken)
+        } catch {
+            var error = error
+            error.rotatedToken = rotatedToken
+            throw error
+        }
+    }
+}
+
+extension CloudKitClient {
+    /// Sends one operation, retrying reads; every attempt uses the newest token seen.
+    func call(
+        _ method: HTTPMethod,
+        _ operation: String,
+        database: CloudKitDatabase? = nil,
+        token: CloudKitWebAuthToken?,
+        body: JSONValue? = nil,
+        idempotent: Bool
+    ) async throws(CloudKitError) -> CloudKitReply {
+        var current = token
+        var rotated: CloudKitWebAuthToken?
+        var attempt = 0
+        while true {
+            attempt += 1
+            let url = CloudKitURL.make(configuration, database ?? configuration.database, operation, current)
+            let outcome = await attemptOnce(method, url: url, body: body)
+            if let next = outcome.rotatedToken {
+                current = next
+                rotated = next
+            }
+            switch outcome.result {
+            case .success(let json):
+                return CloudKitReply(json: json, rotatedToken: rotated)
+            case .failure(var error):
+                error.rotatedToken = rotated
+                guard idempotent, error.isRetryable,
+                    let delay = configuration.retry.delay(after: attempt, retryAfter: error.retryAfter)
+                else { throw error }
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    throw CloudKitError(.cancelled, rotatedToken: rotated)
+                }
+            }
+        }
+    }
+
+    private struct Outcome {
+        var result: Result<JSONValue, CloudKitError>
+        var rotatedToken: CloudKitWebAuthToken?
+    }
+
+    private func attemptOnce(_ method: HTTPMethod, url: String, body: JSONValue?) async -> Outcome {
+        var request = ClientRequest(
+            method: method, url: url, headers: ["Accept": "application/json"],
+            connectTimeout: configuration.connectTimeout, timeout: configuration.timeout,
+            maxResponseBytes: configuration.maxResponseBytes)
+        if let body {
+            request.headers.add("Content-Type", "application/json")
+            request.body = body.bytes
+        }
+        let response: ClientResponse
+        do {
+            response = try await http.send(request)
+        } catch {
+            return Outcome(result: .failure(Self.transportError(error)))
+        }
+        let header =
+            response.headers["x-apple-cloudkit-web-auth-token"] ?? response.headers["x-apple-cloudkit-session"]
+        let rotated = header.flatMap { $0.isEmpty ? nil : CloudKitWebAuthToken($0) }
+        let json = try? JSONValue(parsing: response.body)
+        guard (200..<300).contains(response.status) else {
+            return Outcome(result: .failure(Self.requestError(response, json)), rotatedToken: rotated)
+        }
+        guard let json else {
+            return Outcome(
+                result: .failure(CloudKitError(.invalidResponse, status: response.status, reason: "not JSON")),
+                rotatedToken: rotated)
+        }
+        return Outcome(result: .success(json), rotatedToken: rotated)
+    }
+
+    /// A whole-request failure from its status and (possibly non-JSON) body.
+    static func requestError(_ response: ClientResponse, _ json: JSONValue?) -> CloudKitError {
+        let code = json?["serverErrorCode"]?.stringValue
+        var retryAfter = json?["retryAfter"]?.doubleValue.map { Duration.milliseconds(Int64($0 * 1000)) }
+        if retryAfter == nil, let header = response.headers["retry-after"], let seconds = Int(header) {
+            retryAfter = .seconds(seconds)
+        }
+        return CloudKitError(
+            .forRequest(status: response.status, serverErrorCode: code),
+            status: response.status,
+            serverErrorCode: code,
+            reason: json?["reason"]?.stringValue,
+            retryAfter: retryAfter,
+            redirectURL: json?["redirectURL"]?.stringValue ?? json?["redirectUrl"]?.stringValue
+        )
+    }
+
+    static func transportError(_ error: ClientError) -> CloudKitError {
+        switch error {
+        case .cancelled: CloudKitError(.cancelled)
+        case .responseTooLarge: CloudKitError(.invalidResponse, reason: error.description)
+        default: CloudKitError(.unavailable, reason: error.description)
+        }
+    }
+}
+
+/// Builds operation URLs. The tokens are percent-encoded by hand: `URLComponents` leaves `+` and
+/// `/` raw, and a server that reads `+` as a space would receive a corrupted token.
+public enum CloudKitURL {
+    /// `{base}/database/1/{container}/{environment}/{database}/{operation}?ckAPIToken=…&ckWebAuthToken=…`
+    public static func make(
+        _ configuration: CloudKitConfiguration,
+        _ database: CloudKitDatabase,
+        _ operation: String,
+        _ token: CloudKitWebAuthToken?
+    ) -> String {
+        var url = configuration.baseURL + "/database/1/" + encode(configuration.container) + "/"
+        url += configuration.environment.rawValue + "/" + database.rawValue + "/" + operation
+        url += "?ckAPIToken=" + encode(configuration.apiToken.rawValue)
+        if let token { url += "&ckWebAuthToken=" + encode(token.rawValue) }
+        return url
+    }
+
+    /// Percent-encodes everything but RFC 3986 unreserved characters (`+` → `%2B`, `/` → `%2F`,
+    /// `=` → `%3D`). Works on bytes: a 1 KB token is encoded on every call.
+    public static func encode(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count * 3 / 2)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                output.append(byte)
+            default:
+                output.append(UInt8(ascii: "%"))
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

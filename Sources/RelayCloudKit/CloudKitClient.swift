@@ -1,0 +1,174 @@
+import RelayHTTP
+import RelayJSON
+
+/// A typed client for the part of CloudKit Web Services the relay uses. Every call that takes a
+/// web auth token returns (or, on failure, carries in `CloudKitError.rotatedToken`) the token
+/// CloudKit rotated to; the caller stores it before its next call for that user and keeps one
+/// call per user in flight.
+///
+/// Reads (users/caller, query, lookup, zones/list, changes/zone) retry throttling and outages a
+/// bounded number of times with jitter; writes never retry.
+public struct CloudKitClient: Sendable {
+    /// The settings it runs with.
+    public let configuration: CloudKitConfiguration
+    let http: HTTPClient
+
+    /// A client that sends through `http` (share one `HTTPClient` across the process).
+    public init(configuration: CloudKitConfiguration, http: HTTPClient) {
+        self.configuration = configuration
+        self.http = http
+    }
+
+    /// The sign-in URL: `users/caller` without a web auth token answers 421 with `redirectURL`.
+    public func signInURL() async throws(CloudKitError) -> String {
+        do {
+            _ = try await call(.get, "users/caller", database: .public, token: nil, idempotent: true)
+        } catch  where error.status == 421 {
+            if let url = error.redirectURL { return url }
+            throw CloudKitError(.invalidResponse, status: 421, reason: "421 without redirectURL")
+        } catch  where error.kind == .sessionDead {
+            // No user token was sent, so a 401 here is about the API token: a configuration fault.
+            var refused = error
+            refused.kind = .server
+            throw refused
+        }
+        throw CloudKitError(.invalidResponse, reason: "users/caller without a token did not ask for sign-in")
+    }
+
+    /// The signed-in user (`users/caller` on the public database, as documented).
+    public func caller(token: CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<CloudKitUser> {
+        let reply = try await call(.get, "users/caller", database: .public, token: token, idempotent: true)
+        return try reply.decode(CloudKitUser.init(json:))
+    }
+
+    /// One page of a query in the configured zone.
+    public func query(
+        _ query: RecordQuery, token: CloudKitWebAuthToken
+    ) async throws(CloudKitError) -> CloudKitResponse<QueryPage> {
+        let body = query.json(zoneName: configuration.zoneName)
+        let reply = try await call(.post, "records/query", token: token, body: body, idempotent: true)
+        return try reply.decode { json throws(CloudKitError) in
+            let results = try RecordResult.list(json["records"])
+            return QueryPage(
+                records: results.compactMap(\.record),
+                failures: results.compactMap(\.error),
+                continuationMarker: json["continuationMarker"]?.stringValue
+            )
+        }
+    }
+
+    /// Every page of a query (up to `maxRecords`), each page sent with the token the previous
+    /// one rotated to. The response's `rotatedToken` is the newest of them.
+    public func queryAll(
+        _ query: RecordQuery, token: CloudKitWebAuthToken, maxRecords: Int = 2000
+    ) async throws(CloudKitError) -> CloudKitResponse<[Record]> {
+        var query = query
+        var current = token
+        var rotated: CloudKitWebAuthToken?
+        var records: [Record] = []
+        while true {
+            let page: CloudKitResponse<QueryPage>
+            do {
+                page = try await self.query(query, token: current)
+            } catch {
+                var error = error
+                error.rotatedToken = error.rotatedToken ?? rotated
+                throw error
+            }
+            if let next = page.rotatedToken {
+                current = next
+                rotated = next
+            }
+            records += page.value.records
+            guard let marker = page.value.continuationMarker, records.count < maxRecords else { break }
+            query.continuationMarker = marker
+        }
+        return CloudKitResponse(value: Array(records.prefix(maxRecords)), rotatedToken: rotated)
+    }
+
+    /// Looks records up by name. Missing records come back as `.failure` items with kind
+    /// `.notFound`; match results by `recordName`, not position.
+    public func lookup(
+        _ recordNames: [String], desiredKeys: [String]? = nil, token: CloudKitWebAuthToken
+    ) async throws(CloudKitError) -> CloudKitResponse<[RecordResult]> {
+        var body: JSONObject = [
+            "zoneID": ["zoneName": .string(configuration.zoneName)],
+            "records": .array(recordNames.map { ["recordName": .string($0)] }),
+        ]
+        if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map { .string($0) }) }
+        let reply = try await call(.post, "records/lookup", token: token, body: .object(body), idempotent: true)
+        return try reply.decode { json throws(CloudKitError) in try RecordResult.list(json["records"]) }
+    }
+
+    /// Runs operations in order with `atomic: false`: each item succeeds or fails on its own, so
+    /// check every result. Never retried.
+    public func modify(
+        _ operations: [RecordOperation], desiredKeys: [String]? = nil, token: CloudKitWebAuthToken
+    ) async throws(CloudKitError) -> CloudKitResponse<[RecordResult]> {
+        var body: JSONObject = [
+            "zoneID": ["zoneName": .string(configuration.zoneName)],
+            "atomic": false,
+            "operations": .array(operations.map(\.json)),
+        ]
+        if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map { .string($0) }) }
+        let reply = try await call(.post, "records/modify", token: token, body: .object(body), idempotent: false)
+        return try reply.decode { json throws(CloudKitError) in try RecordResult.list(json["records"]) }
+    }
+
+    /// The zones of the database (`zones/list`).
+    public func zones(token: CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<[Zone]> {
+        let reply = try await call(.get, "zones/list", token: token, idempotent: true)
+        return try reply.decode { json throws(CloudKitError) in
+            guard let items = json["zones"]?.arrayValue else {
+                throw CloudKitError(.invalidResponse, reason: "zones/list has no zones array")
+            }
+            var zones: [Zone] = []
+            for item in items where item["serverErrorCode"] == nil { zones.append(try Zone(json: item)) }
+            return zones
+        }
+    }
+
+    /// Creates the configured zone (`zones/modify`); an existing zone counts as success.
+    public func createZone(token: CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Zone> {
+        let zoneID: JSONValue = ["zoneName": .string(configuration.zoneName)]
+        let body: JSONValue = ["operations": [["operationType": "create", "zone": ["zoneID": zoneID]]]]
+        let reply = try await call(.post, "zones/modify", token: token, body: body, idempotent: false)
+        return try reply.decode { json throws(CloudKitError) in
+            guard let item = json["zones"]?.arrayValue?.first else {
+                throw CloudKitError(.invalidResponse, reason: "zones/modify has no zones array")
+            }
+            if let code = item["serverErrorCode"]?.stringValue, code != "EXISTS" {
+                throw CloudKitError(
+                    CloudKitError.Kind.forCode(code, wholeRequest: false) ?? .server,
+                    serverErrorCode: code, reason: item["reason"]?.stringValue)
+            }
+            return (try? Zone(json: item)) ?? Zone(zoneName: configuration.zoneName)
+        }
+    }
+
+    /// One page of the configured zone's change feed after `syncToken` (nil: from the start).
+    public func zoneChanges(
+        syncToken: String?, resultsLimit: Int? = nil, token: CloudKitWebAuthToken
+    ) async throws(CloudKitError) -> CloudKitResponse<ZoneChanges> {
+        var zone: JSONObject = ["zoneID": ["zoneName": .string(configuration.zoneName)]]
+        if let syncToken { zone["syncToken"] = .string(syncToken) }
+        if let resultsLimit { zone["resultsLimit"] = .int(resultsLimit) }
+        let body: JSONValue = ["zones": [.object(zone)]]
+        let reply = try await call(.post, "changes/zone", token: token, body: body, idempotent: true)
+        return try reply.decode { json throws(CloudKitError) in
+            guard let item = json["zones"]?.arrayValue?.first else {
+                throw CloudKitError(.invalidResponse, reason: "changes/zone has no zones array")
+            }
+            if let code = item["serverErrorCode"]?.stringValue {
+                throw CloudKitError(
+                    CloudKitError.Kind.forCode(code, wholeRequest: false) ?? .server,
+                    serverErrorCode: code, reason: item["reason"]?.stringValue)
+            }
+            return ZoneChanges(
+                changes: try RecordResult.list(item["records"] ?? .array([])),
+                syncToken: item["syncToken"]?.stringValue,
+                moreComing: item["moreComing"]?.boolValue ?? false
+            )
+        }
+    }
+}

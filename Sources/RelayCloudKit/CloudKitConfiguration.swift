@@ -1,0 +1,105 @@
+/// Where and how the client talks to CloudKit Web Services.
+public struct CloudKitConfiguration: Sendable {
+    /// `https://api.apple-cloudkit.com`, or the emulator's base URL. No trailing slash needed.
+    public var baseURL: String
+    /// The container ID, e.g. `iCloud.jp.lightning.mustdo`.
+    public var container: String
+    /// `development` or `production`.
+    public var environment: CloudKitEnvironment
+    /// The API token for this container and environment.
+    public var apiToken: CloudKitAPIToken
+    /// The database that holds the records (always `private` for the relay).
+    public var database: CloudKitDatabase
+    /// The custom zone that holds the records.
+    public var zoneName: String
+    /// Time allowed to connect (TLS included).
+    public var connectTimeout: Duration
+    /// Time allowed for one attempt of one call.
+    public var timeout: Duration
+    /// Largest response accepted.
+    public var maxResponseBytes: Int
+    /// Retries for reads.
+    public var retry: CloudKitRetryPolicy
+
+    /// A configuration; the defaults are Apple's service, the private database, zone `MustDo`,
+    /// connect 5 s, total 15 s.
+    public init(
+        baseURL: String = "https://api.apple-cloudkit.com",
+        container: String,
+        environment: CloudKitEnvironment = .production,
+        apiToken: CloudKitAPIToken,
+        database: CloudKitDatabase = .private,
+        zoneName: String = "MustDo",
+        connectTimeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(15),
+        maxResponseBytes: Int = 8 << 20,
+        retry: CloudKitRetryPolicy = CloudKitRetryPolicy()
+    ) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.container = container
+        self.environment = environment
+        self.apiToken = apiToken
+        self.database = database
+        self.zoneName = zoneName
+        self.connectTimeout = connectTimeout
+        self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
+        self.retry = retry
+    }
+}
+
+/// A CloudKit environment (lowercase on the wire).
+public enum CloudKitEnvironment: String, Sendable {
+    /// The development environment (schema changes allowed).
+    case development
+    /// The production environment (only deployed schema).
+    case production
+}
+
+/// A CloudKit database.
+public enum CloudKitDatabase: String, Sendable {
+    /// The app's public database (`users/caller` lives here).
+    case `public`
+    /// The signed-in user's private database (the to-dos).
+    case `private`
+    /// Zones other users shared with the signed-in user.
+    case shared
+}
+
+/// Bounded retries with jitter. Only reads are retried (query, lookup, zone list, changes,
+/// users/caller); writes are not idempotent and fail at once.
+public struct CloudKitRetryPolicy: Sendable {
+    /// Attempts in all, the first included (1 turns retries off).
+    public var maxAttempts: Int
+    /// Pause before the first retry when the server gives no `retryAfter`; doubles each time.
+    public var baseDelay: Duration
+    /// Longest pause between attempts.
+    public var maxDelay: Duration
+    /// A `retryAfter` longer than this is not waited for: the error goes to the caller.
+    public var maxRetryAfter: Duration
+
+    /// A policy; defaults: 3 attempts, 200 ms doubling, at most 2 s, honour `retryAfter` up to 3 s.
+    public init(
+        maxAttempts: Int = 3,
+        baseDelay: Duration = .milliseconds(200),
+        maxDelay: Duration = .seconds(2),
+        maxRetryAfter: Duration = .seconds(3)
+    ) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.maxRetryAfter = maxRetryAfter
+    }
+
+    /// The pause before attempt `attempt + 1` (`attempt` counts from 1), or nil to give up.
+    public func delay(after attempt: Int, retryAfter: Duration?) -> Duration? {
+        guard attempt < maxAttempts else { return nil }
+        if let retryAfter {
+            guard retryAfter <= maxRetryAfter else { return nil }
+            // Never earlier than asked; a little later, so many callers do not return together.
+            return retryAfter + baseDelay * Double.random(in: 0...0.5)
+        }
+        let exponential = baseDelay * (1 << min(attempt - 1, 20))
+        return min(maxDelay, exponential) * Double.random(in: 0.5...1.0)
+    }
+}

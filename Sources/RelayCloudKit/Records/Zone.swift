@@ -1,0 +1,66 @@
+import RelayJSON
+
+/// A record zone as `zones/list` and `zones/modify` describe it.
+public struct Zone: Sendable, Equatable {
+    /// The zone name (`_defaultZone` for the default zone).
+    public var zoneName: String
+    /// The owner's user record name.
+    public var ownerRecordName: String?
+    /// `REGULAR_CUSTOM_ZONE` or `DEFAULT_ZONE`.
+    public var zoneType: String?
+    /// The zone's current sync token.
+    public var syncToken: String?
+
+    /// A zone.
+    public init(zoneName: String, ownerRecordName: String? = nil, zoneType: String? = nil, syncToken: String? = nil) {
+        self.zoneName = zoneName
+        self.ownerRecordName = ownerRecordName
+        self.zoneType = zoneType
+        self.syncToken = syncToken
+    }
+
+    init(json: JSONValue) throws(CloudKitError) {
+        guard let zoneID = json["zoneID"], let name = zoneID["zoneName"]?.stringValue else {
+            throw CloudKitError(.invalidResponse, reason: "a zone has no zoneID")
+        }
+        zoneName = name
+        ownerRecordName = zoneID["ownerRecordName"]?.stringValue
+        zoneType = zoneID["zoneType"]?.stringValue
+        syncToken = json["syncToken"]?.stringValue
+    }
+}
+
+/// One page of a zone's change feed (`changes/zone`).
+public struct ZoneChanges: Sendable, Equatable {
+    /// Changed records (`.record`) and deletions (`.deleted`), oldest change first.
+    public var changes: [RecordResult]
+    /// Where the next call continues; store it.
+    public var syncToken: String?
+    /// More changes wait: call again with `syncToken`.
+    public var moreComing: Bool
+
+    /// A page of changes.
+    public init(changes: [RecordResult], syncToken: String?, moreComing: Bool) {
+        self.changes = changes
+        self.syncToken = syncToken
+        self.moreComing = moreComing
+    }
+}
+
+/// The signed-in user as `users/caller` returns it.
+public struct CloudKitUser: Sendable, Equatable {
+    /// `_` and 32 lowercase hex digits; stable per Apple ID and container.
+    public var userRecordName: String
+
+    /// A user.
+    public init(userRecordName: String) { self.userRecordName = userRecordName }
+
+    /// Accepts the documented `{"users":[{…}]}` and the bare `{"userRecordName":…}` shapes.
+    init(json: JSONValue) throws(CloudKitError) {
+        let identity = json["users"]?.arrayValue?.first ?? json
+        guard let name = identity["userRecordName"]?.stringValue, !name.isEmpty else {
+            throw CloudKitError(.invalidResponse, reason: "users/caller returned no userRecordName")
+        }
+        userRecordName = name
+    }
+}

@@ -1,0 +1,140 @@
+import RelayJSON
+
+/// The control API for code in the same process (tests, the demo, benchmarks). Each method does
+/// what the `/control/…` endpoint of the same name does.
+extension Emulator {
+    /// What an injected whole-request failure's body is.
+    public enum FaultBody: String, Sendable {
+        /// CloudKit's JSON error dictionary.
+        case json
+        /// An HTML page (what a proxy in front of CloudKit sends).
+        case html
+        /// Nothing.
+        case empty
+    }
+
+    /// The `userRecordName` an Apple ID signs in as.
+    public static func userRecordName(appleID: String) -> String { Opaque.userRecordName(appleID: appleID) }
+
+    /// Changes where sign-in sends the browser (nil: show the token on a page).
+    public func setCallbackURL(_ url: String?) {
+        state.update(changed: false) { world, _ in world.callbackURL = url }
+    }
+
+    /// Adds latency to every database call.
+    public func setLatency(milliseconds: Int) {
+        state.update(changed: false) { world, _ in world.latencyMilliseconds = max(0, milliseconds) }
+    }
+
+    /// Fails the next `count` database calls (of `operations`, or any) with `status`.
+    /// `serverErrorCode` defaults from the status (429 THROTTLED, 503 TRY_AGAIN_LATER, …).
+    public func injectFault(
+        status: Int, serverErrorCode: String? = nil, reason: String? = nil, retryAfter: Double? = nil,
+        retryAfterHeader: Int? = nil, body: FaultBody = .json, count: Int = 1, operations: [String]? = nil
+    ) {
+        let fault = Fault(
+            remaining: max(1, count), status: status, serverErrorCode: serverErrorCode, reason: reason,
+            retryAfter: retryAfter, retryAfterHeader: retryAfterHeader,
+            body: Fault.Body(rawValue: body.rawValue) ?? .json,
+            operations: operations.map(Set.init))
+        state.update(changed: false) { world, _ in world.faults.append(fault) }
+    }
+
+    /// Fails the next `count` `records/modify` operations (on `recordName`, or any) with a
+    /// per-item error inside a 200.
+    public func injectItemFault(
+        serverErrorCode: String = "CONFLICT", reason: String? = nil, count: Int = 1, recordName: String? = nil
+    ) {
+        var description: JSONObject = ["serverErrorCode": .string(serverErrorCode), "count": .int(max(1, count))]
+        if let reason { description["reason"] = .string(reason) }
+        if let recordName { description["recordName"] = .string(recordName) }
+        guard let fault = try? World.itemFault(.object(description)) else { return }
+        state.update(changed: false) { world, _ in world.itemFaults.append(fault) }
+    }
+
+    /// Drops every pending fault.
+    public func clearFaults() {
+        state.update(changed: false) { world, _ in
+            world.faults.removeAll()
+            world.itemFaults.removeAll()
+        }
+    }
+
+    /// Ends the sessions of one user (Apple ID or `userRecordName`), or of everyone.
+    @discardableResult
+    public func expireSessions(user: String? = nil) throws(EmulatorError) -> Int {
+        try state.withWorld { world, _ throws(EmulatorError) in
+            let key = try user.map { (id: String) throws(EmulatorError) in try world.knownUser(id) }
+            return world.expireSessions(userKey: key)
+        }
+    }
+
+    /// Marks a user (created if new) as having Advanced Data Protection or web access off, so
+    /// sign-in fails as Apple's does.
+    public func setUserFlags(
+        _ user: String, advancedDataProtection: Bool? = nil, webAccessOff: Bool? = nil
+    ) throws(EmulatorError) {
+        let zoneName = configuration.zoneName
+        try state.withWorld { world, now throws(EmulatorError) in
+            let key = try world.controlUser(user, zoneName: zoneName, now: now)
+            world.setFlags(key, advancedDataProtection: advancedDataProtection, webAccessOff: webAccessOff)
+        }
+    }
+
+    /// Signs a user in without the page (created if new): their record name and a web auth token.
+    public func createSession(
+        appleID: String, keepSignedIn: Bool = false
+    ) throws(EmulatorError) -> (userRecordName: String, webAuthToken: String) {
+        let zoneName = configuration.zoneName
+        return try state.withWorld { world, now throws(EmulatorError) in
+            let key = try world.controlUser(appleID, zoneName: zoneName, now: now)
+            let seconds =
+                keepSignedIn ? world.settings.keepSignedInLifetimeSeconds : world.settings.tokenLifetimeSeconds
+            return (key, world.mintSession(userKey: key, lifetime: seconds.map { Int64($0) * 1000 }, now: now))
+        }
+    }
+
+    /// A user's records in a zone (default: the configured zone), as the wire shows them.
+    public func records(of user: String, zone: String? = nil, recordType: String? = nil) throws(EmulatorError)
+        -> [JSONValue]
+    {
+        let zoneName = zone ?? configuration.zoneName
+        return try state.withWorld(changed: false) { world, _ throws(EmulatorError) in
+            let key = try world.knownUser(user)
+            return try world.recordsJSON(key, zone: zoneName, recordType: recordType)["records"]?.arrayValue ?? []
+        }
+    }
+
+    /// Writes records (`{recordName, recordType, fields}` each) for a user, created if new;
+    /// returns them as saved, with change tags.
+    @discardableResult
+    public func seed(_ user: String, records: [JSONValue], zone: String? = nil) throws(EmulatorError) -> [JSONValue] {
+        let zoneName = configuration.zoneName
+        return try state.withWorld { world, now throws(EmulatorError) in
+            let key = try world.controlUser(user, zoneName: zoneName, now: now)
+            return try world.seed(key, zone: zone ?? zoneName, records: records, now: now)["records"]?.arrayValue ?? []
+        }
+    }
+
+    /// Moves the emulator's clock forward (to expire sessions without waiting).
+    public func advanceClock(seconds: Int) {
+        state.update(changed: false) { world, _ in world.clockOffsetMilliseconds += Int64(max(0, seconds)) * 1000 }
+    }
+
+    /// The current settings.
+    public var settings: EmulatorSettings { state.update(changed: false) { world, _ in world.settings } }
+
+    /// Changes settings.
+    public func updateSettings(_ change: (inout EmulatorSettings) -> Void) {
+        state.update(changed: false) { world, _ in change(&world.settings) }
+    }
+
+    /// Counters: requests, database requests per operation, sign-ins, faults, connections.
+    public func statistics() -> JSONValue {
+        let open = port > 0 ? openConnections : 0
+        return state.update(changed: false) { world, _ in world.statsJSON(openConnections: open) }
+    }
+
+    /// Forgets users, records, sessions, faults and counters; settings stay.
+    public func reset() { state.update { world, _ in world.reset() } }
+}

@@ -1,0 +1,52 @@
+/// How an `Emulator` listens and what it accepts. Behaviour that tests switch at run time lives
+/// in `EmulatorSettings`.
+public struct EmulatorConfiguration: Sendable {
+    /// Address to listen on. The control API answers loopback peers only, whatever this is.
+    public var host: String
+    /// TCP port; 0 picks a free one (read it back from `Emulator.port`).
+    public var port: Int
+    /// Event loop threads.
+    public var eventLoops: Int
+    /// The `ckAPIToken` every database call must carry.
+    public var apiToken: String
+    /// The only container accepted; nil accepts any.
+    public var container: String?
+    /// Where the sign-in page sends the browser with `ckWebAuthToken` and `ckSession`; nil shows
+    /// the token on a page instead. `Emulator.setCallbackURL(_:)` changes it later (a demo that
+    /// learns its own port after starting).
+    public var callbackURL: String?
+    /// The emulator's own origin as browsers reach it (for `redirectURL`); nil means
+    /// `http://<host>:<port>`.
+    public var publicURL: String?
+    /// The zone created for every user at first sign-in.
+    public var zoneName: String
+    /// A JSON file the users, records and sessions are kept in across restarts; nil keeps them in memory only.
+    public var stateFile: String?
+    /// Run-time behaviour (token rotation, response shapes…), changeable through the control API.
+    public var settings: EmulatorSettings
+
+    /// A configuration for tests: loopback, a free port, one loop.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        eventLoops: Int = 1,
+        apiToken: String = "emulator-api-token",
+        container: String? = nil,
+        callbackURL: String? = nil,
+        publicURL: String? = nil,
+        zoneName: String = "MustDo",
+        stateFile: String? = nil,
+        settings: EmulatorSettings = EmulatorSettings()
+    ) {
+        self.host = host
+        self.port = port
+        self.eventLoops = eventLoops
+        self.apiToken = apiToken
+        self.container = container
+        self.callbackURL = callbackURL
+        self.publicURL = publicURL
+        self.zoneName = zoneName
+        self.stateFile = stateFile
+        self.settings = settings
+    }
+}

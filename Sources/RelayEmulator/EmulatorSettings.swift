@@ -1,0 +1,124 @@
+import RelayJSON
+
+/// Behaviour where Apple's documentation and the live service disagree, or that tests vary.
+/// `GET`/`POST /control/settings` read and change it as JSON with the same member names.
+public struct EmulatorSettings: Sendable, Equatable {
+    /// What happens to a token after CloudKit rotated it.
+    public enum Rotation: String, Sendable {
+        /// The old token stops working at once (the documented behaviour; the default).
+        case invalidate
+        /// The old token keeps working until it expires (seen live, MistKit #462).
+        case keep
+    }
+
+    /// What an existing session of a user who turns on Advanced Data Protection gets.
+    public enum ProtectedSessions: String, Sendable {
+        /// The sessions end (web access is switched off): 421 on the next call.
+        case expire
+        /// The sessions stay but the private database answers 403 ACCESS_DENIED.
+        case deny
+    }
+
+    /// Old-token behaviour after rotation.
+    public var rotation: Rotation = .invalidate
+    /// Session lifetime without "keep me signed in" (Apple: 30 minutes); nil never expires.
+    public var tokenLifetimeSeconds: Int? = 1800
+    /// Session lifetime with "keep me signed in" (Apple: 2 weeks); nil never expires.
+    public var keepSignedInLifetimeSeconds: Int? = 14 * 86_400
+    /// Whether a rotated token starts a fresh lifetime (otherwise it inherits the expiry).
+    public var rotationRenewsLifetime = true
+    /// Whether error responses to an authenticated call also rotate the token.
+    public var rotateOnErrors = false
+    /// Status for a dead or unknown token: 421 AUTHENTICATION_REQUIRED (documented) or
+    /// 401 AUTHENTICATION_FAILED (what some clients report).
+    public var deadTokenStatus = 421
+    /// `users/caller` answers `{"users":[…]}` (documented) or a bare identity object.
+    public var callerShape = "users"
+    /// The item error for `create` on an existing record: `EXISTS` (documented) or `CONFLICT`.
+    public var createExistsCode = "EXISTS"
+    /// A failed atomic modify answers 400 with per-record errors (`perRecord`) or one
+    /// ATOMIC_ERROR body (`wholeRequest`).
+    public var atomicFailure = "perRecord"
+    /// Records per `changes/zone` page at most.
+    public var changesPageSize = 200
+    /// The callback gets percent-encoded tokens (`percent`) or raw ones with `+ / =` (`raw`).
+    public var callbackEncoding = "percent"
+    /// What existing sessions get when a user is marked Advanced Data Protection.
+    public var protectedSessions: ProtectedSessions = .expire
+
+    /// The defaults: documented behaviour.
+    public init() {}
+
+    /// The settings as JSON.
+    public var json: JSONValue {
+        [
+            "rotation": .string(rotation.rawValue),
+            "tokenLifetimeSeconds": tokenLifetimeSeconds.map { .int($0) } ?? .null,
+            "keepSignedInLifetimeSeconds": keepSignedInLifetimeSeconds.map { .int($0) } ?? .null,
+            "rotationRenewsLifetime": .bool(rotationRenewsLifetime),
+            "rotateOnErrors": .bool(rotateOnErrors),
+            "deadTokenStatus": .int(deadTokenStatus),
+            "callerShape": .string(callerShape),
+            "createExistsCode": .string(createExistsCode),
+            "atomicFailure": .string(atomicFailure),
+            "changesPageSize": .int(changesPageSize),
+            "callbackEncoding": .string(callbackEncoding),
+            "protectedSessions": .string(protectedSessions.rawValue),
+        ]
+    }
+
+    /// Applies the members present in `json`; an unknown member or a bad value is an error.
+    public mutating func apply(_ json: JSONValue) throws(EmulatorError) {
+        guard let object = json.objectValue else { throw .control("settings must be a JSON object") }
+        var next = self
+        for (key, value) in object {
+            switch key {
+            case "rotation": next.rotation = try Self.choice(key, value, Rotation.init(rawValue:))
+            case "tokenLifetimeSeconds": next.tokenLifetimeSeconds = try Self.optionalSeconds(key, value)
+            case "keepSignedInLifetimeSeconds": next.keepSignedInLifetimeSeconds = try Self.optionalSeconds(key, value)
+            case "rotationRenewsLifetime": next.rotationRenewsLifetime = try Self.bool(key, value)
+            case "rotateOnErrors": next.rotateOnErrors = try Self.bool(key, value)
+            case "deadTokenStatus":
+                next.deadTokenStatus = try Self.choice(key, value) { [401, 421].contains($0) ? $0 : nil }
+            case "callerShape":
+                next.callerShape = try Self.choice(key, value) { ["users", "bare"].contains($0) ? $0 : nil }
+            case "createExistsCode":
+                next.createExistsCode = try Self.choice(key, value) { ["EXISTS", "CONFLICT"].contains($0) ? $0 : nil }
+            case "atomicFailure":
+                next.atomicFailure = try Self.choice(key, value) {
+                    ["perRecord", "wholeRequest"].contains($0) ? $0 : nil
+                }
+            case "changesPageSize":
+                next.changesPageSize = try Self.choice(key, value) { (1...200).contains($0) ? $0 : nil }
+            case "callbackEncoding":
+                next.callbackEncoding = try Self.choice(key, value) { ["percent", "raw"].contains($0) ? $0 : nil }
+            case "protectedSessions":
+                next.protectedSessions = try Self.choice(key, value, ProtectedSessions.init(rawValue:))
+            default: throw .control("unknown setting \(key)")
+            }
+        }
+        self = next
+    }
+
+    private static func choice<T>(_ key: String, _ value: JSONValue, _ make: (String) -> T?) throws(EmulatorError) -> T
+    {
+        guard let text = value.stringValue, let result = make(text) else { throw .control("bad value for \(key)") }
+        return result
+    }
+
+    private static func choice<T>(_ key: String, _ value: JSONValue, _ make: (Int) -> T?) throws(EmulatorError) -> T {
+        guard let number = value.intValue, let result = make(number) else { throw .control("bad value for \(key)") }
+        return result
+    }
+
+    private static func optionalSeconds(_ key: String, _ value: JSONValue) throws(EmulatorError) -> Int? {
+        if value.isNull { return nil }
+        guard let seconds = value.intValue, seconds > 0 else { throw .control("bad value for \(key)") }
+        return seconds
+    }
+
+    private static func bool(_ key: String, _ value: JSONValue) throws(EmulatorError) -> Bool {
+        guard let flag = value.boolValue else { throw .control("bad value for \(key)") }
+        return flag
+    }
+}

@@ -1,0 +1,133 @@
+import RelayJSON
+
+/// Filters and sort keys of `records/query`, evaluated over stored records.
+struct QueryEvaluation {
+    struct Filter {
+        var comparator: String
+        var field: FieldPath
+        var value: JSONValue
+    }
+
+    struct SortKey {
+        var field: FieldPath
+        var ascending: Bool
+    }
+
+    /// A record field or a system field.
+    enum FieldPath {
+        case field(String)
+        case system(String)
+    }
+
+    static let comparators: Set<String> = [
+        "EQUALS", "NOT_EQUALS", "LESS_THAN", "LESS_THAN_OR_EQUALS", "GREATER_THAN", "GREATER_THAN_OR_EQUALS", "IN",
+        "NOT_IN", "BEGINS_WITH", "LIST_CONTAINS", "NOT_LIST_CONTAINS",
+    ]
+
+    var filters: [Filter] = []
+    var sortKeys: [SortKey] = []
+
+    init(query: JSONValue) throws(EmulatorError) {
+        for item in query["filterBy"]?.arrayValue ?? [] {
+            guard let comparator = item["comparator"]?.stringValue else {
+                throw .badRequest("filter without comparator")
+            }
+            guard Self.comparators.contains(comparator) else {
+                throw .badRequest("comparator \(comparator) is not supported by the emulator")
+            }
+            let field = try Self.path(item)
+            guard let value = item["fieldValue"]?["value"] else { throw .badRequest("filter without fieldValue") }
+            let type = item["fieldValue"]?["type"]?.stringValue
+            if comparator == "IN" || comparator == "NOT_IN" {
+                guard value.arrayValue != nil, type.map({ $0.hasSuffix("_LIST") }) ?? true else {
+                    throw .badRequest("Invalid value, expected a list type for \(comparator)")
+                }
+            } else if value.arrayValue != nil {
+                throw .badRequest("Invalid value, expected type \(type ?? "STRING") but actual value was a list")
+            }
+            filters.append(Filter(comparator: comparator, field: field, value: value))
+        }
+        for item in query["sortBy"]?.arrayValue ?? [] {
+            sortKeys.append(SortKey(field: try Self.path(item), ascending: item["ascending"]?.boolValue ?? true))
+        }
+    }
+
+    private static func path(_ item: JSONValue) throws(EmulatorError) -> FieldPath {
+        if let name = item["fieldName"]?.stringValue { return .field(name) }
+        if let name = item["systemFieldName"]?.stringValue {
+            guard ["recordName", "createdTimestamp", "modifiedTimestamp"].contains(name) else {
+                throw .badRequest("system field \(name) is not supported by the emulator")
+            }
+            return .system(name)
+        }
+        throw .badRequest("fieldName or systemFieldName is required")
+    }
+
+    func matches(_ name: String, _ record: StoredRecord) -> Bool {
+        filters.allSatisfy { filter in
+            let actual = Self.value(filter.field, name, record)
+            switch filter.comparator {
+            case "EQUALS": return actual.map { Self.compare($0, filter.value) == 0 } ?? false
+            case "NOT_EQUALS": return actual.map { Self.compare($0, filter.value) != 0 } ?? true
+            case "LESS_THAN": return Self.ordered(actual, filter.value) { $0 < 0 }
+            case "LESS_THAN_OR_EQUALS": return Self.ordered(actual, filter.value) { $0 <= 0 }
+            case "GREATER_THAN": return Self.ordered(actual, filter.value) { $0 > 0 }
+            case "GREATER_THAN_OR_EQUALS": return Self.ordered(actual, filter.value) { $0 >= 0 }
+            case "IN": return Self.isMember(actual, filter.value)
+            case "NOT_IN": return !Self.isMember(actual, filter.value)
+            case "BEGINS_WITH":
+                guard let text = actual?.stringValue, let prefix = filter.value.stringValue else { return false }
+                return text.hasPrefix(prefix)
+            case "LIST_CONTAINS": return actual?.arrayValue?.contains { Self.compare($0, filter.value) == 0 } ?? false
+            default: return !(actual?.arrayValue?.contains { Self.compare($0, filter.value) == 0 } ?? false)
+            }
+        }
+    }
+
+    /// Sort order; records without a sort field come first, ties broken by record name.
+    func precedes(_ left: (String, StoredRecord), _ right: (String, StoredRecord)) -> Bool {
+        for key in sortKeys {
+            let a = Self.value(key.field, left.0, left.1)
+            let b = Self.value(key.field, right.0, right.1)
+            let order: Int
+            switch (a, b) {
+            case (nil, nil): order = 0
+            case (nil, _): order = -1
+            case (_, nil): order = 1
+            case (let a?, let b?): order = Self.compare(a, b) ?? 0
+            }
+            if order != 0 { return key.ascending ? order < 0 : order > 0 }
+        }
+        return left.0 < right.0
+    }
+
+    private static func value(_ path: FieldPath, _ name: String, _ record: StoredRecord) -> JSONValue? {
+        switch path {
+        case .field(let field): return record.fields[field]?.value
+        case .system("recordName"): return .string(name)
+        case .system("createdTimestamp"): return .int(Int(record.createdAt))
+        case .system(_): return .int(Int(record.modifiedAt))
+        }
+    }
+
+    private static func ordered(_ actual: JSONValue?, _ expected: JSONValue, _ test: (Int) -> Bool) -> Bool {
+        guard let actual, let order = compare(actual, expected) else { return false }
+        return test(order)
+    }
+
+    private static func isMember(_ actual: JSONValue?, _ list: JSONValue) -> Bool {
+        guard let actual else { return false }
+        return list.arrayValue?.contains { compare(actual, $0) == 0 } ?? false
+    }
+
+    /// -1, 0, 1 for comparable values of the same kind; nil otherwise.
+    static func compare(_ a: JSONValue, _ b: JSONValue) -> Int? {
+        if let x = a.stringValue, let y = b.stringValue { return x == y ? 0 : (x < y ? -1 : 1) }
+        if let x = a.intValue, let y = b.intValue { return x == y ? 0 : (x < y ? -1 : 1) }
+        if let x = a.doubleValue, let y = b.doubleValue { return x == y ? 0 : (x < y ? -1 : 1) }
+        if case .object = a, let x = a["recordName"]?.stringValue, let y = b["recordName"]?.stringValue {
+            return x == y ? 0 : (x < y ? -1 : 1)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,152 @@
+import RelayJSON
+
+/// Records and fields on the wire, both directions.
+enum RecordWire {
+    /// Options that shape a rendered record.
+    struct Options {
+        var desiredKeys: Set<String>?
+        var numbersAsStrings = false
+    }
+
+    /// A full record as responses carry it (fields sorted by name).
+    static func render(
+        _ name: String, _ record: StoredRecord, zone: String, owner: String, options: Options
+    ) -> JSONValue {
+        var fields = JSONObject()
+        for (key, field) in record.fields.sorted(by: { $0.key < $1.key })
+        where options.desiredKeys?.contains(key) ?? true {
+            fields[key] = [
+                "value": value(field, numbersAsStrings: options.numbersAsStrings), "type": .string(field.type),
+            ]
+        }
+        let created: JSONValue = [
+            "timestamp": .int(Int(record.createdAt)), "userRecordName": .string(owner), "deviceID": "EMULATOR",
+        ]
+        let modified: JSONValue = [
+            "timestamp": .int(Int(record.modifiedAt)), "userRecordName": .string(owner), "deviceID": "EMULATOR",
+        ]
+        return [
+            "recordName": .string(name),
+            "recordType": .string(record.recordType),
+            "recordChangeTag": .string(record.changeTag),
+            "fields": .object(fields),
+            "pluginFields": [:],
+            "created": created,
+            "modified": modified,
+            "deleted": false,
+            "zoneID": zoneID(zone, owner: owner),
+        ]
+    }
+
+    /// `{zoneName, ownerRecordName, zoneType}`.
+    static func zoneID(_ zone: String, owner: String) -> JSONValue {
+        [
+            "zoneName": .string(zone), "ownerRecordName": .string(owner),
+            "zoneType": .string(zone == User.defaultZone ? "DEFAULT_ZONE" : "REGULAR_CUSTOM_ZONE"),
+        ]
+    }
+
+    /// A per-item error dictionary.
+    static func itemError(_ recordName: String?, code: String, reason: String, retryAfter: Double? = nil) -> JSONValue {
+        var object: JSONObject = [:]
+        if let recordName { object["recordName"] = .string(recordName) }
+        object["reason"] = .string(reason)
+        object["serverErrorCode"] = .string(code)
+        object["uuid"] = .string(Opaque.uuid())
+        if let retryAfter { object["retryAfter"] = .double(retryAfter) }
+        return .object(object)
+    }
+
+    private static func value(_ field: StoredField, numbersAsStrings: Bool) -> JSONValue {
+        guard numbersAsStrings, field.type == "INT64" || field.type == "DOUBLE" else { return field.value }
+        switch field.value {
+        case .int(let number): return .string(String(number))
+        case .double(let number): return .string(String(number))
+        default: return field.value
+        }
+    }
+
+    /// Parses request fields. A missing type comes from the schema, else from the value. A value
+    /// that does not fit its type, or a type that differs from the schema, is BAD_REQUEST (the
+    /// reason names the field, never the value). `null` values come back as nil: "clear this".
+    static func parseFields(
+        _ json: JSONValue?, schema: [String: String]
+    ) throws(EmulatorError) -> [String: StoredField?] {
+        guard let json else { return [:] }
+        guard let object = json.objectValue else { throw .badRequest("fields must be an object") }
+        var result: [String: StoredField?] = [:]
+        for (name, wrapper) in object {
+            guard let wrapper = wrapper.objectValue, let value = wrapper["value"] else {
+                throw .badRequest("field '\(name)' must be {value, type}")
+            }
+            if value.isNull {
+                result[name] = .some(nil)
+                continue
+            }
+            guard let type = wrapper["type"]?.stringValue ?? schema[name] ?? inferredType(value) else {
+                throw .badRequest("cannot infer the type of field '\(name)'")
+            }
+            if let known = schema[name], known != type {
+                throw .badRequest("Invalid value type for field '\(name)': expected \(known), got \(type)")
+            }
+            guard let normalized = normalize(value, type: type) else {
+                throw .badRequest("Invalid value for field '\(name)': expected type \(type)")
+            }
+            result[name] = StoredField(type: type, value: normalized)
+        }
+        return result
+    }
+
+    static func inferredType(_ value: JSONValue) -> String? {
+        switch value {
+        case .string: "STRING"
+        case .int: "INT64"
+        case .double: "DOUBLE"
+        case .object(let object) where object["recordName"] != nil: "REFERENCE"
+        case .array(let items):
+            switch items.first {
+            case .string?: "STRING_LIST"
+            case .int?: "INT64_LIST"
+            case .double?: "DOUBLE_LIST"
+            default: nil
+            }
+        default: nil
+        }
+    }
+
+    /// The value in canonical form for its type, or nil when it does not fit.
+    static func normalize(_ value: JSONValue, type: String) -> JSONValue? {
+        if type.hasSuffix("_LIST") {
+            guard let items = value.arrayValue else { return nil }
+            let element = String(type.dropLast(5))
+            var normalized: [JSONValue] = []
+            for item in items {
+                guard let one = normalize(item, type: element) else { return nil }
+                normalized.append(one)
+            }
+            return .array(normalized)
+        }
+        // (No `cond ? nil : value` here: JSONValue is ExpressibleByNilLiteral, so that nil would be `.null`.)
+        let fits: Bool
+        switch type {
+        case "STRING", "BYTES", "ENCRYPTED_BYTES": fits = value.stringValue != nil
+        case "INT64", "TIMESTAMP": return value.intValue.map { .int($0) }
+        case "DOUBLE": return value.doubleValue.map { .double($0) }
+        case "REFERENCE": fits = value["recordName"]?.stringValue != nil
+        case "LOCATION": fits = value["latitude"]?.doubleValue != nil
+        default: fits = true
+        }
+        return fits ? .some(value) : .none
+    }
+
+    /// `desiredKeys` as a set; absent or null means all fields.
+    static func desiredKeys(_ json: JSONValue?) -> Set<String>? {
+        guard let items = json?.arrayValue else { return nil }
+        return Set(items.compactMap(\.stringValue))
+    }
+
+    /// The zone a body names (`zoneID.zoneName`), `_defaultZone` when none.
+    static func zoneName(_ body: JSONObject) -> String {
+        body["zoneID"]?["zoneName"]?.stringValue ?? User.defaultZone
+    }
+}

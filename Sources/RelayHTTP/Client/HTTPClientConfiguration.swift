@@ -1,0 +1,55 @@
+/// Settings for `HTTPClient`; requests may override the timeouts, size limit and address policy.
+public struct HTTPClientConfiguration: Sendable {
+    /// Default time allowed to establish a connection, TLS included.
+    public var connectTimeout: Duration
+    /// Default time allowed for a whole exchange.
+    public var timeout: Duration
+    /// Default response size limit in bytes (decoded body plus headers).
+    public var maxResponseBytes: Int
+    /// A PEM bundle of extra trust anchors (tests with their own CA). Verification is always on;
+    /// without this file the system trust store is used.
+    public var caFile: String?
+    /// Default address policy.
+    public var addressPolicy: AddressPolicy
+    /// Idle connections kept for reuse, across hosts.
+    public var maxIdleConnections: Int
+    /// Connections per host at once; 0 means no limit (HTTP/2 multiplexes on one connection anyway).
+    public var maxConnectionsPerHost: Int
+    /// The `User-Agent` header.
+    public var userAgent: String
+    /// An explicit proxy URL. Nil means no proxy: `http_proxy` and friends in the environment are
+    /// ignored so upstream traffic goes where the configuration says.
+    public var proxy: String?
+
+    /// A configuration with the relay's defaults (connect 5 s, total 15 s, 8 MiB).
+    public init(
+        connectTimeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(15),
+        maxResponseBytes: Int = 8 << 20,
+        caFile: String? = nil,
+        addressPolicy: AddressPolicy = .any,
+        maxIdleConnections: Int = 256,
+        maxConnectionsPerHost: Int = 0,
+        userAgent: String = "MustDoRelay/1",
+        proxy: String? = nil
+    ) {
+        self.connectTimeout = connectTimeout
+        self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
+        self.caFile = caFile
+        self.addressPolicy = addressPolicy
+        self.maxIdleConnections = maxIdleConnections
+        self.maxConnectionsPerHost = maxConnectionsPerHost
+        self.userAgent = userAgent
+        self.proxy = proxy
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up so a tiny positive duration never becomes "no limit".
+    var roundedUpMilliseconds: Int {
+        let (seconds, attoseconds) = components
+        let fraction = (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return max(0, Int(seconds) * 1000 + Int(fraction))
+    }
+}

@@ -1,0 +1,81 @@
+/// Settings of an `MCPEndpoint`.
+public struct MCPEndpointConfiguration: Sendable {
+    /// The endpoint path; `path + "/"` is served too, without a redirect.
+    public var path: String
+    /// `serverInfo` of the `initialize` result.
+    public var serverInfo: MCPServerInfo
+    /// Hint text for the model (`initialize` result `instructions`); nil leaves it out.
+    public var instructions: String?
+    /// `Host` values accepted (the public host and its aliases), compared case-insensitively. An entry
+    /// without a port accepts any port; `host:port` accepts only that port. Anything else gets 421,
+    /// which keeps a loopback-bound server safe from DNS rebinding. nil turns the check off.
+    public var allowedHosts: [String]?
+    /// `Origin` values accepted (`scheme://host[:port]`). Requests without `Origin` (server-side
+    /// clients) are always accepted; any other Origin gets 403.
+    public var allowedOrigins: [String]
+    /// Largest POST body accepted (413 beyond it).
+    public var maxBodyBytes: Int
+    /// Tools per `tools/list` page.
+    public var pageSize: Int
+    /// Check successful results against the tool's `outputSchema` (a tool bug then becomes an
+    /// `INTERNAL_ERROR` result and an `onError` report). Meant for tests and staging.
+    public var validatesOutput: Bool
+    /// Called after every `tools/call` with the tool name, duration and outcome code (never arguments
+    /// or results, which may hold to-do content).
+    public var onToolCall: (@Sendable (ToolCallRecord) -> Void)?
+    /// Called with unexpected errors (a tool threw something that is not a `ToolError`). The argument
+    /// is the tool name.
+    public var onError: (@Sendable (String, any Error) -> Void)?
+
+    /// A configuration; only the server identity is required.
+    public init(
+        serverInfo: MCPServerInfo,
+        path: String = "/mcp",
+        instructions: String? = nil,
+        allowedHosts: [String]? = nil,
+        allowedOrigins: [String] = [],
+        maxBodyBytes: Int = 256 * 1024,
+        pageSize: Int = 100,
+        validatesOutput: Bool = false,
+        onToolCall: (@Sendable (ToolCallRecord) -> Void)? = nil,
+        onError: (@Sendable (String, any Error) -> Void)? = nil
+    ) {
+        self.serverInfo = serverInfo
+        self.path = path
+        self.instructions = instructions
+        self.allowedHosts = allowedHosts
+        self.allowedOrigins = allowedOrigins
+        self.maxBodyBytes = maxBodyBytes
+        self.pageSize = pageSize
+        self.validatesOutput = validatesOutput
+        self.onToolCall = onToolCall
+        self.onError = onError
+    }
+}
+
+/// The server's identity in the `initialize` result.
+public struct MCPServerInfo: Sendable, Equatable {
+    /// Programmatic name.
+    public var name: String
+    /// Display name (sent from 2025-06-18 on).
+    public var title: String?
+    /// Version string.
+    public var version: String
+
+    /// An identity.
+    public init(name: String, title: String? = nil, version: String) {
+        self.name = name
+        self.title = title
+        self.version = version
+    }
+}
+
+/// What `onToolCall` reports: no arguments, no results.
+public struct ToolCallRecord: Sendable, Equatable {
+    /// The tool name.
+    public var tool: String
+    /// Wall time of the call, validation included.
+    public var duration: Duration
+    /// `ok`, or the error code (`INVALID_ARGUMENT`, `SESSION_ENDED`, `INTERNAL_ERROR`, a tool's own code).
+    public var outcome: String
+}

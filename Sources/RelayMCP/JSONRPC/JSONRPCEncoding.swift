@@ -1,0 +1,70 @@
+import RelayJSON
+
+/// Writes JSON-RPC responses straight into bytes, without building a `JSONValue` for the envelope.
+public enum JSONRPCEncoding {
+    private static let head = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+    private static let nullID = Array("null".utf8)
+    private static let resultKey = Array(#","result":"#.utf8)
+    private static let errorKey = Array(#","error":"#.utf8)
+
+    /// `{"jsonrpc":"2.0","id":…,"result":…}`
+    public static func result(id: JSONRPCID, _ result: JSONValue) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(128)
+        output.append(contentsOf: head)
+        id.write(into: &output)
+        output.append(contentsOf: resultKey)
+        result.write(into: &output)
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+
+    /// `{"jsonrpc":"2.0","id":…|null,"error":{…}}`
+    public static func error(id: JSONRPCID?, _ error: MCPError) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(128)
+        output.append(contentsOf: head)
+        if let id { id.write(into: &output) } else { output.append(contentsOf: nullID) }
+        output.append(contentsOf: errorKey)
+        error.json.write(into: &output)
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+
+    /// Joins encoded responses into a batch array.
+    public static func batch(_ responses: [[UInt8]]) -> [UInt8] {
+        var output: [UInt8] = [UInt8(ascii: "[")]
+        for (index, response) in responses.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: response)
+        }
+        output.append(UInt8(ascii: "]"))
+        return output
+    }
+}
+
+/// A response whose result never changes (the tool list, `initialize`): encoded once, then only
+/// the id is spliced in per request.
+public struct PreencodedResult: Sendable {
+    private let head: [UInt8]
+    private let tail: [UInt8]
+
+    /// Encodes `result` once.
+    public init(_ result: JSONValue) {
+        head = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+        var tail = Array(#","result":"#.utf8)
+        result.write(into: &tail)
+        tail.append(UInt8(ascii: "}"))
+        self.tail = tail
+    }
+
+    /// The full response for `id`.
+    public func bytes(id: JSONRPCID) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(head.count + tail.count + 24)
+        output.append(contentsOf: head)
+        id.write(into: &output)
+        output.append(contentsOf: tail)
+        return output
+    }
+}

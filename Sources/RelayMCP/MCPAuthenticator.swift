@@ -1,0 +1,35 @@
+import RelayHTTP
+
+/// What an authenticator decided about one request.
+public enum MCPAuthentication<Principal: Sendable>: Sendable {
+    /// Serve the request for `principal`.
+    case authorized(Principal)
+    /// Answer with this response instead (a 401 or 403 with `WWW-Authenticate`). The endpoint adds
+    /// its CORS headers to it.
+    case rejected(Response)
+}
+
+/// The seam where OAuth plugs into the MCP endpoint. Every request to the endpoint except an
+/// `OPTIONS` preflight is authenticated, whatever its method, before anything else about it is
+/// looked at (a request for an unknown Host or from a refused Origin is turned away first).
+public protocol MCPAuthenticator<Principal>: Sendable {
+    /// What a successful authentication yields; tools receive it in `ToolContext`.
+    associatedtype Principal: Sendable
+
+    /// Decides without suspending when it can (a cached token, a missing header), or returns nil to
+    /// have `authenticate` called. Answering here lets cheap requests skip creating a task.
+    func authenticateImmediately(_ request: Request) -> MCPAuthentication<Principal>?
+
+    /// Decides for `request` (bearer token lookup).
+    func authenticate(_ request: Request) async -> MCPAuthentication<Principal>
+
+    /// The response for a request whose tool found the person's upstream session gone
+    /// (`ToolError.sessionEnded()`): typically forget the grant, then a 401 with
+    /// `WWW-Authenticate: Bearer error="invalid_token", …` so the client reconnects.
+    func sessionEnded(_ request: Request, principal: Principal) async -> Response
+}
+
+extension MCPAuthenticator {
+    /// By default every decision goes through `authenticate`.
+    public func authenticateImmediately(_ request: Request) -> MCPAuthentication<Principal>? { nil }
+}

@@ -1,0 +1,68 @@
+import RelayJSON
+
+/// A JSON-RPC error: what RelayMCP answers when a message cannot be served. It renders as the
+/// `error` member of a JSON-RPC response; the HTTP status that carries it is decided by the
+/// endpoint (400 for transport-level refusals, 200 for method-level errors).
+public struct MCPError: Error, Sendable, Equatable {
+    /// The JSON-RPC error code.
+    public var code: Int
+    /// A one-line message safe to show the client (never secrets or to-do content).
+    public var message: String
+    /// Optional structured detail (`{"supported": [...]}` for version errors).
+    public var data: JSONValue?
+
+    /// An error with any code.
+    public init(code: Int, message: String, data: JSONValue? = nil) {
+        self.code = code
+        self.message = message
+        self.data = data
+    }
+
+    /// The `error` object of a JSON-RPC response.
+    public var json: JSONValue {
+        var object: JSONObject = ["code": .int(code), "message": .string(message)]
+        if let data { object["data"] = data }
+        return .object(object)
+    }
+
+    /// -32700: the body is not JSON.
+    public static func parseError(_ message: String = "Parse error") -> MCPError {
+        MCPError(code: Code.parseError, message: message)
+    }
+
+    /// -32600: JSON, but not a valid JSON-RPC message for this transport.
+    public static func invalidRequest(_ message: String, data: JSONValue? = nil) -> MCPError {
+        MCPError(code: Code.invalidRequest, message: message, data: data)
+    }
+
+    /// -32601: the method does not exist here.
+    public static func methodNotFound(_ method: String) -> MCPError {
+        MCPError(code: Code.methodNotFound, message: "Method not found: \(method)")
+    }
+
+    /// -32602: invalid parameters (also unknown tools and invalid cursors).
+    public static func invalidParams(_ message: String) -> MCPError {
+        MCPError(code: Code.invalidParams, message: message)
+    }
+
+    /// -32603: the server failed; the detail stays in the log.
+    public static func internalError(_ message: String = "Internal error") -> MCPError {
+        MCPError(code: Code.internalError, message: message)
+    }
+
+    /// The JSON-RPC codes RelayMCP uses.
+    public enum Code {
+        /// Invalid JSON.
+        public static let parseError = -32700
+        /// Not a valid request object.
+        public static let invalidRequest = -32600
+        /// Unknown method.
+        public static let methodNotFound = -32601
+        /// Invalid method parameters.
+        public static let invalidParams = -32602
+        /// Internal JSON-RPC error.
+        public static let internalError = -32603
+        /// Implementation-defined server error, used for HTTP-level refusals (403, 405, 406, 415, 421).
+        public static let serverError = -32000
+    }
+}

@@ -1,0 +1,136 @@
+import RelayJSON
+
+/// A tool the endpoint offers. `Principal` is whatever the authenticator returns for a request
+/// (for the relay: the grant that lets a tool reach one person's CloudKit database).
+///
+/// The endpoint validates `arguments` against `definition.inputSchema` before `call` runs, so a
+/// tool sees only arguments of the declared shape. A tool reports failures by throwing
+/// `ToolError` (rendered as an `isError` result), or `ToolError.sessionEnded()` when the
+/// person's upstream session is gone (rendered as HTTP 401 with the challenge).
+public protocol Tool<Principal>: Sendable {
+    /// Who the call is made for.
+    associatedtype Principal: Sendable
+
+    /// Name, title, description, schemas and annotations.
+    var definition: ToolDefinition { get }
+
+    /// Runs the tool with validated arguments.
+    func call(_ arguments: JSONObject, context: ToolContext<Principal>) async throws -> ToolResult
+}
+
+/// What a tool knows about the call besides its arguments.
+public struct ToolContext<Principal: Sendable>: Sendable {
+    /// The authenticated caller.
+    public var principal: Principal
+    /// The protocol version the request was made with.
+    public var protocolVersion: ProtocolVersion
+    /// The JSON-RPC id of the `tools/call` request.
+    public var requestID: JSONRPCID
+
+    /// A context; the endpoint builds these, tests may too.
+    public init(principal: Principal, protocolVersion: ProtocolVersion, requestID: JSONRPCID) {
+        self.principal = principal
+        self.protocolVersion = protocolVersion
+        self.requestID = requestID
+    }
+}
+
+/// How a tool presents itself in `tools/list`.
+public struct ToolDefinition: Sendable {
+    /// Unique name: 1–128 characters from `A–Z a–z 0–9 _ - .`.
+    public var name: String
+    /// Human-readable name (2025-06-18+; older revisions get it as `annotations.title`).
+    public var title: String?
+    /// Written for a model: when to call the tool and what it does.
+    public var description: String
+    /// JSON Schema of the arguments; root `"type": "object"`.
+    public var inputSchema: JSONValue
+    /// JSON Schema of `structuredContent` (2025-06-18+), if the tool declares one.
+    public var outputSchema: JSONValue?
+    /// Behaviour hints.
+    public var annotations: ToolAnnotations
+
+    /// A definition.
+    public init(
+        name: String,
+        title: String? = nil,
+        description: String,
+        inputSchema: JSONValue = ["type": "object", "additionalProperties": false],
+        outputSchema: JSONValue? = nil,
+        annotations: ToolAnnotations = ToolAnnotations()
+    ) {
+        self.name = name
+        self.title = title
+        self.description = description
+        self.inputSchema = inputSchema
+        self.outputSchema = outputSchema
+        self.annotations = annotations
+    }
+
+    /// Whether `name` follows the 2025-11-25 tool-name guidance.
+    public static func isValidName(_ name: String) -> Bool {
+        (1...128).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                    true
+                default: false
+                }
+            }
+    }
+
+    /// The tool object as `tools/list` shows it to a client speaking `version`.
+    func json(for version: ProtocolVersion) -> JSONValue {
+        var object: JSONObject = ["name": .string(name)]
+        if version.hasStructuredOutput, let title { object["title"] = .string(title) }
+        object["description"] = .string(description)
+        object["inputSchema"] = inputSchema
+        if version.hasStructuredOutput, let outputSchema { object["outputSchema"] = outputSchema }
+        var annotations = annotations.json
+        if !version.hasStructuredOutput, let title, annotations["title"] == nil {
+            annotations["title"] = .string(title)
+        }
+        if annotations.count > 0 { object["annotations"] = .object(annotations) }
+        return .object(object)
+    }
+}
+
+/// Tool annotations (hints; clients treat them as untrusted). Nil leaves the spec default.
+public struct ToolAnnotations: Sendable, Equatable {
+    /// Display title (the top-level `title` wins where both exist).
+    public var title: String?
+    /// The tool does not change anything (default false).
+    public var readOnlyHint: Bool?
+    /// A change may delete or overwrite (default true; meaningful only when not read-only).
+    public var destructiveHint: Bool?
+    /// Calling again with the same arguments has no further effect (default false).
+    public var idempotentHint: Bool?
+    /// The tool reaches outside systems (default true).
+    public var openWorldHint: Bool?
+
+    /// Annotations.
+    public init(
+        title: String? = nil,
+        readOnlyHint: Bool? = nil,
+        destructiveHint: Bool? = nil,
+        idempotentHint: Bool? = nil,
+        openWorldHint: Bool? = nil
+    ) {
+        self.title = title
+        self.readOnlyHint = readOnlyHint
+        self.destructiveHint = destructiveHint
+        self.idempotentHint = idempotentHint
+        self.openWorldHint = openWorldHint
+    }
+
+    var json: JSONObject {
+        var object = JSONObject()
+        if let title { object["title"] = .string(title) }
+        if let readOnlyHint { object["readOnlyHint"] = .bool(readOnlyHint) }
+        if let destructiveHint { object["destructiveHint"] = .bool(destructiveHint) }
+        if let idempotentHint { object["idempotentHint"] = .bool(idempotentHint) }
+        if let openWorldHint { object["openWorldHint"] = .bool(openWorldHint) }
+        return object
+    }
+}

@@ -1,0 +1,84 @@
+import RelayJSON
+
+/// The tools an endpoint offers, with their schemas compiled and every `tools/list` page
+/// encoded once per protocol version, so listing costs a cursor lookup and an id splice.
+public struct ToolRegistry<Principal: Sendable>: Sendable {
+    struct Entry: Sendable {
+        let tool: any Tool<Principal>
+        let input: JSONSchema
+        let output: JSONSchema?
+    }
+
+    private let entries: [String: Entry]
+    /// Tool names in listing order.
+    public let names: [String]
+    /// Tools per `tools/list` page.
+    public let pageSize: Int
+    private let pages: [ProtocolVersion: [PreencodedResult]]
+
+    /// Registers `tools` in order. Throws when a name is invalid or repeated, or a schema cannot be
+    /// compiled (a programming error, reported at startup rather than on the first call).
+    public init(_ tools: [any Tool<Principal>], pageSize: Int = 100) throws(MCPError) {
+        precondition(pageSize > 0, "pageSize must be positive")
+        var entries: [String: Entry] = [:]
+        var names: [String] = []
+        for tool in tools {
+            let definition = tool.definition
+            guard ToolDefinition.isValidName(definition.name) else {
+                throw .internalError("Tool name \"\(definition.name)\" is not 1–128 characters of A–Z a–z 0–9 _ - .")
+            }
+            guard entries[definition.name] == nil else {
+                throw .internalError("Tool name \"\(definition.name)\" is registered twice.")
+            }
+            guard definition.inputSchema["type"] == "object" else {
+                throw .internalError("The inputSchema of \(definition.name) must have \"type\": \"object\".")
+            }
+            let input: JSONSchema
+            let output: JSONSchema?
+            do {
+                input = try JSONSchema(definition.inputSchema)
+                output = try definition.outputSchema.map { schema throws(MCPError) in try JSONSchema(schema) }
+            } catch {
+                throw .internalError("Tool \(definition.name): \(error.message)")
+            }
+            entries[definition.name] = Entry(tool: tool, input: input, output: output)
+            names.append(definition.name)
+        }
+        self.entries = entries
+        self.names = names
+        self.pageSize = pageSize
+        var pages: [ProtocolVersion: [PreencodedResult]] = [:]
+        for version in ProtocolVersion.allCases {
+            pages[version] = Self.encodePages(tools.map(\.definition), pageSize: pageSize, version: version)
+        }
+        self.pages = pages
+    }
+
+    private static func encodePages(
+        _ definitions: [ToolDefinition], pageSize: Int, version: ProtocolVersion
+    ) -> [PreencodedResult] {
+        let count = max(1, (definitions.count + pageSize - 1) / pageSize)
+        return (0..<count).map { index in
+            let slice = definitions.dropFirst(index * pageSize).prefix(pageSize)
+            var result: JSONObject = ["tools": .array(slice.map { $0.json(for: version) })]
+            if index + 1 < count { result["nextCursor"] = .string(cursor(forPage: index + 1)) }
+            return PreencodedResult(.object(result))
+        }
+    }
+
+    /// Cursors are opaque to clients; they name a page of this registry.
+    private static func cursor(forPage page: Int) -> String { "page-\(page)" }
+
+    /// The encoded `tools/list` page for `cursor` (nil: the first), or nil when the cursor is not one
+    /// this registry issued.
+    public func page(cursor: String?, version: ProtocolVersion) -> PreencodedResult? {
+        guard let versionPages = pages[version] else { return nil }
+        guard let cursor else { return versionPages[0] }
+        guard cursor.hasPrefix("page-"), let index = Int(cursor.dropFirst(5)), index > 0, index < versionPages.count,
+            Self.cursor(forPage: index) == cursor
+        else { return nil }
+        return versionPages[index]
+    }
+
+    func entry(named name: String) -> Entry? { entries[name] }
+}

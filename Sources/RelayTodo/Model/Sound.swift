@@ -1,0 +1,28 @@
+/// An alarm sound: the 25 names the app knows (`spec/tools.md`).
+public enum Sound: String, Sendable, CaseIterable {
+    case `default`
+    case chime
+    case marimba
+    case beep
+    case urgent
+    case vibrateOnly
+    case siren
+    case klaxon
+    case rapid
+    case redalert
+    case musicbox
+    case harp
+    case morning
+    case bowl
+    case droplet
+    case breeze
+    case horror
+    case dread
+    case ghost
+    case lament
+    case cello
+    case rainy
+    case fanfare
+    case skip
+    case sparkle
+}

@@ -1,0 +1,19 @@
+import Foundation
+import RelayJSON
+
+extension TimeRules {
+    /// `instant` as ISO 8601 with this zone's offset at that instant, to the second:
+    /// `2026-03-08T03:00:00-04:00`, `2026-06-01T09:00:00+00:00`.
+    public func format(_ instant: Date) -> String {
+        let seconds = offset(at: instant)
+        let sign = seconds < 0 ? "-" : "+"
+        let minutes = abs(seconds) / 60
+        return "\(wallClock(at: instant))\(sign)\(pad(minutes / 60, 2)):\(pad(minutes % 60, 2))"
+    }
+
+    /// `format(_:)` as a JSON string, or JSON null for nil.
+    func json(_ instant: Date?) -> JSONValue {
+        guard let instant else { return .null }
+        return .string(format(instant))
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// The clock rules of one Account: its time zone and default alarm time. Converts between instants and
+/// wall-clock readings with the DST rules of `spec/tools.md`: a wall time that does not exist (spring-forward
+/// gap) becomes the first minute that does; an ambiguous one (fall-back overlap) takes the earlier instant.
+///
+/// Only `TimeZone.secondsFromGMT(for:)` and `nextDaylightSavingTimeTransition(after:)` are used from
+/// Foundation; calendar arithmetic is done on `LocalDate`, because `Calendar.date(from:)` shifts a gap time
+/// by the gap's length (02:30 → 03:30) instead of to the first valid minute (03:00).
+public struct TimeRules: Sendable, Equatable {
+    /// The zone used for conversions.
+    public let zone: TimeZone
+    /// The IANA name as the Account spells it (Foundation reports `UTC` as `GMT` on Linux).
+    public let zoneName: String
+    /// The time used when an input is a bare date, and for `defaultDueNext`.
+    public let defaultTime: LocalTime
+
+    /// Rules for an IANA zone name; an unset or unknown name means `UTC`.
+    public init(zoneName: String?, defaultTime: LocalTime = .nine) {
+        if let zoneName, let zone = TimeZone(identifier: zoneName) {
+            self.zone = zone
+            self.zoneName = zoneName
+        } else {
+            self.zone = TimeZone(secondsFromGMT: 0)!
+            self.zoneName = "UTC"
+        }
+        self.defaultTime = defaultTime
+    }
+
+    /// UTC with 09:00 as the default time: the rules of a missing Account record.
+    public static let utc = TimeRules(zoneName: nil)
+
+    /// The zone's offset from UTC in seconds at `instant`.
+    public func offset(at instant: Date) -> Int { zone.secondsFromGMT(for: instant) }
+
+    /// The wall-clock reading at `instant` (fractions of a second dropped).
+    public func wallClock(at instant: Date) -> LocalDateTime {
+        let local = Int(instant.timeIntervalSince1970.rounded(.down)) + offset(at: instant)
+        let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
+        return LocalDateTime(date: LocalDate(daysSinceEpoch: days), secondsOfDay: local - days * 86400)
+    }
+
+    /// The date at `now` in this zone.
+    public func today(now: Date) -> LocalDate { wallClock(at: now).date }
+
+    /// The instant when the wall clock in this zone shows `time` on `date`, with the gap and overlap rules.
+    public func instant(date: LocalDate, time: LocalTime) -> Date {
+        let wall = date.daysSinceEpoch * 86400 + time.secondsSinceMidnight
+        // Offsets in force around this wall time; a transition is never closer than a day to another.
+        var offsets: Set<Int> = [offset(atSeconds: wall - 86400), offset(atSeconds: wall + 86400)]
+        for candidate in offsets { offsets.insert(offset(atSeconds: wall - candidate)) }
+        let valid = offsets.map { wall - $0 }.filter { $0 + offset(atSeconds: $0) == wall }
+        if let earliest = valid.min() { return Date(timeIntervalSince1970: TimeInterval(earliest)) }
+        return firstInstant(afterGapAt: wall, largestOffset: offsets.max() ?? 0)
+    }
+
+    /// The wall time `wall` is in a gap: the first existing minute after it is the transition instant.
+    private func firstInstant(afterGapAt wall: Int, largestOffset: Int) -> Date {
+        let searchStart = Date(timeIntervalSince1970: TimeInterval(wall - largestOffset - 1))
+        if let transition = zone.nextDaylightSavingTimeTransition(after: searchStart),
+            transition.timeIntervalSince1970 <= TimeInterval(wall - offset(atSeconds: wall - 86400))
+        {
+            return transition
+        }
+        // Foundation found no transition: walk forward minute by minute (at most two days).
+        var minute = wall + 60
+        while minute < wall + 2 * 86400 {
+            for candidate in Set([offset(atSeconds: minute - 86400), offset(atSeconds: minute + 86400)])
+            where minute - candidate + offset(atSeconds: minute - candidate) == minute {
+                return Date(timeIntervalSince1970: TimeInterval(minute - candidate))
+            }
+            minute += 60
+        }
+        return Date(timeIntervalSince1970: TimeInterval(wall - largestOffset))
+    }
+
+    private func offset(atSeconds seconds: Int) -> Int {
+        zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+
+    /// The instant a time input means in this zone.
+    public func resolve(_ input: TimeInput) -> Date {
+        switch input {
+        case .instant(let instant): instant
+        case .wallClock(let date, let time): instant(date: date, time: time)
+        case .date(let date): instant(date: date, time: defaultTime)
+        }
+    }
+
+    /// Tomorrow at the default time: the due time of an `add_todo` without `due`.
+    public func defaultDueNext(now: Date) -> Date { instant(date: today(now: now).adding(days: 1), time: defaultTime) }
+}

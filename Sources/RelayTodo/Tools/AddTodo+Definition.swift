@@ -1,0 +1,33 @@
+extension AddTodo {
+    /// The tool's name, title, schemas and hints.
+    public static let definition = ToolDefinition(
+        name: "add_todo", title: "Add a to-do",
+        description: """
+            Adds a to-do to the user's MustDo app; its alarm rings on the iPhone at the due time until the \
+            user marks it done. For a simple to-do pass only title. Pass due only when the user names a time \
+            ("tomorrow 9:00", "today 15:00"); if they name only a day, pass YYYY-MM-DD and it rings at their \
+            default time. YYYY-MM-DDTHH:mm is wall-clock time in the user's time zone (call get_me first). \
+            Without due it rings tomorrow at the default time. For a repeating to-do, due is the first \
+            occurrence and sets the time of day: "monthly on the 5th" needs due on a 5th, yearly uses due's \
+            month and day. If due falls inside the user's quiet hours it is moved to their end and the result \
+            has quietHoursAdjusted: tell the user. Fails with PAYMENT_REQUIRED when the user's free trial and \
+            subscription have both ended.
+            """,
+        inputSchema: Schema.object(
+            [
+                ("title", Schema.string("What to do, in the user's words.", minLength: 1, maxLength: 200)),
+                ("due", Schema.timeInput("When the alarm rings. Leave out for tomorrow at the default time.")),
+                ("notes", Schema.string("Optional details.", maxLength: 4000)),
+                ("sound", Schema.string("Alarm sound. Default: default.", enumeration: Schema.sounds)),
+                ("repeat", Schema.repeatInput(nullable: false)),
+            ],
+            required: ["title"], closed: true),
+        outputSchema: Schema.object(
+            [
+                ("timeZone", Schema.timeZone),
+                ("todo", Schema.todo),
+                ("quietHoursAdjusted", Schema.quietHoursAdjusted),
+            ],
+            required: ["timeZone", "todo"]),
+        annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: false))
+}

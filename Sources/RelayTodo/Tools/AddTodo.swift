@@ -1,0 +1,93 @@
+import Foundation
+import RelayJSON
+
+/// `add_todo`: creates a to-do.
+public enum AddTodo {
+    /// Validated arguments.
+    public struct Request: Sendable, Equatable {
+        /// 1–200 characters, trimmed.
+        public var title: String
+        /// When to ring; nil = tomorrow at the default time.
+        public var due: TimeInput?
+        /// Up to 4000 characters; nil when left out or empty.
+        public var notes: String?
+        /// nil = `default`.
+        public var sound: Sound?
+        /// nil = one-off (also for `{kind: "none"}`).
+        public var repeatRule: RepeatRule?
+
+        /// A request with every part given.
+        public init(
+            title: String, due: TimeInput? = nil, notes: String? = nil, sound: Sound? = nil,
+            repeatRule: RepeatRule? = nil
+        ) {
+            self.title = title
+            self.due = due
+            self.notes = notes
+            self.sound = sound
+            self.repeatRule = repeatRule
+        }
+    }
+
+    /// The to-do to create and whether its time was moved out of quiet hours.
+    public struct Created: Sendable, Equatable {
+        /// The new record (all fields to write).
+        public let todo: Todo
+        /// Set when the due time was moved.
+        public let quietHoursAdjusted: QuietHoursAdjustment?
+    }
+
+    /// Validates the arguments (no I/O, no Account needed).
+    public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
+        let object = try ArgumentObject(
+            arguments, field: "", allowed: ["title", "due", "notes", "sound", "repeat"])
+        guard let title = try object.text("title", maxLength: 200) else {
+            throw .invalidArgument("title", "is required")
+        }
+        let notes = try object.text("notes", maxLength: 4000, allowEmpty: true)
+        return Request(
+            title: title, due: try object.time("due"), notes: notes?.isEmpty == false ? notes : nil,
+            sound: try object.choice("sound", of: Sound.self),
+            repeatRule: try object["repeat"].flatMap { value throws(TodoError) in try RepeatRule.parse(value) })
+    }
+
+    /// The new to-do: `PAYMENT_REQUIRED` unless the entitlement hint allows adding; due defaults to tomorrow at
+    /// the default time and moves out of quiet hours; `source = mcp`, `status = pending`, the Account zone,
+    /// `createdAt = changedAt = now`. `newID` is a fresh UUID (lowercased here).
+    public static func apply(_ request: Request, account: Account, now: Date, newID: String) throws(TodoError)
+        -> Created
+    {
+        guard account.canAddTodos(now: now) else { throw .paymentRequired }
+        let rules = account.rules
+        let requested = request.due.map(rules.resolve) ?? rules.defaultDueNext(now: now)
+        let adjustment = account.quietHours?.adjust(
+            requested, repeating: request.repeatRule != nil, rules: rules)
+        let due = adjustment?.actual ?? requested
+        try request.repeatRule?.checkEnd(firstOccurrence: due, rules: rules, field: "repeat")
+        let todo = Todo(
+            id: newID.lowercased(), title: request.title, notes: request.notes, dueAt: due, timeZone: rules.zoneName,
+            sound: request.sound ?? .default, repeatRule: request.repeatRule, status: .pending, source: .mcp,
+            createdAt: now, changedAt: now)
+        return Created(todo: todo, quietHoursAdjusted: adjustment)
+    }
+
+    /// The result's `structuredContent`: `{timeZone, todo, quietHoursAdjusted?}`.
+    public static func result(_ created: Created, account: Account) -> JSONValue {
+        var object: JSONObject = [
+            "timeZone": .string(account.rules.zoneName), "todo": created.todo.json(account: account),
+        ]
+        if let adjustment = created.quietHoursAdjusted {
+            object["quietHoursAdjusted"] = adjustment.json(account: account)
+        }
+        return .object(object)
+    }
+}
+
+extension RepeatRule {
+    /// `INVALID_ARGUMENT` on `<field>.end.until` when the rule would end before its first occurrence.
+    func checkEnd(firstOccurrence: Date, rules: TimeRules, field: String) throws(TodoError) {
+        if case .until(let last) = end, last < rules.today(now: firstOccurrence) {
+            throw .invalidArgument("\(field).end.until", "is before the first occurrence (due)")
+        }
+    }
+}

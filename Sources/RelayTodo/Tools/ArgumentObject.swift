@@ -1,0 +1,129 @@
+import RelayJSON
+
+/// A JSON object of tool arguments being validated. Every error is `INVALID_ARGUMENT` naming the member
+/// by its dotted path. JSON `null` counts as "not given" except where a tool gives null a meaning
+/// (`update_todo`'s `notes` and `repeat`), which it checks itself with `isNull(_:)`.
+struct ArgumentObject {
+    let members: JSONObject
+    /// The path of this object (`repeat.end`), or "" for the top-level arguments.
+    let field: String
+
+    /// Checks that `value` is an object (or absent, for top-level arguments) whose members are all `allowed`.
+    init(_ value: JSONValue?, field: String, allowed: Set<String>) throws(TodoError) {
+        self.field = field
+        switch value {
+        case .none where field.isEmpty, .null? where field.isEmpty: members = JSONObject()
+        case .object(let object)?: members = object
+        default:
+            throw field.isEmpty
+                ? TodoError(code: .invalidArgument, message: "arguments must be a JSON object")
+                : .invalidArgument(field, "must be an object")
+        }
+        for key in members.keys where !allowed.contains(key) {
+            let known = allowed.sorted().joined(separator: ", ")
+            throw .invalidArgument(
+                path(key), known.isEmpty ? "this tool takes no arguments" : "unknown; expected \(known)")
+        }
+    }
+
+    /// The dotted path of member `key`.
+    func path(_ key: String) -> String { field.isEmpty ? key : "\(field).\(key)" }
+
+    /// Member `key` as given (nil when absent).
+    subscript(key: String) -> JSONValue? { members[key] }
+
+    /// Whether `key` is present with value null.
+    func isNull(_ key: String) -> Bool { members[key]?.isNull == true }
+
+    /// A string member, nil when absent or null.
+    func string(_ key: String) throws(TodoError) -> String? {
+        guard let value = members[key], !value.isNull else { return nil }
+        guard let string = value.stringValue else { throw .invalidArgument(path(key), "must be a string") }
+        return string
+    }
+
+    /// A required string member.
+    func requiredString(_ key: String) throws(TodoError) -> String {
+        guard let string = try string(key) else { throw .invalidArgument(path(key), "is required") }
+        return string
+    }
+
+    /// A string member of 1…`maxLength` Unicode scalars after trimming surrounding white space.
+    func text(_ key: String, maxLength: Int, allowEmpty: Bool = false) throws(TodoError) -> String? {
+        guard let raw = try string(key) else { return nil }
+        let trimmed = raw.trimmingWhitespace()
+        if trimmed.isEmpty && !allowEmpty { throw .invalidArgument(path(key), "must not be empty") }
+        if trimmed.unicodeScalars.count > maxLength {
+            throw .invalidArgument(path(key), "must be at most \(maxLength) characters")
+        }
+        return trimmed
+    }
+
+    /// An integer member within `range`.
+    func int(_ key: String, in range: ClosedRange<Int>) throws(TodoError) -> Int? {
+        guard let value = members[key], !value.isNull else { return nil }
+        guard let number = value.intValue, range.contains(number) else {
+            throw .invalidArgument(path(key), "must be an integer \(range.lowerBound)–\(range.upperBound)")
+        }
+        return number
+    }
+
+    /// A boolean member.
+    func bool(_ key: String) throws(TodoError) -> Bool? {
+        guard let value = members[key], !value.isNull else { return nil }
+        guard let flag = value.boolValue else { throw .invalidArgument(path(key), "must be true or false") }
+        return flag
+    }
+
+    /// An array member.
+    func array(_ key: String) throws(TodoError) -> [JSONValue]? {
+        guard let value = members[key], !value.isNull else { return nil }
+        guard let list = value.arrayValue else { throw .invalidArgument(path(key), "must be an array") }
+        return list
+    }
+
+    /// A `YYYY-MM-DD` member.
+    func date(_ key: String) throws(TodoError) -> LocalDate? {
+        guard let text = try string(key) else { return nil }
+        guard let date = LocalDate(text) else {
+            throw .invalidArgument(path(key), "must be a date as YYYY-MM-DD")
+        }
+        return date
+    }
+
+    /// A time input member (`due`, `until`).
+    func time(_ key: String) throws(TodoError) -> TimeInput? {
+        guard let text = try string(key) else { return nil }
+        return try TimeInput(parsing: text, field: path(key))
+    }
+
+    /// A member that must be one of the cases of `T`.
+    func choice<T: RawRepresentable & CaseIterable>(_ key: String, of type: T.Type) throws(TodoError) -> T?
+    where T.RawValue == String {
+        guard let text = try string(key) else { return nil }
+        guard let value = T(rawValue: text) else {
+            let names = T.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .invalidArgument(path(key), "must be one of \(names)")
+        }
+        return value
+    }
+
+    /// The `id` member: a non-empty record name without control characters.
+    func id() throws(TodoError) -> String {
+        let id = try requiredString("id")
+        guard !id.isEmpty, id.utf8.count <= 255, !id.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+            throw .invalidArgument(path("id"), "must be a to-do id from list_todos or add_todo")
+        }
+        return id
+    }
+}
+
+extension String {
+    /// The string without leading and trailing white space and newlines.
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import RelayJSON
+
+/// `complete_todo`: marks a one-off done, or one day of a repeating to-do.
+public enum CompleteTodo {
+    /// Validated arguments.
+    public struct Request: Sendable, Equatable {
+        /// The to-do.
+        public var id: String
+        /// Repeating only: which day; nil = today in the to-do's zone. Ignored for one-offs.
+        public var occurrenceDate: LocalDate?
+
+        /// A request with every part given.
+        public init(id: String, occurrenceDate: LocalDate? = nil) {
+            self.id = id
+            self.occurrenceDate = occurrenceDate
+        }
+    }
+
+    /// What completing means for the record(s).
+    public enum Outcome: Sendable, Equatable {
+        /// A one-off: save this change (`status = done`, `completedAt = now`).
+        case updated(TodoChange)
+        /// A repeating to-do: save this Occurrence (`<id>|<date>`, state done).
+        case occurrence(Todo, Occurrence)
+        /// Already done (the to-do, or that day's Occurrence): nothing to save.
+        case alreadyDone(Todo, Occurrence?)
+    }
+
+    /// Validates the arguments.
+    public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
+        let object = try ArgumentObject(arguments, field: "", allowed: ["id", "occurrenceDate"])
+        return Request(id: try object.id(), occurrenceDate: try object.date("occurrenceDate"))
+    }
+
+    /// The occurrence day a request means for a repeating to-do: `occurrenceDate`, or today in the to-do's
+    /// own time zone. Look up `Occurrence.recordName(todoId:date:)` for it before calling `apply`.
+    public static func occurrenceDate(_ request: Request, todo: Todo, account: Account, now: Date) -> LocalDate {
+        request.occurrenceDate ?? todo.rules(account: account).today(now: now)
+    }
+
+    /// Completes `current` (`nil` or soft-deleted → `NOT_FOUND`). `existing` is the stored Occurrence for that
+    /// day, if any (repeating to-dos only).
+    public static func apply(
+        _ request: Request, current: Todo?, existing: Occurrence?, account: Account, now: Date
+    ) throws(TodoError) -> Outcome {
+        guard let todo = current, !todo.isDeleted else { throw .notFound(id: request.id) }
+        guard todo.isRepeating else {
+            if todo.status == .done { return .alreadyDone(todo, nil) }
+            var done = todo
+            done.status = .done
+            done.completedAt = now
+            return .updated(TodoChange(from: todo, to: done, now: now))
+        }
+        let date = occurrenceDate(request, todo: todo, account: account, now: now)
+        if let existing, existing.state == .done, existing.date == date { return .alreadyDone(todo, existing) }
+        return .occurrence(todo, Occurrence(todoId: todo.id, date: date, state: .done, changedAt: now))
+    }
+
+    /// The result's `structuredContent`: `{timeZone, todo, occurrence, alreadyDone, message}`.
+    public static func result(_ outcome: Outcome, account: Account) -> JSONValue {
+        let todo: Todo
+        let occurrence: Occurrence?
+        let alreadyDone: Bool
+        switch outcome {
+        case .updated(let change): (todo, occurrence, alreadyDone) = (change.todo, nil, false)
+        case .occurrence(let repeating, let day): (todo, occurrence, alreadyDone) = (repeating, day, false)
+        case .alreadyDone(let done, let day): (todo, occurrence, alreadyDone) = (done, day, true)
+        }
+        let message: String
+        switch (occurrence, alreadyDone) {
+        case (nil, false): message = "Marked done."
+        case (nil, true): message = "It was already done; nothing changed."
+        case (let day?, false): message = "Marked the occurrence on \(day.date) done; the repeat continues."
+        case (let day?, true): message = "The occurrence on \(day.date) was already done; nothing changed."
+        }
+        return [
+            "timeZone": .string(account.rules.zoneName), "todo": todo.json(account: account),
+            "occurrence": occurrence?.json(account: account) ?? .null, "alreadyDone": .bool(alreadyDone),
+            "message": .string(message),
+        ]
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import RelayJSON
+
+/// `delete_todo`: a soft delete (writes `deletedAt`); the app purges the record later, the relay never does.
+public enum DeleteTodo {
+    /// Validated arguments.
+    public struct Request: Sendable, Equatable {
+        /// The to-do.
+        public var id: String
+
+        /// A request for `id`.
+        public init(id: String) { self.id = id }
+    }
+
+    /// The tool's name, title, schemas and hints.
+    public static let definition = ToolDefinition(
+        name: "delete_todo", title: "Delete a to-do",
+        description: """
+            Deletes a to-do: it disappears from the app and from list_todos (the app purges it later). For a \
+            repeating to-do this deletes the whole series; to finish one day use complete_todo instead. \
+            Confirm with the user before deleting. An id that does not exist or was already deleted gives \
+            NOT_FOUND.
+            """,
+        inputSchema: Schema.object([("id", Schema.id)], required: ["id"], closed: true),
+        outputSchema: Schema.object(
+            [
+                ("timeZone", Schema.timeZone),
+                ("id", Schema.string()),
+                ("deleted", Schema.boolean()),
+                ("deletedAt", Schema.requiredInstant),
+            ],
+            required: ["timeZone", "id", "deleted", "deletedAt"]),
+        annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: true, idempotentHint: true))
+
+    /// Validates the arguments.
+    public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
+        let object = try ArgumentObject(arguments, field: "", allowed: ["id"])
+        return Request(id: try object.id())
+    }
+
+    /// The soft delete of `current` (`nil` or already deleted → `NOT_FOUND`): `deletedAt = changedAt = now`.
+    public static func apply(_ request: Request, current: Todo?, now: Date) throws(TodoError) -> TodoChange {
+        guard let todo = current, !todo.isDeleted else { throw .notFound(id: request.id) }
+        var deleted = todo
+        deleted.deletedAt = now
+        return TodoChange(from: todo, to: deleted, now: now)
+    }
+
+    /// The result's `structuredContent`: `{timeZone, id, deleted: true, deletedAt}`.
+    public static func result(_ change: TodoChange, account: Account) -> JSONValue {
+        [
+            "timeZone": .string(account.rules.zoneName), "id": .string(change.todo.id), "deleted": true,
+            "deletedAt": account.rules.json(change.todo.deletedAt),
+        ]
+    }
+}

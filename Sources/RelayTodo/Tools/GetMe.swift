@@ -1,0 +1,79 @@
+import Foundation
+import RelayJSON
+
+/// `get_me`: the Account and "today" in its time zone.
+public enum GetMe {
+    /// The tool's name, title, schemas and hints.
+    public static let definition = ToolDefinition(
+        name: "get_me", title: "Account and today",
+        description: """
+            Call this first, before working with dates or times. Returns the user's MustDo settings and the \
+            current date and time in the user's time zone: timeZone (IANA), locale, defaultTime (the alarm time \
+            used when only a date is given), quietHours ({start, end} wall-clock times during which no alarm \
+            rings, or null), trialStartedAt, subscribedUntil, canAddTodos (whether add_todo is allowed), today \
+            ({date, weekday, weekdayNumber} with 1 = Sunday … 7 = Saturday), now, and defaultDueNext (tomorrow \
+            at the default time, which add_todo uses when due is left out). Turn words like "today", \
+            "tomorrow" or "next Monday" into dates from this today, in this time zone, not your own.
+            """,
+        inputSchema: Schema.object([], closed: true),
+        outputSchema: Schema.object(
+            [
+                ("timeZone", Schema.timeZone),
+                ("locale", Schema.string(nullable: true)),
+                ("defaultTime", Schema.string("HH:mm.")),
+                (
+                    "quietHours",
+                    Schema.object(
+                        [("start", Schema.string("HH:mm.")), ("end", Schema.string("HH:mm."))],
+                        required: ["start", "end"], nullable: true)
+                ),
+                ("trialStartedAt", Schema.instant),
+                ("subscribedUntil", Schema.instant),
+                ("canAddTodos", Schema.boolean()),
+                (
+                    "today",
+                    Schema.object(
+                        [
+                            ("date", Schema.string("YYYY-MM-DD.")), ("weekday", Schema.string()),
+                            ("weekdayNumber", Schema.integer("1 = Sunday … 7 = Saturday.", range: 1...7)),
+                        ],
+                        required: ["date", "weekday", "weekdayNumber"])
+                ),
+                ("now", Schema.requiredInstant),
+                ("defaultDueNext", Schema.requiredInstant),
+            ],
+            required: [
+                "timeZone", "locale", "defaultTime", "quietHours", "trialStartedAt", "subscribedUntil",
+                "canAddTodos", "today", "now", "defaultDueNext",
+            ]),
+        annotations: ToolAnnotations(readOnlyHint: true, destructiveHint: false, idempotentHint: true))
+
+    /// Checks that no arguments were passed.
+    public static func parse(_ arguments: JSONValue?) throws(TodoError) {
+        _ = try ArgumentObject(arguments, field: "", allowed: [])
+    }
+
+    /// The result's `structuredContent`.
+    public static func result(account: Account, now: Date) -> JSONValue {
+        let rules = account.rules
+        let today = rules.today(now: now)
+        let quietHours: JSONValue =
+            account.quietHours.map { ["start": .string($0.start.description), "end": .string($0.end.description)] }
+            ?? .null
+        return [
+            "timeZone": .string(rules.zoneName),
+            "locale": account.locale.map(JSONValue.string) ?? .null,
+            "defaultTime": .string(rules.defaultTime.description),
+            "quietHours": quietHours,
+            "trialStartedAt": rules.json(account.trialStartedAt),
+            "subscribedUntil": rules.json(account.subscribedUntil),
+            "canAddTodos": .bool(account.canAddTodos(now: now)),
+            "today": [
+                "date": .string(today.description), "weekday": .string(today.weekday.englishName),
+                "weekdayNumber": .int(today.weekday.rawValue),
+            ],
+            "now": .string(rules.format(now)),
+            "defaultDueNext": .string(rules.format(rules.defaultDueNext(now: now))),
+        ]
+    }
+}

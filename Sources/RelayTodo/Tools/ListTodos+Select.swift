@@ -1,0 +1,66 @@
+import Foundation
+import RelayJSON
+
+extension ListTodos {
+    /// The page for `request` from every Todo and Occurrence record the caller fetched (it may fetch more than
+    /// needed: everything is filtered here). Soft-deleted to-dos never appear. One-offs match by the date of
+    /// `dueAt` in the Account zone and by `status`; repeating to-dos (unless `includeRepeating` is false)
+    /// match when their first occurrence is not after `to` and an `until` end is not before `from`, whatever
+    /// the status filter, and carry their Occurrences dated within the range. Entries are ordered by due
+    /// time, then id, and cut into pages of `pageSize` (at most 200).
+    public static func select(
+        _ request: Request, todos: [Todo], occurrences: [Occurrence], account: Account, pageSize: Int = 200
+    ) -> Page {
+        let rules = account.rules
+        var entries: [(key: ListCursor, todo: Todo)] = []
+        for todo in todos where !todo.isDeleted {
+            let day = todo.dueAt.map { rules.today(now: $0) }
+            if let rule = todo.repeatRule {
+                guard request.includeRepeating else { continue }
+                if let to = request.to, let day, day > to { continue }
+                if let from = request.from, case .until(let last) = rule.end, last < from { continue }
+            } else {
+                guard request.status == .all || todo.status.rawValue == request.status.rawValue else { continue }
+                if request.from != nil || request.to != nil {
+                    guard let day, request.from.map({ day >= $0 }) ?? true, request.to.map({ day <= $0 }) ?? true
+                    else { continue }
+                }
+            }
+            entries.append((ListCursor(todo: todo), todo))
+        }
+        entries.sort { $0.key < $1.key }
+        if let cursor = request.cursor { entries.removeAll { !(cursor < $0.key) } }
+        let size = min(max(pageSize, 1), 200)
+        let page = entries.prefix(size)
+        let nextCursor = entries.count > size ? page.last?.key.text : nil
+
+        var byTodo: [String: [Occurrence]] = [:]
+        for occurrence in occurrences {
+            if let from = request.from, occurrence.date < from { continue }
+            if let to = request.to, occurrence.date > to { continue }
+            byTodo[occurrence.todoId, default: []].append(occurrence)
+        }
+        return Page(
+            items: page.map(\.todo).filter { !$0.isRepeating },
+            repeating: page.map(\.todo).filter(\.isRepeating).map {
+                RepeatingEntry(todo: $0, occurrences: (byTodo[$0.id] ?? []).sorted { $0.date < $1.date })
+            },
+            nextCursor: nextCursor)
+    }
+
+    /// The result's `structuredContent`: `{timeZone, items, repeating, nextCursor?}`.
+    public static func result(_ page: Page, account: Account) -> JSONValue {
+        var object: JSONObject = [
+            "timeZone": .string(account.rules.zoneName),
+            "items": .array(page.items.map { $0.json(account: account) }),
+            "repeating": .array(
+                page.repeating.map { entry in
+                    guard case .object(var todo) = entry.todo.json(account: account) else { return .null }
+                    todo["occurrences"] = .array(entry.occurrences.map { $0.json(account: account) })
+                    return .object(todo)
+                }),
+        ]
+        if let nextCursor = page.nextCursor { object["nextCursor"] = .string(nextCursor) }
+        return .object(object)
+    }
+}

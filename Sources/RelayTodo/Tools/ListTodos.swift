@@ -1,0 +1,92 @@
+import Foundation
+import RelayJSON
+
+/// `list_todos`: one-off to-dos by due date and status, repeating ones as templates with their Occurrences.
+public enum ListTodos {
+    /// The `status` filter (one-off to-dos only).
+    public enum StatusFilter: String, Sendable, CaseIterable {
+        case pending
+        case done
+        case skipped
+        case all
+    }
+
+    /// Validated arguments.
+    public struct Request: Sendable, Equatable {
+        /// First day, inclusive, in the Account zone (`date` sets both ends).
+        public var from: LocalDate?
+        /// Last day, inclusive.
+        public var to: LocalDate?
+        /// Default pending.
+        public var status: StatusFilter
+        /// Default true.
+        public var includeRepeating: Bool
+        /// Where the previous page ended.
+        public var cursor: ListCursor?
+
+        /// A request with every part given.
+        public init(
+            from: LocalDate? = nil, to: LocalDate? = nil, status: StatusFilter = .pending,
+            includeRepeating: Bool = true, cursor: ListCursor? = nil
+        ) {
+            self.from = from
+            self.to = to
+            self.status = status
+            self.includeRepeating = includeRepeating
+            self.cursor = cursor
+        }
+
+        /// The instants that one-off due times must fall in: from the start of `from` to the start of the day
+        /// after `to` in the Account zone (nil ends are open). For narrowing the CloudKit query on `dueAt`.
+        public func dueRange(account: Account) -> (start: Date?, end: Date?) {
+            let midnight = LocalTime(hour: 0, minute: 0)!
+            return (
+                from.map { account.rules.instant(date: $0, time: midnight) },
+                to.map { account.rules.instant(date: $0.adding(days: 1), time: midnight) }
+            )
+        }
+    }
+
+    /// A repeating to-do and its Occurrences in range, oldest first.
+    public struct RepeatingEntry: Sendable, Equatable {
+        /// The template.
+        public let todo: Todo
+        /// Its Occurrence records within the range.
+        public let occurrences: [Occurrence]
+    }
+
+    /// One page of results.
+    public struct Page: Sendable, Equatable {
+        /// One-off to-dos, by due time.
+        public let items: [Todo]
+        /// Repeating templates, by first due time.
+        public let repeating: [RepeatingEntry]
+        /// Pass back as `cursor` for the next page; nil on the last page.
+        public let nextCursor: String?
+    }
+
+    /// Validates the arguments: `date` excludes `from`/`to`, `from` must not be after `to`.
+    public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
+        let object = try ArgumentObject(
+            arguments, field: "", allowed: ["date", "from", "to", "status", "includeRepeating", "cursor"])
+        var request = Request(from: try object.date("from"), to: try object.date("to"))
+        if let date = try object.date("date") {
+            if request.from != nil || request.to != nil {
+                throw .invalidArgument("date", "use either date or from/to, not both")
+            }
+            (request.from, request.to) = (date, date)
+        }
+        if let from = request.from, let to = request.to, to < from {
+            throw .invalidArgument("to", "is before from")
+        }
+        request.status = try object.choice("status", of: StatusFilter.self) ?? .pending
+        request.includeRepeating = try object.bool("includeRepeating") ?? true
+        if let text = try object.string("cursor") {
+            guard let cursor = ListCursor(text) else {
+                throw .invalidArgument("cursor", "is not a nextCursor from list_todos")
+            }
+            request.cursor = cursor
+        }
+        return request
+    }
+}

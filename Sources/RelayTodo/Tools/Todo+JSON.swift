@@ -1,0 +1,99 @@
+import RelayJSON
+
+extension Todo {
+    /// The to-do as tools return it. Instants use the Account offset; a repeating to-do's rule is spelled out
+    /// in English (and in Japanese too when the Account locale is Japanese), with its time of day on the
+    /// to-do's own wall clock.
+    public func json(account: Account) -> JSONValue {
+        let rules = account.rules
+        var object: JSONObject = [
+            "id": .string(id), "title": .string(title), "notes": notes.map(JSONValue.string) ?? .null,
+            "due": rules.json(dueAt), "timeZone": .string(timeZone ?? rules.zoneName),
+            "sound": .string((sound ?? .default).rawValue),
+        ]
+        if let repeatRule {
+            let start = dueAt.map { self.rules(account: account).wallClock(at: $0) }
+            object["repeat"] = repeatRule.json
+            object["repeatDescription"] = .string(repeatRule.englishDescription(start: start))
+            if account.prefersJapanese {
+                object["repeatDescriptionJa"] = .string(repeatRule.japaneseDescription(start: start))
+            }
+        } else {
+            object["repeat"] = .null
+            object["repeatDescription"] = .null
+        }
+        object["status"] = .string(status.rawValue)
+        object["snoozedUntil"] = rules.json(snoozedUntil)
+        object["completedAt"] = rules.json(completedAt)
+        object["source"] = .string(source.rawValue)
+        object["createdAt"] = rules.json(createdAt)
+        object["changedAt"] = rules.json(changedAt)
+        return .object(object)
+    }
+}
+
+extension Occurrence {
+    /// The occurrence as tools return it.
+    public func json(account: Account) -> JSONValue {
+        [
+            "date": .string(date.description), "state": .string(state.rawValue),
+            "snoozedUntil": account.rules.json(snoozedUntil), "changedAt": account.rules.json(changedAt),
+        ]
+    }
+}
+
+extension QuietHoursAdjustment {
+    /// `{requested, actual, message}`.
+    public func json(account: Account) -> JSONValue {
+        [
+            "requested": .string(account.rules.format(requested)), "actual": .string(account.rules.format(actual)),
+            "message": .string(message),
+        ]
+    }
+}
+
+extension Schema {
+    /// A to-do in results.
+    static let todoProperties: [(String, JSONValue)] = [
+        ("id", string()),
+        ("title", string()),
+        ("notes", string(nullable: true)),
+        ("due", string("A repeating to-do: its first occurrence.", nullable: true)),
+        ("timeZone", string("The to-do's own zone: repeats ring at due's wall-clock time there.")),
+        ("sound", string()),
+        ("repeat", repeatOutput),
+        ("repeatDescription", string(nullable: true)),
+        ("repeatDescriptionJa", string()),
+        ("status", string(enumeration: TodoStatus.allCases.map(\.rawValue))),
+        ("snoozedUntil", instant),
+        ("completedAt", instant),
+        ("source", string(enumeration: TodoSource.allCases.map(\.rawValue))),
+        ("createdAt", instant),
+        ("changedAt", instant),
+    ]
+
+    /// Members every to-do in results has.
+    static let todoRequired = todoProperties.map(\.0).filter { $0 != "repeatDescriptionJa" }
+
+    /// A to-do in results.
+    static let todo = object(todoProperties, required: todoRequired)
+
+    /// An Occurrence in results.
+    static let occurrence = object(
+        [
+            ("date", string()),
+            ("state", string(enumeration: OccurrenceState.allCases.map(\.rawValue))),
+            ("snoozedUntil", instant),
+            ("changedAt", instant),
+        ],
+        required: ["date", "state", "snoozedUntil", "changedAt"])
+
+    /// `quietHoursAdjusted`.
+    static let quietHoursAdjusted = object(
+        [
+            ("requested", requiredInstant),
+            ("actual", requiredInstant),
+            ("message", string("Tell the user.")),
+        ],
+        required: ["requested", "actual", "message"], description: "The time was moved out of quiet hours.")
+}

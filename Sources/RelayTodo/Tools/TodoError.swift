@@ -1,0 +1,96 @@
+import RelayJSON
+
+/// A tool error: the tool result is `isError: true` with `message` in the text block and `json` as
+/// `structuredContent`. Messages are one line for a human or a model and never quote to-do content.
+public struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The error codes of `spec/tools.md`.
+    public enum Code: String, Sendable, CaseIterable {
+        /// An argument is missing, malformed or out of range; `field` names it.
+        case invalidArgument = "INVALID_ARGUMENT"
+        /// No such to-do, or it is soft-deleted.
+        case notFound = "NOT_FOUND"
+        /// Adding is not allowed: trial and subscription have both ended.
+        case paymentRequired = "PAYMENT_REQUIRED"
+        /// The record changed elsewhere and the relay's own merge-and-retry did not settle it.
+        case conflict = "CONFLICT"
+        /// CloudKit failed (5xx, timeout); the call may be retried.
+        case upstreamUnavailable = "UPSTREAM_UNAVAILABLE"
+        /// CloudKit throttled the caller; `retryAfter` says when to retry.
+        case rateLimited = "RATE_LIMITED"
+        /// The iCloud account cannot be used (for example Advanced Data Protection is on).
+        case accountUnsupported = "ACCOUNT_UNSUPPORTED"
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// One line for the reader.
+    public let message: String
+    /// The argument at fault (dotted path for nested ones, `repeat.end.count`).
+    public let field: String?
+    /// Seconds to wait before retrying, when known.
+    public let retryAfter: Int?
+
+    /// An error with every part given.
+    public init(code: Code, message: String, field: String? = nil, retryAfter: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.field = field
+        self.retryAfter = retryAfter
+    }
+
+    /// `INVALID_ARGUMENT` for `field`; the message is prefixed with the field name.
+    public static func invalidArgument(_ field: String, _ problem: String) -> TodoError {
+        TodoError(code: .invalidArgument, message: "\(field): \(problem)", field: field)
+    }
+
+    /// `NOT_FOUND` for a missing or soft-deleted to-do.
+    public static func notFound(id: String) -> TodoError {
+        TodoError(
+            code: .notFound, message: "No to-do with this id exists (or it was deleted). Call list_todos for ids.",
+            field: "id")
+    }
+
+    /// `PAYMENT_REQUIRED` for `add_todo` when the entitlement hint does not allow adding.
+    public static let paymentRequired = TodoError(
+        code: .paymentRequired,
+        message: "The MustDo trial and subscription have both ended, so new to-dos cannot be added. "
+            + "The user can subscribe in the MustDo app; existing to-dos can still be completed, snoozed, "
+            + "updated and deleted.")
+
+    /// `CONFLICT` after the merge-and-retry failed.
+    public static let conflict = TodoError(
+        code: .conflict,
+        message: "The to-do was changed on another device at the same moment. Read it again with list_todos "
+            + "and retry if the change is still wanted.")
+
+    /// `UPSTREAM_UNAVAILABLE` with retry advice.
+    public static func upstreamUnavailable(retryAfter: Int? = nil) -> TodoError {
+        TodoError(
+            code: .upstreamUnavailable,
+            message: "iCloud did not answer. Retry in \(retryAfter ?? 30) seconds.", retryAfter: retryAfter)
+    }
+
+    /// `RATE_LIMITED` with the wait iCloud asked for.
+    public static func rateLimited(retryAfter: Int) -> TodoError {
+        TodoError(
+            code: .rateLimited, message: "iCloud asked to slow down. Retry in \(retryAfter) seconds.",
+            retryAfter: retryAfter)
+    }
+
+    /// `ACCOUNT_UNSUPPORTED`, e.g. Advanced Data Protection.
+    public static let accountUnsupported = TodoError(
+        code: .accountUnsupported,
+        message: "This iCloud account cannot be reached from the web (for example Advanced Data Protection "
+            + "is on), so MustDo's to-dos cannot be read here.")
+
+    /// `{"error": {"code", "message", "field"?, "retryAfter"?}}`: the tool result's `structuredContent`.
+    public var json: JSONValue {
+        var error: JSONObject = ["code": .string(code.rawValue), "message": .string(message)]
+        if let field { error["field"] = .string(field) }
+        if let retryAfter { error["retryAfter"] = .int(retryAfter) }
+        return .object(["error": .object(error)])
+    }
+
+    /// `CODE: message`, for tests and the text block.
+    public var description: String { "\(code.rawValue): \(message)" }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import RelayJSON
+
+/// `update_todo`: changes the fields passed, and only those.
+public enum UpdateTodo {
+    /// A field that can be left alone, set, or cleared.
+    public enum Patch<Value: Sendable & Equatable>: Sendable, Equatable {
+        /// Not passed.
+        case keep
+        /// Passed with a value.
+        case set(Value)
+        /// Passed as null (or, for `repeat`, `{kind: "none"}`).
+        case clear
+    }
+
+    /// Validated arguments.
+    public struct Request: Sendable, Equatable {
+        /// The to-do.
+        public var id: String
+        /// A new title.
+        public var title: String?
+        /// A new due time.
+        public var due: TimeInput?
+        /// Notes: `null` or "" clears.
+        public var notes: Patch<String>
+        /// A new sound.
+        public var sound: Sound?
+        /// The whole rule is replaced; `.clear` makes the to-do one-off.
+        public var repeatRule: Patch<RepeatRule>
+        /// One-off to-dos only.
+        public var status: TodoStatus?
+
+        /// A request with every part given.
+        public init(
+            id: String, title: String? = nil, due: TimeInput? = nil, notes: Patch<String> = .keep, sound: Sound? = nil,
+            repeatRule: Patch<RepeatRule> = .keep, status: TodoStatus? = nil
+        ) {
+            self.id = id
+            self.title = title
+            self.due = due
+            self.notes = notes
+            self.sound = sound
+            self.repeatRule = repeatRule
+            self.status = status
+        }
+    }
+
+    /// The write and whether the due time was moved out of quiet hours.
+    public struct Updated: Sendable, Equatable {
+        /// What to save (may be empty: the to-do already had these values).
+        public let change: TodoChange
+        /// Set when the due time was moved.
+        public let quietHoursAdjusted: QuietHoursAdjustment?
+    }
+
+    /// Validates the arguments (no I/O, no Account needed). At least one field besides `id` is required.
+    public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
+        let object = try ArgumentObject(
+            arguments, field: "", allowed: ["id", "title", "due", "notes", "sound", "repeat", "status"])
+        var request = Request(id: try object.id())
+        request.title = try object.text("title", maxLength: 200)
+        request.due = try object.time("due")
+        if object.isNull("notes") {
+            request.notes = .clear
+        } else if let notes = try object.text("notes", maxLength: 4000, allowEmpty: true) {
+            request.notes = notes.isEmpty ? .clear : .set(notes)
+        }
+        request.sound = try object.choice("sound", of: Sound.self)
+        if let value = object["repeat"] {
+            request.repeatRule = try RepeatRule.parse(value).map(Patch.set) ?? .clear
+        }
+        request.status = try object.choice("status", of: TodoStatus.self)
+        if request == Request(id: request.id) {
+            throw TodoError(
+                code: .invalidArgument,
+                message: "Nothing to change: pass at least one of title, due, notes, sound, "
+                    + "repeat, status.")
+        }
+        return request
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import RelayAWS
+
+/// Credentials and endpoint settings: loaded from the environment, redacted everywhere.
+struct AWSCredentialsTests {
+    let secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY"
+    let token = "IQoJb3JpZ2luX2VjSESSIONTOKEN"
+
+    @Test func neitherSecretNorTokenIsEverPrinted() throws {
+        let credentials = try AWSCredentials(
+            accessKeyID: "ASIAEXAMPLEKEY", secretAccessKey: secret, sessionToken: token)
+        var dumped = ""
+        dump(credentials, to: &dumped)
+        let configuration = AWSConfiguration(region: "eu-west-1", credentials: credentials)
+        let signer = SigV4Signer(credentials: credentials, region: "eu-west-1", service: "kms")
+        let signature = signer.sign(
+            SigV4Request(method: "POST", headers: [("Host", "kms.eu-west-1.amazonaws.com")]), epochSeconds: 0)
+        dump(signature, to: &dumped)
+        for text in [
+            "\(credentials)", String(reflecting: credentials), dumped, "\(configuration)",
+            String(reflecting: configuration), "\(signer)", "\(signature)",
+        ] {
+            #expect(!text.contains(secret) && !text.contains(token) && !text.contains(signature.signature), "\(text)")
+        }
+        #expect("\(credentials)".contains("ASIA"), "the key is still recognisable")
+    }
+
+    @Test func fromEnvironment() throws {
+        let credentials = try AWSCredentials.fromEnvironment([
+            "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": secret, "AWS_SESSION_TOKEN": token,
+        ])
+        #expect(credentials.accessKeyID == "AKIDENV" && credentials.hasSessionToken)
+        let longTerm = try AWSCredentials.fromEnvironment([
+            "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": secret, "AWS_SESSION_TOKEN": "",
+        ])
+        #expect(!longTerm.hasSessionToken, "an empty token means none")
+        #expect(throws: AWSError.self) { try AWSCredentials.fromEnvironment(["AWS_ACCESS_KEY_ID": "AKIDENV"]) }
+
+        let configuration = try AWSConfiguration.fromEnvironment(
+            endpointVariable: "RELAY_DYNAMODB_ENDPOINT",
+            [
+                "AWS_DEFAULT_REGION": "eu-north-1", "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": secret,
+                "RELAY_DYNAMODB_ENDPOINT": "http://127.0.0.1:8000",
+            ])
+        #expect(configuration.region == "eu-north-1" && configuration.endpoint == "http://127.0.0.1:8000")
+        #expect(throws: AWSError.self) {
+            try AWSConfiguration.fromEnvironment(["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"])
+        }
+    }
+
+    @Test func endpoints() throws {
+        #expect(try AWSEndpoint("http://127.0.0.1:8000/").host == "127.0.0.1:8000")
+        #expect(try AWSEndpoint("https://kms.eu-west-1.amazonaws.com:443").host == "kms.eu-west-1.amazonaws.com")
+        #expect(
+            try AWSEndpoint.standard(service: "dynamodb", region: "eu-west-1").base
+                == "https://dynamodb.eu-west-1.amazonaws.com")
+        for bad in ["ftp://host", "http://", "http://host/path", "http://user@host", "dynamodb.local:8000"] {
+            #expect(throws: AWSError.self, "\(bad)") { try AWSEndpoint(bad) }
+        }
+        #expect(throws: AWSError.self) { try AWSEndpoint.standard(service: "kms", region: "eu west/1") }
+    }
+
+    @Test func backoffStaysUnderItsCeiling() {
+        let policy = RetryPolicy(maximumAttempts: 5, baseDelay: .milliseconds(50), maximumDelay: .milliseconds(120))
+        for retry in 0..<6 {
+            let ceiling = min(Duration.milliseconds(120), .milliseconds(50) * (1 << retry))
+            for _ in 0..<100 { #expect(policy.delay(beforeRetry: retry) <= ceiling) }
+        }
+        #expect(RetryPolicy(maximumAttempts: 0).maximumAttempts == 1)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import RelayHTTP
+import Synchronization
+
+/// A local AWS endpoint on port 0 that answers the first `faults` requests with an AWS error and
+/// passes the rest to `upstream` (moto), or answers them all with the error when there is none.
+final class FaultyEndpoint: Sendable {
+    private let server: Server
+    private let counter = RequestCounter()
+
+    var endpoint: String { "http://127.0.0.1:\(server.port)" }
+    var requests: Int { counter.value.load(ordering: .relaxed) }
+
+    init(faults: Int, status: Int = 400, errorType: String, upstream: String?, client: HTTPClient) throws {
+        let counter = counter
+        let fault = Response(
+            status: HTTPStatus(code: status, reason: status == 400 ? "Bad Request" : "Internal Server Error"),
+            headers: ["Content-Type": "application/x-amz-json-1.0"],
+            body: Array(#"{"__type":"com.amazonaws.dynamodb.v20120810#\#(errorType)","message":"injected"}"#.utf8))
+        var router = Router()
+        router.post("/") { request in
+            let seen = counter.value.add(1, ordering: .relaxed).newValue
+            guard seen > faults, let upstream else { return fault }
+            var headers = HTTPHeaders()
+            for field in request.headers
+            where !["host", "content-length", "connection", "accept-encoding"].contains(field.name.lowercased()) {
+                headers.add(field.name, field.value)
+            }
+            let answer = try await client.send(
+                ClientRequest(method: .post, url: upstream + "/", headers: headers, body: request.body))
+            return Response(
+                status: HTTPStatus(code: answer.status, reason: "Upstream"),
+                headers: ["Content-Type": answer.headers["content-type"] ?? "application/x-amz-json-1.0"],
+                body: answer.body)
+        }
+        server = Server(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 1), responder: router.responder)
+        try server.start()
+    }
+
+    deinit { server.shutdown() }
+}
+
+/// A loopback port that accepts connections and never answers: a hung service.
+final class SilentEndpoint: Sendable {
+    private let descriptor: Int32
+    let port: Int
+
+    var endpoint: String { "http://127.0.0.1:\(port)" }
+
+    init() throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let descriptor = descriptor
+        let listening = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && listen(descriptor, 64) == 0
+                    && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard listening else { throw MotoFailure(message: "cannot listen on loopback") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// Requests seen by a fake endpoint's handlers.
+final class RequestCounter: Sendable {
+    let value = Atomic<Int>(0)
+}

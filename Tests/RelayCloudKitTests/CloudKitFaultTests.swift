@@ -1,0 +1,138 @@
+import RelayCloudKit
+import RelayEmulator
+import Testing
+
+@Suite struct CloudKitFaultTests {
+    @Test func throttledReadIsRetriedAfterRetryAfter() async throws {
+        let harness = try Harness()
+        let token = try harness.signIn()
+        harness.emulator.injectFault(status: 429, serverErrorCode: "THROTTLED", retryAfter: 0.05, count: 2)
+        let zones = try await harness.client.zones(token: token)
+        #expect(!zones.value.isEmpty)
+        #expect(harness.faultsServed == 2)
+    }
+
+    @Test func throttlingThatOutlastsTheRetriesReachesTheCaller() async throws {
+        let harness = try Harness()
+        let token = try harness.signIn()
+        harness.emulator.injectFault(status: 429, serverErrorCode: "THROTTLED", retryAfter: 0.01, count: 5)
+        let error = await failure { try await harness.client.lookup(["x"], token: token) }
+        #expect(error?.kind == .throttled)
+        #expect(error?.retryAfter == .milliseconds(10))
+        #expect(harness.faultsServed == 3)
+    }
+
+    @Test func longRetryAfterIsNotWaitedFor() async throws {
+        let harness = try Harness()
+        let token = try harness.signIn()
+        harness.emulator.injectFault(status: 429, serverErrorCode: "THROTTLED", retryAfter: 110, count: 5)
+        let error = await failure { try await harness.client.query(RecordQuery(recordType: "Todo"), token: token) }
+        #expect(error?.kind == .throttled)
+        #expect(error?.retryAfter == .seconds(110))
+        #expect(harness.faultsServed == 1)
+    }
+
+    @Test func retryAfterHeaderIsRead() async throws {
+        let harness = try Harness()
+        let token = try harness.signIn()
+        harness.emulator.injectFault(status: 503, serverErrorCode: "TRY_AGAIN_LATER", retryAfterHeader: 30, count: 1)
+        let error = await failure { try await harness.client.zones(token: token) }
+        #expect(error?.kind == .unavailable)
+        #expect(error?.retryAfter == .seconds(30))
+    }
+
+    @Test(arguments: [Emulator.FaultBody.json, .html, .empty])
+    func serviceUnavailableIsRetriedThenReported(body: Emulator.FaultBody) async throws {
+        let harness = try Harness()
+        let token = try harness.signIn()
+        harness.emulator.injectFault(status: 503, body: body, count: 1)
+        #expect(try await harness.client.zones(token: token).value.isEmpty == false)
+        harness.emulator.injectFault(status: 503, body: body, count: 3)
+        let second = try harness.signIn()
+        let error = await failure { try await harness.client.zones(token: second) }
+        #expect(error?.kind == .unavailable)
+        #expect(error?.status == 503)
+        #expect(error?.serverErrorCode == (body == .json ? "TRY_AGAIN_LATER" : nil))
+    }
+
+    @Test func writesAreNeverRetried() async throws {
+        let harness = try Harness()
+        let token = try harness.signIn()
+        harness.emulator.injectFault(status: 503, count: 1, operations: ["records/modify"])
+        let record = Record(recordName: "w1", recordType: "Todo", fields: ["title": .string("x")])
+        let error = await failure { try await harness.client.modify([RecordOperation(.create, record)], token: token) }
+        #expect(error?.kind == .unavailable)
+        #expect(harness.faultsServed == 1)
+        #expect(try harness.emulator.records(of: "alice@example.com").isEmpty)
+        // The token was not used up by the fault, and the next write goes through.
+        let saved = try await harness.client.modify([RecordOperation(.create, record)], token: token)
+        #expect(saved.value.first?.record != nil)
+    }
+
+    @Test func injected421IsSessionDead() async throws {
+        let harness = try Harness()
+        harness.emulator.injectFault(status: 421)
+        let token = try harness.signIn()
+        let error = await failure { try await harness.client.zones(token: token) }
+        #expect(error?.kind == .sessionDead)
+        #expect(error?.redirectURL != nil)
+    }
+
+    @Test func perItemConflictAndQuota() async throws {
+        let harness = try Harness()
+        let token = try harness.signIn()
+        harness.emulator.injectItemFault(serverErrorCode: "CONFLICT", recordName: "b")
+        harness.emulator.injectItemFault(serverErrorCode: "QUOTA_EXCEEDED", recordName: "c")
+        let operations = ["a", "b", "c"].map {
+            RecordOperation(.forceReplace, Record(recordName: $0, recordType: "Todo", fields: ["title": .string($0)]))
+        }
+        let results = try await harness.client.modify(operations, token: token)
+        #expect(results.value[0].record?.recordName == "a")
+        #expect(results.value[1].error?.kind == .conflict)
+        #expect(results.value[2].error?.kind == .quotaExceeded)
+        #expect(try harness.emulator.records(of: "alice@example.com").count == 1)
+    }
+
+    @Test func errorResponsesCanRotateTheToken() async throws {
+        var settings = EmulatorSettings()
+        settings.rotateOnErrors = true
+        let harness = try Harness(settings: settings, retry: CloudKitRetryPolicy(maxAttempts: 1))
+        let token = try harness.signIn()
+        harness.emulator.injectFault(status: 503)
+        let error = try #require(await failure { try await harness.client.zones(token: token) })
+        let rotated = try #require(error.rotatedToken)
+        #expect(try await harness.client.zones(token: rotated).value.isEmpty == false)
+    }
+
+    @Test func retriesUseTheTokenRotatedByAFailedAttempt() async throws {
+        var settings = EmulatorSettings()
+        settings.rotateOnErrors = true
+        let harness = try Harness(settings: settings)
+        let token = try harness.signIn()
+        harness.emulator.injectFault(status: 503, count: 2)
+        // With the old token dead after each rotation, only a client that switches tokens between
+        // attempts can succeed on the third one.
+        let response = try await harness.client.zones(token: token)
+        #expect(response.rotatedToken != nil)
+        #expect(harness.faultsServed == 2)
+    }
+
+    @Test func slowServiceTimesOut() async throws {
+        let harness = try Harness(retry: CloudKitRetryPolicy(maxAttempts: 1), timeout: .milliseconds(150))
+        let token = try harness.signIn()
+        harness.emulator.setLatency(milliseconds: 600)
+        let error = await failure { try await harness.client.zones(token: token) }
+        #expect(error?.kind == .unavailable)
+    }
+
+    @Test func cancellationStopsTheCall() async throws {
+        let harness = try Harness()
+        let token = try harness.signIn()
+        harness.emulator.setLatency(milliseconds: 3000)
+        let client = harness.client
+        let task = Task { await failure { try await client.zones(token: token) } }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        #expect(await task.value?.kind == .cancelled)
+    }
+}

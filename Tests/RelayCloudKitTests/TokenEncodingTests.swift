@@ -1,0 +1,59 @@
+import Foundation
+import RelayCloudKit
+import RelayEmulator
+import RelayHTTP
+import Testing
+
+@Suite struct TokenEncodingTests {
+    static let configuration = CloudKitConfiguration(
+        baseURL: "https://api.apple-cloudkit.com/", container: "iCloud.jp.lightning.mustdo",
+        environment: .production, apiToken: CloudKitAPIToken("a+b/c="))
+
+    @Test func tokensArePercentEncodedByHand() {
+        let token = CloudKitWebAuthToken("106__54__AZx+2o9h/Zz==__eyJY+/+/=")
+        let url = CloudKitURL.make(Self.configuration, .private, "records/query", token)
+        #expect(
+            url
+                == "https://api.apple-cloudkit.com/database/1/iCloud.jp.lightning.mustdo/production/private/records/query"
+                + "?ckAPIToken=a%2Bb%2Fc%3D&ckWebAuthToken=106__54__AZx%2B2o9h%2FZz%3D%3D__eyJY%2B%2F%2B%2F%3D")
+        let query = String(url.split(separator: "?")[1])
+        #expect(!query.contains("+"))
+        #expect(!query.dropFirst("ckAPIToken=".count).contains("/"))
+        let pairs = FormDecoding.pairs(query)
+        #expect(pairs?.first { $0.name == "ckWebAuthToken" }?.value == token.rawValue)
+        #expect(pairs?.first { $0.name == "ckAPIToken" }?.value == "a+b/c=")
+    }
+
+    @Test func urlComponentsWouldCorruptTheToken() throws {
+        // The pitfall the hand encoding avoids (reference §2.2): URLComponents leaves + and / raw,
+        // and a form decoder reads the + as a space.
+        var components = try #require(URLComponents(string: "https://example.com/x"))
+        components.queryItems = [URLQueryItem(name: "ckWebAuthToken", value: "a+b/c=")]
+        let query = try #require(components.percentEncodedQuery)
+        #expect(FormDecoding.pairs(query)?.first?.value != "a+b/c=")
+        let ours = "ckWebAuthToken=" + CloudKitURL.encode("a+b/c=")
+        #expect(FormDecoding.pairs(ours)?.first?.value == "a+b/c=")
+    }
+
+    @Test func everyEmulatorTokenNeedsEncoding() throws {
+        let emulator = try Emulator()
+        for index in 0..<20 {
+            let token = try emulator.createSession(appleID: "user\(index)@example.com").webAuthToken
+            #expect(token.contains("+") && token.contains("/") && token.contains("="))
+            #expect(token.hasPrefix("106__54__"))
+        }
+    }
+
+    @Test func aRawTokenFailsAgainstTheEmulatorAndAnEncodedOneWorks() async throws {
+        let harness = try Harness()
+        let token = try harness.signIn()
+        let base = harness.emulator.baseURL + "/database/1/iCloud.test/development/private/zones/list"
+        let raw = try await harness.http.send(
+            ClientRequest(url: base + "?ckAPIToken=emulator-api-token&ckWebAuthToken=" + token.rawValue))
+        #expect(raw.status == 421)
+        let encoded = try await harness.http.send(
+            ClientRequest(
+                url: base + "?ckAPIToken=emulator-api-token&ckWebAuthToken=" + CloudKitURL.encode(token.rawValue)))
+        #expect(encoded.status == 200)
+    }
+}

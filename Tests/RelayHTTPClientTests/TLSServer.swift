@@ -1,0 +1,114 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// nginx serving HTTPS with HTTP/2 on a free loopback port, with a fresh self-signed certificate
+/// for `localhost` and 127.0.0.1. Nil when nginx or openssl is not installed.
+final class TLSServer {
+    let directory: URL
+    let port: Int
+    private let process: Process
+
+    var certificate: String { directory.appendingPathComponent("cert.pem").path }
+
+    static let available =
+        FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx")
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Self.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", directory.appendingPathComponent("key.pem").path, "-out",
+                directory.appendingPathComponent("cert.pem").path, "-days", "2", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ])
+        port = try Self.freePort()
+        let path = directory.path
+        let configuration = """
+            worker_processes 1;
+            pid \(path)/nginx.pid;
+            error_log \(path)/error.log warn;
+            events { worker_connections 256; }
+            http {
+                access_log off;
+                client_body_temp_path \(path)/tmp;
+                proxy_temp_path \(path)/tmp;
+                fastcgi_temp_path \(path)/tmp;
+                uwsgi_temp_path \(path)/tmp;
+                scgi_temp_path \(path)/tmp;
+                server {
+                    listen 127.0.0.1:\(port) ssl http2;
+                    ssl_certificate \(path)/cert.pem;
+                    ssl_certificate_key \(path)/key.pem;
+                    location / { default_type text/plain; return 200 "ok"; }
+                }
+            }
+            """
+        try configuration.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-c", "\(path)/nginx.conf", "-p", path, "-g", "daemon off;"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try Self.waitForListener(port: port)
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private static func run(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                guard bind(fd, pointer, length) == 0 else { return -1 }
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        guard bound == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func waitForListener(port: Int) throws {
+        for _ in 0..<200 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            close(fd)
+            if connected == 0 { return }
+            usleep(20_000)
+        }
+        throw CocoaError(.fileReadUnknown)
+    }
+}

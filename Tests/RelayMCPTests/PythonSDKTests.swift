@@ -1,0 +1,110 @@
+import Foundation
+import RelayJSON
+import Testing
+
+@testable import RelayMCP
+
+/// End to end with the official MCP Python SDK client, 1.x and 2.x, each in its own virtualenv
+/// (`scripts/install-deps.sh` creates `.venv-mcp1` and `.venv-mcp2`). No OAuth here: the fake
+/// authenticator accepts a static bearer token.
+@Suite(.enabled(if: PythonSDK.pythonExists, "python3 is not installed; skipping the MCP Python SDK end-to-end tests"))
+struct PythonSDKTests {
+    @Test func sdk1xInitializesListsAndCallsTools() async throws {
+        try await withServer(TestServer(pageSize: 2)) { server in
+            let summary = try await PythonSDK.run(venv: ".venv-mcp1", port: server.port)
+            #expect(summary["sdk"]?.stringValue?.hasPrefix("1.") == true)
+            #expect(summary["protocolVersion"] == "2025-11-25")
+            try PythonSDK.checkCommon(summary)
+            #expect(summary["sessionId"] == .null)
+            // The 1.x client tears the connection down on an HTTP error status; an unknown method must
+            // therefore come back as a JSON-RPC error in a 200.
+            #expect(summary["prompts"] == "McpError")
+            #expect(server.exchanges.contains("POST prompts/list 200"))
+            #expect(server.exchanges.first == "POST initialize 200")
+            #expect(server.exchanges.contains("POST notifications/initialized 202"))
+            #expect(!server.exchanges.contains { $0.hasPrefix("GET") || $0.hasPrefix("DELETE") })
+        }
+    }
+
+    @Test func sdk2xFallsBackFromServerDiscoverThenListsAndCallsTools() async throws {
+        try await withServer(TestServer(pageSize: 2)) { server in
+            let summary = try await PythonSDK.run(venv: ".venv-mcp2", port: server.port)
+            #expect(summary["sdk"]?.stringValue?.hasPrefix("2.") == true)
+            #expect(summary["protocolVersion"] == "2025-11-25")
+            try PythonSDK.checkCommon(summary)
+            #expect(Array(server.exchanges.prefix(2)) == ["POST server/discover 400", "POST initialize 200"])
+            #expect(summary["prompts"] == "MCPError")
+            #expect(server.exchanges.contains("POST notifications/initialized 202"))
+        }
+    }
+}
+
+enum PythonSDK {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "e2e/sdk_client.py")
+
+    static var pythonExists: Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/python3") }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs the script with the venv's interpreter and returns its JSON summary.
+    static func run(venv: String, port: Int) async throws -> JSONValue {
+        let python = root.appendingPathComponent("\(venv)/bin/python")
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw Failure(description: "\(python.path) is missing: run scripts/install-deps.sh (make deps) first")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "relay-mcp-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stdout = directory.appendingPathComponent("stdout")
+        let stderr = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        let process = Process()
+        process.executableURL = python
+        process.arguments = [script.path, "http://127.0.0.1:\(port)/mcp", TestServer.token]
+        process.standardOutput = try FileHandle(forWritingTo: stdout)
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+            // A hung client must not hang the suite.
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + 90) { if process.isRunning { kill(pid, SIGKILL) } }
+        }
+        let output = String(decoding: try Data(contentsOf: stdout), as: UTF8.self)
+        let errors = String(decoding: try Data(contentsOf: stderr), as: UTF8.self)
+        guard status == 0, let line = output.split(separator: "\n").last else {
+            throw Failure(description: "\(venv) client exited with \(status)\n\(output)\n\(errors)")
+        }
+        return try JSONValue(parsing: String(line))
+    }
+
+    /// What both SDK lines must have seen.
+    static func checkCommon(_ summary: JSONValue) throws {
+        #expect(summary["serverName"] == "test-relay")
+        #expect(summary["instructions"] == "Call get_me first.")
+        #expect(summary["tools"] == ["echo", "schedule", "fail", "noop.one", "noop-two"])
+        #expect(summary["pages"] == 3)
+        #expect(summary["echo"]?["isError"] == false)
+        #expect(summary["echo"]?["structured"] == ["echo": "hi hi", "user": "alice"])
+        #expect(summary["echo"]?["text"] == [#"{"echo":"hi hi","user":"alice"}"#])
+        #expect(summary["invalid"]?["isError"] == true)
+        #expect(summary["invalid"]?["structured"]?["error"]?["field"] == "times")
+        #expect(summary["invalid"]?["structured"]?["error"]?["code"] == "INVALID_ARGUMENT")
+        #expect(summary["afterError"]?["structured"]?["echo"] == "still here")
+    }
+}

@@ -1,0 +1,63 @@
+import RelayHTTP
+import RelayMCP
+import Synchronization
+
+/// Who a test request is for.
+struct TestPrincipal: Sendable, Equatable {
+    var user: String
+}
+
+/// Accepts `Authorization: Bearer <token>` for the configured tokens (and, when told to, requests
+/// without a header, for SDK runs without OAuth). Everything else gets the 401 challenge the real
+/// OAuth authenticator sends. `immediate` decides whether answers come through the synchronous
+/// fast path or through `authenticate`.
+final class FakeAuthenticator: MCPAuthenticator, Sendable {
+    typealias Principal = TestPrincipal
+
+    static let challenge =
+        #"Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp", scope="todos""#
+
+    let tokens: [String: String]
+    let allowsAnonymous: Bool
+    let immediate: Bool
+    private let endedSessions = Mutex<[String]>([])
+
+    init(tokens: [String: String] = ["test-token": "alice"], allowsAnonymous: Bool = false, immediate: Bool = true) {
+        self.tokens = tokens
+        self.allowsAnonymous = allowsAnonymous
+        self.immediate = immediate
+    }
+
+    /// Users whose session a tool reported as ended.
+    var sessionsEnded: [String] { endedSessions.withLock { $0 } }
+
+    func authenticateImmediately(_ request: Request) -> MCPAuthentication<TestPrincipal>? {
+        immediate ? decide(request) : nil
+    }
+
+    func authenticate(_ request: Request) async -> MCPAuthentication<TestPrincipal> {
+        await Task.yield()
+        return decide(request)
+    }
+
+    func sessionEnded(_ request: Request, principal: TestPrincipal) async -> Response {
+        endedSessions.withLock { $0.append(principal.user) }
+        return Self.unauthorized(#", error="invalid_token""#)
+    }
+
+    private func decide(_ request: Request) -> MCPAuthentication<TestPrincipal> {
+        guard let header = request.headers["authorization"] else {
+            return allowsAnonymous ? .authorized(TestPrincipal(user: "anonymous")) : .rejected(Self.unauthorized(""))
+        }
+        guard header.hasPrefix("Bearer "), let user = tokens[String(header.dropFirst(7))] else {
+            return .rejected(Self.unauthorized(#", error="invalid_token""#))
+        }
+        return .authorized(TestPrincipal(user: user))
+    }
+
+    static func unauthorized(_ extra: String) -> Response {
+        var response = Response.json(["error": "invalid_token"], status: .unauthorized)
+        response.headers.add("WWW-Authenticate", challenge + extra)
+        return response
+    }
+}

@@ -1,0 +1,64 @@
+import RelayJSON
+import Testing
+
+@testable import RelayMCP
+
+/// Registration refuses definitions that would misbehave at call time.
+@Suite struct ToolRegistryTests {
+    struct Defined: Tool {
+        var definition: ToolDefinition
+
+        func call(_ arguments: JSONObject, context: ToolContext<TestPrincipal>) async throws -> ToolResult { .text("") }
+    }
+
+    private func register(_ definitions: [ToolDefinition]) -> MCPError? {
+        do {
+            _ = try ToolRegistry<TestPrincipal>(definitions.map { Defined(definition: $0) })
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func namesMustFollowTheGuidanceAndBeUnique() {
+        #expect(register([ToolDefinition(name: "get_me", description: "")]) == nil)
+        #expect(register([ToolDefinition(name: "a.b-c_D9", description: "")]) == nil)
+        for bad in ["", "has space", "slash/name", "é", String(repeating: "x", count: 129)] {
+            #expect(register([ToolDefinition(name: bad, description: "")]) != nil, "\(bad)")
+        }
+        let twice = register([
+            ToolDefinition(name: "dup", description: ""), ToolDefinition(name: "dup", description: ""),
+        ])
+        #expect(twice?.message.contains("twice") == true)
+    }
+
+    @Test func schemasMustCompile() {
+        let cases: [JSONValue] = [
+            ["type": "string"],
+            ["type": "object", "properties": ["a": ["$ref": "#/x"]]],
+            ["type": "object", "properties": ["a": ["type": "str"]]],
+            ["type": "object", "properties": ["a": ["type": "string", "pattern": "("]]],
+            ["type": "object", "properties": ["a": ["minLength": -1]]],
+            ["type": "object", "not": ["type": "object"]],
+        ]
+        for schema in cases {
+            #expect(
+                register([ToolDefinition(name: "t", description: "", inputSchema: schema)]) != nil,
+                "\(schema.jsonString)")
+        }
+        let annotated: JSONValue = [
+            "type": "object", "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "properties": ["a": ["type": "string", "description": "x", "format": "date", "x-mcp-header": "A"]],
+        ]
+        #expect(register([ToolDefinition(name: "t", description: "", inputSchema: annotated)]) == nil)
+        let badOutput = ToolDefinition(name: "t", description: "", outputSchema: ["type": "object", "allOf": 3])
+        #expect(register([badOutput]) != nil)
+    }
+
+    @Test func anEmptyRegistryListsNoToolsOnOnePage() throws {
+        let registry = try ToolRegistry<TestPrincipal>([])
+        let page = try #require(registry.page(cursor: nil, version: .latest))
+        #expect(try JSONValue(parsing: page.bytes(id: .int(1)))["result"] == ["tools": []])
+        #expect(registry.page(cursor: "page-1", version: .latest) == nil)
+    }
+}

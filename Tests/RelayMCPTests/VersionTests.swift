@@ -1,0 +1,133 @@
+import RelayJSON
+import Testing
+
+@testable import RelayMCP
+
+/// Protocol versions, the version header, the 2026 probe, and the lifecycle methods.
+@Suite struct VersionTests {
+    @Test(arguments: ProtocolVersion.allCases)
+    func initializeEchoesEachSupportedVersion(version: ProtocolVersion) async throws {
+        try await withServer(TestServer()) { server in
+            let response = try await server.post(TestServer.initialize(version.rawValue, id: "init-1"))
+            #expect(response.status == 200)
+            let result = try #require(response.json?["result"])
+            #expect(response.json?["id"] == "init-1")
+            #expect(result["protocolVersion"] == .string(version.rawValue))
+            #expect(result["capabilities"] == ["tools": ["listChanged": false]])
+            #expect(result["serverInfo"]?["name"] == "test-relay")
+            #expect(result["serverInfo"]?["version"] == "0.1.0")
+            #expect(result["serverInfo"]?["title"] == (version == .v2025_03_26 ? nil : "Test Relay"))
+            #expect(result["instructions"] == "Call get_me first.")
+        }
+    }
+
+    @Test func initializeWithAnUnknownVersionOffersTheLatest() async throws {
+        try await withServer(TestServer()) { server in
+            for requested in ["2024-11-05", "2026-07-28", "banana"] {
+                // The header is ignored on initialize: negotiation happens in the body.
+                let response = try await server.post(
+                    TestServer.initialize(requested), extra: [("MCP-Protocol-Version", requested)])
+                #expect(response.status == 200)
+                #expect(response.json?["result"]?["protocolVersion"] == "2025-11-25")
+            }
+            let missing = try await server.post(TestServer.request("initialize", params: [:]))
+            #expect(missing.json?["error"]?["code"] == -32602)
+        }
+    }
+
+    @Test func versionHeaderAbsentMeans2025_03_26AndUnsupportedIs400() async throws {
+        try await withServer(TestServer()) { server in
+            let list = TestServer.request("tools/list", id: 3)
+            let absent = try await server.post(list)
+            #expect(absent.status == 200)
+            let firstTool = absent.json?["result"]?["tools"]?.arrayValue?.first
+            #expect(firstTool?["title"] == nil)
+            #expect(firstTool?["annotations"]?["title"] == "Echo")
+            for version in ProtocolVersion.allCases {
+                let response = try await server.post(list, extra: [("MCP-Protocol-Version", version.rawValue)])
+                #expect(response.status == 200)
+                let tool = response.json?["result"]?["tools"]?.arrayValue?.first
+                #expect((tool?["title"] == "Echo") == version.hasStructuredOutput)
+                #expect((tool?["outputSchema"] != nil) == version.hasStructuredOutput)
+            }
+            for bad in ["2024-11-05", "2026-07-28", "", "latest"] {
+                let response = try await server.post(list, extra: [("MCP-Protocol-Version", bad)])
+                #expect(response.status == 400, "\(bad)")
+                let error = response.json?["error"]
+                #expect(error?["code"] == -32600)
+                #expect(error?["code"] != -32022)
+                #expect(error?["data"]?["supported"] == ["2025-03-26", "2025-06-18", "2025-11-25"])
+                #expect(response.json?["id"] == 3)
+            }
+        }
+    }
+
+    @Test func serverDiscoverProbeGetsAnImmediate400ThatIsNotAModernError() async throws {
+        try await withServer(TestServer()) { server in
+            let probe = TestServer.request(
+                "server/discover", id: 0,
+                params: [
+                    "_meta": [
+                        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                        "io.modelcontextprotocol/clientInfo": ["name": "probe", "version": "1"],
+                    ]
+                ])
+            // As the 2.x Python SDK sends it: version header and Mcp-Method.
+            let modern = try await server.post(
+                probe, extra: [("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "server/discover")])
+            #expect(modern.status == 400)
+            #expect(modern.header("Content-Type") == "application/json")
+            #expect(modern.json?["jsonrpc"] == "2.0")
+            #expect(modern.json?["id"] == 0)
+            #expect(modern.json?["error"]?["code"] == -32600)
+            // Without a header, the 2026 _meta still identifies it.
+            let metaOnly = try await server.post(probe)
+            #expect(metaOnly.status == 400)
+            #expect(metaOnly.json?["error"]?["code"] != -32022)
+            // A bare probe in a legacy request: method not found, still 400 so the client falls back.
+            let bare = try await server.post(TestServer.request("server/discover", id: 5))
+            #expect(bare.status == 400)
+            #expect(bare.json?["error"]?["code"] == -32601)
+            #expect(bare.json?["error"]?["data"]?["supported"]?.arrayValue?.count == 3)
+        }
+    }
+
+    @Test func pingAnswersAnEmptyObject() async throws {
+        try await withServer(TestServer()) { server in
+            let response = try await server.post(TestServer.request("ping", id: "p"))
+            #expect(response.status == 200)
+            #expect(response.json == ["jsonrpc": "2.0", "id": "p", "result": [:]])
+        }
+    }
+
+    @Test func requestsAreServedWithoutAnyHandshake() async throws {
+        try await withServer(TestServer()) { server in
+            // No initialize, no notifications/initialized: stateless, so a racing request is served.
+            let list = try await server.post(
+                TestServer.request("tools/list"), extra: [("MCP-Protocol-Version", "2025-11-25")])
+            #expect(list.status == 200)
+            let call = try await server.post(TestServer.call("echo", ["text": "hi"], id: 2))
+            #expect(call.json?["result"]?["content"]?[0]?["type"] == "text")
+        }
+    }
+
+    @Test func unknownMethodsInA2025SessionAreJSONRPCErrorsIn200() async throws {
+        try await withServer(TestServer()) { server in
+            for method in ["resources/list", "prompts/list", "logging/setLevel", "tasks/list"] {
+                let response = try await server.post(
+                    TestServer.request(method, id: 4), extra: [("MCP-Protocol-Version", "2025-06-18")])
+                #expect(response.status == 200, "\(method)")
+                #expect(response.json?["error"]?["code"] == -32601, "\(method)")
+                #expect(response.json?["id"] == 4)
+            }
+        }
+    }
+}
+
+extension JSONValue {
+    /// Element `index` of an array (test shorthand).
+    subscript(index: Int) -> JSONValue? {
+        guard let array = arrayValue, array.indices.contains(index) else { return nil }
+        return array[index]
+    }
+}

@@ -1,0 +1,89 @@
+"""Drives the relay's MCP endpoint with the official MCP Python SDK, 1.x or 2.x (whichever this
+interpreter has), and prints one JSON summary line for the Swift test to check.
+
+Usage: python sdk_client.py URL TOKEN   (TOKEN may be "-" for no Authorization header)
+"""
+
+import asyncio
+import json
+import sys
+from importlib import metadata
+
+URL, TOKEN = sys.argv[1], sys.argv[2]
+HEADERS = {} if TOKEN == "-" else {"Authorization": f"Bearer {TOKEN}"}
+SDK = metadata.version("mcp")
+
+
+def field(obj, *names):
+    """Reads the first attribute that exists: the SDKs differ (camelCase in 1.x, snake_case in 2.x)."""
+    for name in names:
+        if hasattr(obj, name):
+            return getattr(obj, name)
+    raise AttributeError(names)
+
+
+def describe_call(result):
+    return {
+        "isError": bool(field(result, "is_error", "isError")),
+        "structured": field(result, "structured_content", "structuredContent"),
+        "text": [block.text for block in result.content if getattr(block, "type", "") == "text"],
+    }
+
+
+async def exercise(client, summary):
+    """The same calls on both SDK lines; `client` has list_tools/call_tool/list_prompts."""
+    names, cursor, pages = [], None, 0
+    while True:
+        page = await client.list_tools(cursor=cursor) if cursor else await client.list_tools()
+        pages += 1
+        names += [tool.name for tool in page.tools]
+        cursor = field(page, "next_cursor", "nextCursor")
+        if not cursor or pages > 10:
+            break
+    summary["tools"] = names
+    summary["pages"] = pages
+    summary["echo"] = describe_call(await client.call_tool("echo", {"text": "hi", "times": 2}))
+    summary["invalid"] = describe_call(await client.call_tool("echo", {"text": "hi", "times": 9}))
+    try:
+        await client.list_prompts()
+        summary["prompts"] = "answered"
+    except Exception as error:  # the server has no prompts: an MCP error, not a dead connection
+        summary["prompts"] = type(error).__name__
+    summary["afterError"] = describe_call(await client.call_tool("echo", {"text": "still here"}))
+
+
+async def run_v1(summary):
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamablehttp_client
+
+    async with streamablehttp_client(URL, headers=HEADERS) as (read, write, get_session_id):
+        async with ClientSession(read, write) as session:
+            result = await session.initialize()
+            summary["protocolVersion"] = result.protocolVersion
+            summary["serverName"] = result.serverInfo.name
+            summary["instructions"] = result.instructions
+            await exercise(session, summary)
+            summary["sessionId"] = get_session_id()
+
+
+async def run_v2(summary):
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with httpx2.AsyncClient(headers=HEADERS) as http:
+        # mode="auto" (the default) probes server/discover first and must fall back to initialize.
+        async with Client(streamable_http_client(URL, http_client=http)) as client:
+            summary["protocolVersion"] = client.protocol_version
+            summary["serverName"] = client.server_info.name if client.server_info else None
+            summary["instructions"] = client.instructions
+            await exercise(client, summary)
+
+
+async def main():
+    summary = {"sdk": SDK}
+    await (run_v1(summary) if SDK.startswith("1.") else run_v2(summary))
+    print(json.dumps(summary))
+
+
+asyncio.run(main())

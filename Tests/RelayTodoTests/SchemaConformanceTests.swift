@@ -1,0 +1,183 @@
+import Foundation
+import RelayJSON
+import Testing
+
+@testable import RelayTodo
+
+/// Checks the schemas with Python's `jsonschema` — the validator the official MCP Python SDK client runs on
+/// every `structuredContent` — in a child process: every schema is valid draft 2020-12, every result the
+/// tools produce conforms to its output schema, and argument examples are accepted or rejected by the input
+/// schema exactly as `parse` accepts or rejects them.
+@Suite struct SchemaConformanceTests {
+    static let pythonHasJSONSchema: Bool = {
+        guard let process = try? run(["python3", "-c", "import jsonschema"], input: nil) else { return false }
+        return process.status == 0
+    }()
+
+    @Test(.enabled(if: pythonHasJSONSchema, "python3 with jsonschema is not installed"))
+    func schemasAndResultsAgreeWithJSONSchema() throws {
+        var cases: [JSONValue] = []
+        for tool in TodoTools.definitions {
+            cases.append(["schema": tool.inputSchema, "check": "schema"])
+            cases.append(["schema": tool.outputSchema, "check": "schema"])
+        }
+        for (tool, result) in try sampleResults() {
+            cases.append(["schema": tool.outputSchema, "instance": result, "valid": true, "label": .string(tool.name)])
+        }
+        for (tool, arguments, valid) in argumentExamples {
+            let instance = json(arguments)
+            cases.append([
+                "schema": tool.inputSchema, "instance": instance, "valid": .bool(valid), "label": .string(arguments),
+            ])
+            let parsed = Result { () throws(TodoError) in try parseArguments(tool, instance) }
+            #expect((try? parsed.get()) != nil || !valid, "parse rejected valid \(arguments): \(parsed)")
+            #expect((try? parsed.get()) == nil || valid, "parse accepted invalid \(arguments)")
+        }
+        let script = """
+            import json, sys
+            from jsonschema import Draft202012Validator
+            failures = []
+            for case in json.load(sys.stdin):
+                if case.get("check") == "schema":
+                    Draft202012Validator.check_schema(case["schema"])
+                    continue
+                errors = list(Draft202012Validator(case["schema"]).iter_errors(case["instance"]))
+                if bool(errors) == case["valid"]:
+                    failures.append(f"{case['label']}: expected valid={case['valid']}, errors={[e.message for e in errors]}")
+            print("\\n".join(failures))
+            sys.exit(1 if failures else 0)
+            """
+        let outcome = try run(["python3", "-c", script], input: JSONValue.array(cases).bytes)
+        #expect(outcome.status == 0, "\(outcome.output)")
+    }
+
+    /// Arguments, and whether they are valid. `parse` may be stricter than JSON Schema can say (trimmed
+    /// titles, dates that do not exist) and is lenient about `null` for optional members, so only cases both
+    /// judge alike are listed.
+    let argumentExamples: [(ToolDefinition, String, Bool)] = [
+        (GetMe.definition, "{}", true),
+        (GetMe.definition, #"{"x":1}"#, false),
+        (ListTodos.definition, #"{"date":"2026-06-10","status":"all","includeRepeating":false}"#, true),
+        (ListTodos.definition, #"{"status":"snoozed"}"#, false),
+        (ListTodos.definition, #"{"date":"June 10"}"#, false),
+        (
+            AddTodo.definition,
+            #"{"title":"x","due":"2026-06-10T07:30","notes":"n","sound":"harp","repeat":{"kind":"monthly","interval":2,"monthly":{"mode":"weekdayOrdinal","ordinal":-1,"weekday":6},"end":{"kind":"count","count":5}}}"#,
+            true
+        ),
+        (
+            AddTodo.definition,
+            #"{"title":"x","repeat":{"kind":"weekly","weekdays":[2,4],"end":{"kind":"until","until":"2026-12-31"}}}"#,
+            true
+        ),
+        (AddTodo.definition, #"{"title":"x","repeat":{"kind":"none"}}"#, true),
+        (AddTodo.definition, #"{}"#, false),
+        (AddTodo.definition, #"{"title":""}"#, false),
+        (AddTodo.definition, #"{"title":"x","sound":"gong"}"#, false),
+        (AddTodo.definition, #"{"title":"x","repeat":{"kind":"daily","interval":100}}"#, false),
+        (AddTodo.definition, #"{"title":"x","repeat":{"kind":"weekly","weekdays":[0]}}"#, false),
+        (
+            AddTodo.definition,
+            #"{"title":"x","repeat":{"kind":"monthly","monthly":{"mode":"weekdayOrdinal","ordinal":6,"weekday":1}}}"#,
+            false
+        ),
+        (AddTodo.definition, #"{"title":"x","repeat":{"kind":"daily","end":{"kind":"count","count":1000}}}"#, false),
+        (AddTodo.definition, #"{"title":"x","repeat":{"kind":"daily","end":{"count":3}}}"#, false),
+        (AddTodo.definition, #"{"title":"x","colour":"red"}"#, false),
+        (UpdateTodo.definition, #"{"id":"a","notes":null,"repeat":null}"#, true),
+        (UpdateTodo.definition, #"{"id":"a","status":"done","title":"t"}"#, true),
+        (UpdateTodo.definition, #"{"id":"a","status":"snoozed"}"#, false),
+        (UpdateTodo.definition, #"{"title":"t"}"#, false),
+        (CompleteTodo.definition, #"{"id":"a","occurrenceDate":"2026-06-10"}"#, true),
+        (CompleteTodo.definition, #"{"id":"a","occurrenceDate":"today"}"#, false),
+        (SnoozeTodo.definition, #"{"id":"a","until":"2026-06-10T07:30:00+09:00"}"#, true),
+        (SnoozeTodo.definition, #"{"id":"a"}"#, false),
+        (DeleteTodo.definition, #"{"id":"a"}"#, true),
+        (DeleteTodo.definition, #"{"id":""}"#, false),
+    ]
+
+    func parseArguments(_ tool: ToolDefinition, _ arguments: JSONValue) throws(TodoError) {
+        switch tool.name {
+        case "get_me": try GetMe.parse(arguments)
+        case "list_todos": _ = try ListTodos.parse(arguments)
+        case "add_todo": _ = try AddTodo.parse(arguments)
+        case "update_todo": _ = try UpdateTodo.parse(arguments)
+        case "complete_todo": _ = try CompleteTodo.parse(arguments)
+        case "snooze_todo": _ = try SnoozeTodo.parse(arguments)
+        default: _ = try DeleteTodo.parse(arguments)
+        }
+    }
+
+    /// A result of every tool and every shape (one-off, repeating, Japanese, quiet hours, paging).
+    func sampleResults() throws -> [(ToolDefinition, JSONValue)] {
+        let now = instant("2026-03-07T20:00:00-05:00")
+        let plain = Account(timeZone: "America/New_York")
+        let japanese = Account(
+            locale: "ja_JP", timeZone: "Asia/Tokyo", quietHoursStart: "22:00", quietHoursEnd: "07:00",
+            trialStartedAt: now, subscribedUntil: now.addingTimeInterval(86400))
+        var results: [(ToolDefinition, JSONValue)] = []
+        for account in [plain, japanese, Account.defaults] {
+            results.append((GetMe.definition, GetMe.result(account: account, now: now)))
+            let created = try AddTodo.apply(
+                AddTodo.parse(
+                    json(
+                        #"{"title":"Gym","due":"2026-03-09T23:00","repeat":{"kind":"monthly","monthly":{"mode":"weekdayOrdinal","ordinal":2,"weekday":2}}}"#
+                    )),
+                account: account, now: now, newID: UUID().uuidString)
+            let oneOff = try AddTodo.apply(
+                AddTodo.parse(json(#"{"title":"Call","due":"2026-03-09T23:00"}"#)), account: account, now: now,
+                newID: "b")
+            results.append((AddTodo.definition, AddTodo.result(created, account: account)))
+            results.append((AddTodo.definition, AddTodo.result(oneOff, account: account)))
+            let updated = try UpdateTodo.apply(
+                UpdateTodo.parse(json(#"{"id":"b","due":"2026-03-10T23:30","notes":"n"}"#)), current: oneOff.todo,
+                account: account, now: now)
+            results.append((UpdateTodo.definition, UpdateTodo.result(updated, account: account)))
+            for todo in [created.todo, oneOff.todo] {
+                let completed = try CompleteTodo.apply(
+                    CompleteTodo.Request(id: todo.id), current: todo, existing: nil, account: account, now: now)
+                results.append((CompleteTodo.definition, CompleteTodo.result(completed, account: account)))
+                let snoozed = try SnoozeTodo.apply(
+                    SnoozeTodo.Request(id: todo.id, until: .wallClock(day("2026-03-08"), clock("23:30"))),
+                    current: todo, account: account, now: now)
+                results.append((SnoozeTodo.definition, SnoozeTodo.result(snoozed, account: account)))
+                let deleted = try DeleteTodo.apply(DeleteTodo.Request(id: todo.id), current: todo, now: now)
+                results.append((DeleteTodo.definition, DeleteTodo.result(deleted, account: account)))
+            }
+            let occurrence = Occurrence(
+                todoId: created.todo.id, date: day("2026-03-10"), state: .snoozed, snoozedUntil: now, changedAt: now)
+            let page = ListTodos.select(
+                ListTodos.Request(status: .all), todos: [created.todo, oneOff.todo, oneOff.todo.renamed("c")],
+                occurrences: [occurrence], account: account, pageSize: 2)
+            #expect(page.nextCursor != nil)
+            results.append((ListTodos.definition, ListTodos.result(page, account: account)))
+        }
+        return results
+    }
+}
+
+extension Todo {
+    fileprivate func renamed(_ id: String) -> Todo {
+        var copy = self
+        copy.id = id
+        return copy
+    }
+}
+
+/// Runs a command, feeding `input` to its standard input; returns its exit status and combined output.
+private func run(_ arguments: [String], input: [UInt8]?) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stdout
+    try process.run()
+    stdin.fileHandleForWriting.write(Data(input ?? []))
+    try stdin.fileHandleForWriting.close()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+}

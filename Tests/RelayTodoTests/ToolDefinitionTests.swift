@@ -1,0 +1,57 @@
+import Foundation
+import RelayJSON
+import Testing
+
+@testable import RelayTodo
+
+@Suite struct ToolDefinitionTests {
+    @Test func theSevenToolsWithTheirHints() {
+        let tools = TodoTools.definitions
+        #expect(
+            tools.map(\.name) == [
+                "get_me", "list_todos", "add_todo", "update_todo", "complete_todo", "snooze_todo", "delete_todo",
+            ])
+        #expect(
+            tools.map(\.title) == [
+                "Account and today", "List to-dos", "Add a to-do", "Update a to-do", "Mark done", "Snooze",
+                "Delete a to-do",
+            ])
+        let hints = Dictionary(uniqueKeysWithValues: tools.map { ($0.name, $0.annotations) })
+        #expect(hints["get_me"] == ToolAnnotations(readOnlyHint: true, destructiveHint: false, idempotentHint: true))
+        #expect(
+            hints["list_todos"] == ToolAnnotations(readOnlyHint: true, destructiveHint: false, idempotentHint: true))
+        #expect(
+            hints["add_todo"] == ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: false))
+        #expect(
+            hints["update_todo"] == ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: true))
+        #expect(hints["complete_todo"]?.idempotentHint == true)
+        #expect(hints["complete_todo"]?.readOnlyHint == false)
+        #expect(hints["snooze_todo"]?.destructiveHint == false)
+        #expect(
+            hints["delete_todo"] == ToolAnnotations(readOnlyHint: false, destructiveHint: true, idempotentHint: true))
+        #expect(tools.allSatisfy { !$0.annotations.openWorldHint })
+    }
+
+    @Test func descriptionsTellTheModelWhenAndHow() {
+        #expect(GetMe.definition.description.hasPrefix("Call this first, before working with dates or times."))
+        for tool in [AddTodo.definition, UpdateTodo.definition, SnoozeTodo.definition] {
+            #expect(tool.description.contains("YYYY-MM-DDTHH:mm"), "\(tool.name)")
+            #expect(tool.description.contains("quietHoursAdjusted"), "\(tool.name)")
+        }
+        #expect(AddTodo.definition.description.contains("PAYMENT_REQUIRED"))
+        #expect(ListTodos.definition.description.contains("nextCursor"))
+        #expect(UpdateTodo.definition.description.contains("notes: null clears"))
+    }
+
+    @Test func inputSchemasAreClosedObjects() {
+        for tool in TodoTools.definitions {
+            #expect(tool.inputSchema["type"] == "object", "\(tool.name)")
+            #expect(tool.inputSchema["additionalProperties"] == false, "\(tool.name)")
+            #expect(tool.outputSchema["type"] == "object", "\(tool.name)")
+            #expect(tool.json["inputSchema"] == tool.inputSchema)
+        }
+        #expect(AddTodo.definition.inputSchema["required"] == ["title"])
+        #expect(SnoozeTodo.definition.inputSchema["required"] == ["id", "until"])
+        #expect(AddTodo.definition.inputSchema["properties"]?["sound"]?["enum"]?.arrayValue?.count == 25)
+    }
+}
