@@ -28,7 +28,8 @@ final class OAuthHarness: Sendable {
 
     private init(
         directory: String, store: any Store, clock: ManualClock, signIn: FakeAppleSignIn, secrets: OAuthSecrets,
-        configuration: OAuthConfiguration, vault: (any GrantSealer, any TokenBinder)?
+        configuration: OAuthConfiguration, vault: (any GrantSealer, any TokenBinder)?,
+        metadataFetcher: (any ClientMetadataFetcher)?
     ) throws {
         self.directory = directory
         self.store = store
@@ -38,7 +39,7 @@ final class OAuthHarness: Sendable {
         let events = self.events
         oauth = AuthorizationServer(
             configuration: configuration, store: store, secrets: secrets, signIn: signIn, sealer: vault?.0 ?? sealer,
-            binder: vault?.1 ?? binder, metadataFetcher: fetcher, clock: clock,
+            binder: vault?.1 ?? binder, metadataFetcher: metadataFetcher ?? fetcher, clock: clock,
             events: { event in events.record(event) })
         var router = Router()
         oauth.register(on: &router)
@@ -61,7 +62,8 @@ final class OAuthHarness: Sendable {
     static func start(
         issuer: String = OAuthHarness.issuer, secrets: OAuthSecrets = .random(), memory: Bool = false,
         directory: String? = nil, vault: (any GrantSealer, any TokenBinder)? = nil,
-        wrap: ((any Store) -> any Store)? = nil, configure: (inout OAuthConfiguration) -> Void = { _ in }
+        wrap: ((any Store) -> any Store)? = nil, fetcher: (any ClientMetadataFetcher)? = nil,
+        configure: (inout OAuthConfiguration) -> Void = { _ in }
     ) async throws -> OAuthHarness {
         let clock = ManualClock()
         let directory = directory ?? (NSTemporaryDirectory() + "oauth-tests-" + UUID().uuidString)
@@ -76,7 +78,7 @@ final class OAuthHarness: Sendable {
         configure(&configuration)
         return try OAuthHarness(
             directory: directory, store: store, clock: clock, signIn: FakeAppleSignIn(), secrets: secrets,
-            configuration: configuration, vault: vault)
+            configuration: configuration, vault: vault, metadataFetcher: fetcher)
     }
 
     func stop(removeFiles: Bool = true) async {
