@@ -5,8 +5,8 @@ import RelayStore
 /// A check of SQLiteStore alone, as the OAuth flows use it: puts, concurrent gets, then concurrent
 /// put → conditional update → get → conditional delete on items shaped like pending requests,
 /// every answer compared with what was written. `STORE_CHECK=get|update|all` picks how far it goes.
-/// It passes in debug builds; in release builds (Swift 6.3.1) the `all` mode crashes with a bad
-/// pointer inside `SQLiteStore`'s delete path, which is why `bench/oauth` runs it first.
+/// `bench/oauth` runs it first: a SQLiteStore before 34fb260 crashed in its delete path in release
+/// builds only, which no debug test showed.
 enum StoreCheck {
     static func run(path: String) async throws {
         let store: any Store = try await SQLiteStore.open(path: path)
