@@ -72,7 +72,8 @@ import Testing
         #expect(Occurrence(record: try OccurrenceRecord(record: written)) == occurrence)
 
         let bare = try OccurrenceRecord(
-            record: try record(#"{"recordName":"r|2026-06-10","recordType":"Occurrence","fields":{"state":{"value":"done"}}}"#))
+            record: try record(
+                #"{"recordName":"r|2026-06-10","recordType":"Occurrence","fields":{"state":{"value":"done"}}}"#))
         #expect(Occurrence(record: bare)?.date == day("2026-06-10"))
         #expect(Occurrence(record: bare)?.todoId == "r")
         var unknown = bare
@@ -82,7 +83,8 @@ import Testing
         // Done over a snoozed record: snoozedUntil goes, the change tag stays for the replace.
         var stored = OccurrenceRecord(occurrence, base: nil)
         stored.changeTag = "c1"
-        let done = Occurrence(todoId: "r", date: day("2026-06-10"), state: .done, changedAt: instant("2026-06-10T11:00:00Z"))
+        let done = Occurrence(
+            todoId: "r", date: day("2026-06-10"), state: .done, changedAt: instant("2026-06-10T11:00:00Z"))
         let replaced = OccurrenceRecord(done, base: stored)
         #expect(replaced.changeTag == "c1")
         #expect(replaced.snoozedUntil == nil)

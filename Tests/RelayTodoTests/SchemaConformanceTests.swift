@@ -23,7 +23,9 @@ import Testing
             cases.append(["schema": tool.outputSchema ?? .null, "check": "schema"])
         }
         for (tool, result) in try sampleResults() {
-            cases.append(["schema": tool.outputSchema ?? .null, "instance": result, "valid": true, "label": .string(tool.name)])
+            cases.append([
+                "schema": tool.outputSchema ?? .null, "instance": result, "valid": true, "label": .string(tool.name),
+            ])
         }
         for (tool, arguments, valid) in argumentExamples {
             let instance = json(arguments)

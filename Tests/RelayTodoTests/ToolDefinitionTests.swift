@@ -18,18 +18,29 @@ import Testing
                 "Delete a to-do",
             ])
         let hints = Dictionary(uniqueKeysWithValues: tools.map { ($0.name, $0.annotations) })
-        #expect(hints["get_me"] == ToolAnnotations(readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
         #expect(
-            hints["list_todos"] == ToolAnnotations(readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
+            hints["get_me"]
+                == ToolAnnotations(
+                    readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
         #expect(
-            hints["add_todo"] == ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
+            hints["list_todos"]
+                == ToolAnnotations(
+                    readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
         #expect(
-            hints["update_todo"] == ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false))
+            hints["add_todo"]
+                == ToolAnnotations(
+                    readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
+        #expect(
+            hints["update_todo"]
+                == ToolAnnotations(
+                    readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false))
         #expect(hints["complete_todo"]?.idempotentHint == true)
         #expect(hints["complete_todo"]?.readOnlyHint == false)
         #expect(hints["snooze_todo"]?.destructiveHint == false)
         #expect(
-            hints["delete_todo"] == ToolAnnotations(readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false))
+            hints["delete_todo"]
+                == ToolAnnotations(
+                    readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false))
         #expect(tools.allSatisfy { $0.annotations.openWorldHint == false })
     }
 

@@ -76,7 +76,8 @@ extension World {
         let fields: [String: StoredField?]
         do {
             fields = try RecordWire.parseFields(
-                record["fields"], schema: type.flatMap { schema[$0] } ?? [:], acceptsNull: settings.nullValues == "clear")
+                record["fields"], schema: type.flatMap { schema[$0] } ?? [:],
+                acceptsNull: settings.nullValues == "clear")
         } catch {
             return .failed(name, code: "BAD_REQUEST", reason: error.reason)
         }

@@ -22,7 +22,8 @@ extension UpdateTodo {
             request, current: snapshot.todo.map(Todo.init(record:)), account: snapshot.account, now: now)
         let todo = try await database.saveExisting(updated.change, snapshot)
         let change = TodoChange(todo: todo, fields: updated.change.fields)
-        return result(Updated(change: change, quietHoursAdjusted: updated.quietHoursAdjusted), account: snapshot.account)
+        return result(
+            Updated(change: change, quietHoursAdjusted: updated.quietHoursAdjusted), account: snapshot.account)
     }
 }
 
@@ -45,7 +46,8 @@ extension CompleteTodo {
             request, current: current, existing: stored.flatMap(Occurrence.init(record:)), account: account, now: now)
         switch outcome {
         case .updated(let change):
-            outcome = .updated(TodoChange(todo: try await database.saveExisting(change, snapshot), fields: change.fields))
+            outcome = .updated(
+                TodoChange(todo: try await database.saveExisting(change, snapshot), fields: change.fields))
         case .occurrence(_, let occurrence): try await database.save(occurrence, base: stored)
         case .alreadyDone: break
         }

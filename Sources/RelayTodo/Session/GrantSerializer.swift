@@ -29,7 +29,11 @@ public final class GrantSerializer: Sendable {
     /// Grants with a call running right now.
     public var activeGrants: Int { state.withLock { $0.lanes.count } }
 
+    /// Calls of `grant` waiting behind the running one.
+    public func waiting(for grant: String) -> Int { state.withLock { $0.lanes[grant]?.waiting.count ?? 0 } }
+
     /// Runs `body` once no other `run` for `grant` is running.
+    @discardableResult
     public func run<Value>(
         grant: String, _ body: () async throws(CloudKitError) -> Value
     ) async throws(CloudKitError) -> Value {

@@ -13,7 +13,8 @@ public final class MemoryCloudKitSession: CloudKitSession {
 
     /// A session starting from `token`. Sessions that share `serializer` and `grantID` take turns.
     public init(
-        token: CloudKitWebAuthToken, grantID: String = UUID().uuidString, serializer: GrantSerializer = GrantSerializer()
+        token: CloudKitWebAuthToken, grantID: String = UUID().uuidString,
+        serializer: GrantSerializer = GrantSerializer()
     ) {
         self.grantID = grantID
         self.serializer = serializer

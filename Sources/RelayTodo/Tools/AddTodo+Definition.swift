@@ -31,5 +31,6 @@ extension AddTodo {
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
             ],
             required: ["timeZone", "todo"]),
-        annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
+        annotations: ToolAnnotations(
+            readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
 }

@@ -25,5 +25,6 @@ extension CompleteTodo {
                 ("message", Schema.string()),
             ],
             required: ["timeZone", "todo", "occurrence", "alreadyDone", "message"]),
-        annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false))
+        annotations: ToolAnnotations(
+            readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false))
 }

@@ -31,7 +31,8 @@ public enum DeleteTodo {
                 ("deletedAt", Schema.requiredInstant),
             ],
             required: ["timeZone", "id", "deleted", "deletedAt"]),
-        annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false))
+        annotations: ToolAnnotations(
+            readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false))
 
     /// Validates the arguments.
     public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {

@@ -28,5 +28,6 @@ extension SnoozeTodo {
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
             ],
             required: ["timeZone", "todo", "occurrence", "snoozedUntil"]),
-        annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
+        annotations: ToolAnnotations(
+            readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
 }

@@ -33,5 +33,6 @@ extension UpdateTodo {
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
             ],
             required: ["timeZone", "todo", "changed"]),
-        annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false))
+        annotations: ToolAnnotations(
+            readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false))
 }

@@ -83,13 +83,15 @@ final class ToolHarness: Sendable {
 
     /// Writes the user's Account record.
     func seedAccount(_ user: User, _ fields: JSONObject) throws {
-        try emulator.seed(user.appleID, records: [["recordName": "account", "recordType": "Account", "fields": .object(fields)]])
+        try emulator.seed(
+            user.appleID, records: [["recordName": "account", "recordType": "Account", "fields": .object(fields)]])
     }
 
     /// Writes a Todo record as the app would, returning it as saved.
     @discardableResult
     func seedTodo(_ user: User, _ id: String, _ fields: JSONObject) throws -> JSONValue {
-        try emulator.seed(user.appleID, records: [["recordName": .string(id), "recordType": "Todo", "fields": .object(fields)]])[0]
+        try emulator.seed(
+            user.appleID, records: [["recordName": .string(id), "recordType": "Todo", "fields": .object(fields)]])[0]
     }
 
     /// The user's records of `type` as the emulator stores them, by record name.
@@ -119,7 +121,8 @@ final class ToolHarness: Sendable {
             ],
             body: body.bytes, timeout: .seconds(30))
         let response = try await http.send(request)
-        return ToolReply(status: response.status, headers: response.headers, json: try? JSONValue(parsing: response.body))
+        return ToolReply(
+            status: response.status, headers: response.headers, json: try? JSONValue(parsing: response.body))
     }
 }
 
@@ -171,3 +174,50 @@ func field(_ value: JSONValue, _ type: String = "STRING") -> JSONValue { ["value
 
 /// A TIMESTAMP field from ISO 8601.
 func timestamp(_ text: String) -> JSONValue { field(millis(text), "TIMESTAMP") }
+
+extension ToolHarness {
+    /// Seeds a to-do as the app writes it: pending, from the app, changed well before the tests' clocks.
+    @discardableResult
+    func seedAppTodo(
+        _ user: User, _ id: String, title: String = "From the app", due: String = "2026-06-12T09:00:00Z",
+        zone: String = "UTC", extra: JSONObject = [:]
+    ) throws -> JSONValue {
+        var fields: JSONObject = [
+            "title": field(.string(title)), "dueAt": timestamp(due), "timeZone": field(.string(zone)),
+            "sound": field("chime"), "status": field("pending"), "source": field("app"),
+            "createdAt": timestamp("2026-05-01T00:00:00Z"), "changedAt": timestamp("2026-05-01T00:00:00Z"),
+        ]
+        for (key, value) in extra { fields[key] = value }
+        return try seedTodo(user, id, fields)
+    }
+
+    /// Seeds the Occurrence `<todoId>|<date>` as the app writes it.
+    func seedOccurrence(
+        _ user: User, _ todoId: String, _ date: String, state: String, snoozedUntil: String? = nil,
+        changedAt: String = "2026-05-01T00:00:00Z"
+    ) throws {
+        var fields: JSONObject = [
+            "todoId": field(.string(todoId)), "date": field(.string(date)), "state": field(.string(state)),
+            "changedAt": timestamp(changedAt),
+        ]
+        if let snoozedUntil { fields["snoozedUntil"] = timestamp(snoozedUntil) }
+        try emulator.seed(
+            user.appleID,
+            records: [
+                ["recordName": .string("\(todoId)|\(date)"), "recordType": "Occurrence", "fields": .object(fields)]
+            ])
+    }
+
+    /// The stored fields of one record.
+    func fields(_ user: User, _ name: String, type: String = "Todo") throws -> JSONValue {
+        try stored(user, type)[name]?["fields"] ?? .null
+    }
+
+    /// The stored change tag of one record.
+    func changeTag(_ user: User, _ name: String, type: String = "Todo") throws -> String? {
+        try stored(user, type)[name]?["recordChangeTag"]?.stringValue
+    }
+}
+
+/// A daily repeat rule as the app stores it.
+let dailyRule = field(.string(#"{"kind":"daily","interval":1,"weekdays":[],"end":{"kind":"never"}}"#))
