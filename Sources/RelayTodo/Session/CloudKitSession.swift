@@ -10,8 +10,23 @@ import RelayCloudKit
 /// - report their own refusals as `CloudKitError`: `.throttled` (no status) when too many calls wait,
 ///   `.sessionDead` when the grant is gone, `.unavailable` when the token cannot be stored, `.cancelled`.
 ///
-/// RelayApp implements it on the vault and the grant store (unseal → call → reseal → compare-and-swap on the
-/// grant's version); `MemoryCloudKitSession` keeps the token in memory for tests and the demo.
+/// RelayApp implements it on the vault and the grant store; `MemoryCloudKitSession` keeps the token in memory
+/// for tests and the demo. The token must be read inside the grant's turn (another request of the same grant
+/// may have rotated it since this one was authenticated):
+///
+/// ```swift
+/// try await serializer.run(grant: grantID) { () async throws(CloudKitError) -> Value in
+///     let (token, version) = try await currentToken()       // get the grant, unseal
+///     do throws(CloudKitError) {
+///         let response = try await call(token)
+///         try await store(response.rotatedToken, replacing: version)   // reseal, compare-and-swap
+///         return response.value
+///     } catch {
+///         try? await store(error.rotatedToken, replacing: version)
+///         throw error
+///     }
+/// }
+/// ```
 public protocol CloudKitSession: Sendable {
     /// Runs `call` with the current token, stores the token it rotated to, and returns its value.
     func perform<Value: Sendable>(
