@@ -21,8 +21,9 @@ let package = Package(
         // Libraries, lowest layer first.
         .target(name: "RelayJSON"),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "CEpoll", "CCurl"]),
-        // The to-do domain: pure values and rules. The lead adds RelayCloudKit and RelayMCP when wiring the tools.
-        .target(name: "RelayTodo", dependencies: ["RelayJSON"]),
+        // The to-do domain (pure values and rules) and the seven tools on RelayMCP, reaching CloudKit through a
+        // per-grant `CloudKitSession` that RelayApp implements on the vault and the grant store.
+        .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP"]),
         .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
         .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON"]),
@@ -65,7 +66,11 @@ let package = Package(
         // Tests: one target per library, plus end-to-end tests through real sockets.
         .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"]),
         .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayJSON"]),
-        .testTarget(name: "RelayTodoTests", dependencies: ["RelayTodo", "RelayJSON"]),
+        .testTarget(name: "RelayTodoTests", dependencies: ["RelayTodo", "RelayJSON", "RelayCloudKit", "RelayMCP"]),
+        // The seven tools through a real MCPEndpoint and CloudKitClient against the in-process emulator.
+        .testTarget(
+            name: "RelayTodoIntegrationTests",
+            dependencies: ["RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
         .testTarget(name: "RelayMCPTests", dependencies: ["RelayMCP", "RelayHTTP", "RelayJSON"], exclude: ["e2e"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),

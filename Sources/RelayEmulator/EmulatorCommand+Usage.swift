@@ -56,6 +56,7 @@ extension EmulatorCommand {
                                                "rotationRenewsLifetime":true,"rotateOnErrors":false,
                                                "deadTokenStatus":421,"callerShape":"bare",
                                                "createExistsCode":"CONFLICT","atomicFailure":"perRecord|wholeRequest",
+                                               "nullValues":"reject|clear" ({"value":null} in a write),
                                                "changesPageSize":200,"callbackEncoding":"raw",
                                                "protectedSessions":"expire|deny", "keepSignedInLifetimeSeconds":…}
           POST /control/callback               {"url":"http://127.0.0.1:8080/cloudkit/callback"} (or null)

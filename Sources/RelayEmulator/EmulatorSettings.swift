@@ -34,6 +34,10 @@ public struct EmulatorSettings: Sendable, Equatable {
     public var deadTokenStatus = 421
     /// `users/caller` answers `{"users":[…]}` (documented) or a bare identity object.
     public var callerShape = "users"
+    /// What a field sent as `{"value": null}` does: `reject` (BAD_REQUEST, the default) or `clear` (the field is
+    /// removed). Apple documents neither (`reference/cloudkit-ws.md` §4: "UNCERTAIN whether `update` with
+    /// `{"value":null}` clears one field"), so by default the relay must clear with `replace`, as documented.
+    public var nullValues = "reject"
     /// The item error for `create` on an existing record: `EXISTS` (documented) or `CONFLICT`.
     public var createExistsCode = "EXISTS"
     /// A failed atomic modify answers 400 with per-record errors (`perRecord`) or one
@@ -59,6 +63,7 @@ public struct EmulatorSettings: Sendable, Equatable {
             "rotateOnErrors": .bool(rotateOnErrors),
             "deadTokenStatus": .int(deadTokenStatus),
             "callerShape": .string(callerShape),
+            "nullValues": .string(nullValues),
             "createExistsCode": .string(createExistsCode),
             "atomicFailure": .string(atomicFailure),
             "changesPageSize": .int(changesPageSize),
@@ -82,6 +87,8 @@ public struct EmulatorSettings: Sendable, Equatable {
                 next.deadTokenStatus = try Self.choice(key, value) { [401, 421].contains($0) ? $0 : nil }
             case "callerShape":
                 next.callerShape = try Self.choice(key, value) { ["users", "bare"].contains($0) ? $0 : nil }
+            case "nullValues":
+                next.nullValues = try Self.choice(key, value) { ["reject", "clear"].contains($0) ? $0 : nil }
             case "createExistsCode":
                 next.createExistsCode = try Self.choice(key, value) { ["EXISTS", "CONFLICT"].contains($0) ? $0 : nil }
             case "atomicFailure":

@@ -101,7 +101,13 @@ import Testing
             try await modify("create", ["recordName": "C", "recordType": "Todo", "fields": ["title": ["value": 5]]])[
                 "serverErrorCode"] == "BAD_REQUEST")
 
-        // update merges; a null value clears one field.
+        // A null value is refused by default (Apple does not document it; the relay clears with replace) …
+        #expect(
+            try await modify(
+                "update", ["recordName": "A", "recordChangeTag": tag, "fields": ["notes": ["value": nil]]])[
+                    "serverErrorCode"] == "BAD_REQUEST")
+        // … and with nullValues = clear, update merges and a null value clears one field.
+        _ = try await client.control("/control/settings", ["nullValues": "clear"])
         let updated = try await modify(
             "update", ["recordName": "A", "recordChangeTag": tag, "fields": ["notes": ["value": nil]]])
         #expect(updated["fields"]?["title"]?["value"] == "a")

@@ -1,5 +1,6 @@
 import Foundation
 import RelayJSON
+import RelayMCP
 import Testing
 
 @testable import RelayTodo
@@ -19,10 +20,12 @@ import Testing
         var cases: [JSONValue] = []
         for tool in TodoTools.definitions {
             cases.append(["schema": tool.inputSchema, "check": "schema"])
-            cases.append(["schema": tool.outputSchema, "check": "schema"])
+            cases.append(["schema": tool.outputSchema ?? .null, "check": "schema"])
         }
         for (tool, result) in try sampleResults() {
-            cases.append(["schema": tool.outputSchema, "instance": result, "valid": true, "label": .string(tool.name)])
+            cases.append([
+                "schema": tool.outputSchema ?? .null, "instance": result, "valid": true, "label": .string(tool.name),
+            ])
         }
         for (tool, arguments, valid) in argumentExamples {
             let instance = json(arguments)

@@ -1,5 +1,6 @@
 import Foundation
 import RelayJSON
+import RelayMCP
 import Testing
 
 @testable import RelayTodo
@@ -17,19 +18,30 @@ import Testing
                 "Delete a to-do",
             ])
         let hints = Dictionary(uniqueKeysWithValues: tools.map { ($0.name, $0.annotations) })
-        #expect(hints["get_me"] == ToolAnnotations(readOnlyHint: true, destructiveHint: false, idempotentHint: true))
         #expect(
-            hints["list_todos"] == ToolAnnotations(readOnlyHint: true, destructiveHint: false, idempotentHint: true))
+            hints["get_me"]
+                == ToolAnnotations(
+                    readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
         #expect(
-            hints["add_todo"] == ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: false))
+            hints["list_todos"]
+                == ToolAnnotations(
+                    readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
         #expect(
-            hints["update_todo"] == ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: true))
+            hints["add_todo"]
+                == ToolAnnotations(
+                    readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
+        #expect(
+            hints["update_todo"]
+                == ToolAnnotations(
+                    readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false))
         #expect(hints["complete_todo"]?.idempotentHint == true)
         #expect(hints["complete_todo"]?.readOnlyHint == false)
         #expect(hints["snooze_todo"]?.destructiveHint == false)
         #expect(
-            hints["delete_todo"] == ToolAnnotations(readOnlyHint: false, destructiveHint: true, idempotentHint: true))
-        #expect(tools.allSatisfy { !$0.annotations.openWorldHint })
+            hints["delete_todo"]
+                == ToolAnnotations(
+                    readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false))
+        #expect(tools.allSatisfy { $0.annotations.openWorldHint == false })
     }
 
     @Test func descriptionsTellTheModelWhenAndHow() {
@@ -47,8 +59,7 @@ import Testing
         for tool in TodoTools.definitions {
             #expect(tool.inputSchema["type"] == "object", "\(tool.name)")
             #expect(tool.inputSchema["additionalProperties"] == false, "\(tool.name)")
-            #expect(tool.outputSchema["type"] == "object", "\(tool.name)")
-            #expect(tool.json["inputSchema"] == tool.inputSchema)
+            #expect(tool.outputSchema?["type"] == "object", "\(tool.name)")
         }
         #expect(AddTodo.definition.inputSchema["required"] == ["title"])
         #expect(SnoozeTodo.definition.inputSchema["required"] == ["id", "until"])

@@ -31,7 +31,7 @@ public struct OccurrenceRecord: Sendable, Equatable {
     /// The server's change tag (nil for a record not saved yet).
     public var changeTag: String?
     /// What happened on that day.
-    public var state: OccurrenceState
+    public var state: State
     /// When the snoozed alarm rings again.
     public var snoozedUntil: Date?
     /// When a writer last changed it (last writer wins).
@@ -41,7 +41,7 @@ public struct OccurrenceRecord: Sendable, Equatable {
 
     /// An occurrence.
     public init(
-        todoId: String, date: String, changeTag: String? = nil, state: OccurrenceState, snoozedUntil: Date? = nil,
+        todoId: String, date: String, changeTag: String? = nil, state: State, snoozedUntil: Date? = nil,
         changedAt: Date? = nil, otherFields: [String: FieldValue] = [:]
     ) {
         self.todoId = todoId
@@ -71,7 +71,7 @@ public struct OccurrenceRecord: Sendable, Equatable {
         self.todoId = todoId
         self.date = date
         changeTag = record.recordChangeTag
-        state = OccurrenceState(rawValue: try record.string(schema.state) ?? "")
+        state = State(rawValue: try record.string(schema.state) ?? "")
         snoozedUntil = try record.date(schema.snoozedUntil)
         changedAt = try record.date(schema.changedAt)
         otherFields = record.fields(excluding: schema.fieldNames)
@@ -90,16 +90,18 @@ public struct OccurrenceRecord: Sendable, Equatable {
     }
 }
 
-/// `Occurrence.state`. Unknown values from a newer app are kept as they are.
-public struct OccurrenceState: RawRepresentable, Sendable, Hashable {
-    /// The value as stored in the record.
-    public var rawValue: String
-    /// A value; ones this version does not know are kept as they are.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// `done`.
-    public static let done = OccurrenceState(rawValue: "done")
-    /// `skipped`.
-    public static let skipped = OccurrenceState(rawValue: "skipped")
-    /// `snoozed`.
-    public static let snoozed = OccurrenceState(rawValue: "snoozed")
+extension OccurrenceRecord {
+    /// `Occurrence.state`. Unknown values from a newer app are kept as they are.
+    public struct State: RawRepresentable, Sendable, Hashable {
+        /// The value as stored in the record.
+        public var rawValue: String
+        /// A value; ones this version does not know are kept as they are.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// `done`.
+        public static let done = State(rawValue: "done")
+        /// `skipped`.
+        public static let skipped = State(rawValue: "skipped")
+        /// `snoozed`.
+        public static let snoozed = State(rawValue: "snoozed")
+    }
 }

@@ -61,7 +61,7 @@ public struct TodoRecord: Sendable, Equatable {
     /// JSON of the repeat object (tools.md); nil for a one-off.
     public var repeatRule: String?
     /// `pending`, `done` or `skipped`.
-    public var status: TodoStatus
+    public var status: Status
     /// When the snoozed alarm rings again.
     public var snoozedUntil: Date?
     /// When it was marked done.
@@ -69,7 +69,7 @@ public struct TodoRecord: Sendable, Equatable {
     /// Soft delete: set, never removed by the relay.
     public var deletedAt: Date?
     /// `app` or `mcp`.
-    public var source: TodoSource?
+    public var source: Source?
     /// When it was created.
     public var createdAt: Date?
     /// When a writer last changed it (last writer wins).
@@ -80,8 +80,8 @@ public struct TodoRecord: Sendable, Equatable {
     /// A to-do.
     public init(
         id: String, changeTag: String? = nil, title: String, notes: String? = nil, dueAt: Date? = nil,
-        timeZone: String? = nil, sound: String? = nil, repeatRule: String? = nil, status: TodoStatus = .pending,
-        snoozedUntil: Date? = nil, completedAt: Date? = nil, deletedAt: Date? = nil, source: TodoSource? = nil,
+        timeZone: String? = nil, sound: String? = nil, repeatRule: String? = nil, status: Status = .pending,
+        snoozedUntil: Date? = nil, completedAt: Date? = nil, deletedAt: Date? = nil, source: Source? = nil,
         createdAt: Date? = nil, changedAt: Date? = nil, otherFields: [String: FieldValue] = [:]
     ) {
         self.id = id
@@ -113,11 +113,11 @@ public struct TodoRecord: Sendable, Equatable {
         timeZone = try record.string(schema.timeZone)
         sound = try record.string(schema.sound)
         repeatRule = try record.string(schema.repeatRule)
-        status = try record.string(schema.status).map(TodoStatus.init(rawValue:)) ?? .pending
+        status = try record.string(schema.status).map(Status.init(rawValue:)) ?? .pending
         snoozedUntil = try record.date(schema.snoozedUntil)
         completedAt = try record.date(schema.completedAt)
         deletedAt = try record.date(schema.deletedAt)
-        source = try record.string(schema.source).map(TodoSource.init(rawValue:))
+        source = try record.string(schema.source).map(Source.init(rawValue:))
         createdAt = try record.date(schema.createdAt)
         changedAt = try record.date(schema.changedAt)
         otherFields = record.fields(excluding: schema.fieldNames)
@@ -144,28 +144,30 @@ public struct TodoRecord: Sendable, Equatable {
     }
 }
 
-/// `Todo.status`. Unknown values from a newer app are kept as they are.
-public struct TodoStatus: RawRepresentable, Sendable, Hashable {
-    /// The value as stored in the record.
-    public var rawValue: String
-    /// A value; ones this version does not know are kept as they are.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// `pending`.
-    public static let pending = TodoStatus(rawValue: "pending")
-    /// `done`.
-    public static let done = TodoStatus(rawValue: "done")
-    /// `skipped`.
-    public static let skipped = TodoStatus(rawValue: "skipped")
-}
+extension TodoRecord {
+    /// `Todo.status`. Unknown values from a newer app are kept as they are.
+    public struct Status: RawRepresentable, Sendable, Hashable {
+        /// The value as stored in the record.
+        public var rawValue: String
+        /// A value; ones this version does not know are kept as they are.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// `pending`.
+        public static let pending = Status(rawValue: "pending")
+        /// `done`.
+        public static let done = Status(rawValue: "done")
+        /// `skipped`.
+        public static let skipped = Status(rawValue: "skipped")
+    }
 
-/// `Todo.source`: who created the to-do.
-public struct TodoSource: RawRepresentable, Sendable, Hashable {
-    /// The value as stored in the record.
-    public var rawValue: String
-    /// A value; ones this version does not know are kept as they are.
-    public init(rawValue: String) { self.rawValue = rawValue }
-    /// `app`.
-    public static let app = TodoSource(rawValue: "app")
-    /// `mcp`.
-    public static let mcp = TodoSource(rawValue: "mcp")
+    /// `Todo.source`: who created the to-do.
+    public struct Source: RawRepresentable, Sendable, Hashable {
+        /// The value as stored in the record.
+        public var rawValue: String
+        /// A value; ones this version does not know are kept as they are.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// `app`.
+        public static let app = Source(rawValue: "app")
+        /// `mcp`.
+        public static let mcp = Source(rawValue: "mcp")
+    }
 }

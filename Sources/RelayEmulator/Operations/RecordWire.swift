@@ -68,9 +68,10 @@ enum RecordWire {
 
     /// Parses request fields. A missing type comes from the schema, else from the value. A value
     /// that does not fit its type, or a type that differs from the schema, is BAD_REQUEST (the
-    /// reason names the field, never the value). `null` values come back as nil: "clear this".
+    /// reason names the field, never the value). `null` values come back as nil ("clear this") when
+    /// `acceptsNull`, and are BAD_REQUEST otherwise (settings `nullValues`).
     static func parseFields(
-        _ json: JSONValue?, schema: [String: String]
+        _ json: JSONValue?, schema: [String: String], acceptsNull: Bool
     ) throws(EmulatorError) -> [String: StoredField?] {
         guard let json else { return [:] }
         guard let object = json.objectValue else { throw .badRequest("fields must be an object") }
@@ -80,6 +81,9 @@ enum RecordWire {
                 throw .badRequest("field '\(name)' must be {value, type}")
             }
             if value.isNull {
+                guard acceptsNull else {
+                    throw .badRequest("Invalid value for field '\(name)': null (send replace to clear a field)")
+                }
                 result[name] = .some(nil)
                 continue
             }

@@ -75,7 +75,9 @@ extension World {
         let type = record["recordType"]?.stringValue ?? existing?.recordType
         let fields: [String: StoredField?]
         do {
-            fields = try RecordWire.parseFields(record["fields"], schema: type.flatMap { schema[$0] } ?? [:])
+            fields = try RecordWire.parseFields(
+                record["fields"], schema: type.flatMap { schema[$0] } ?? [:],
+                acceptsNull: settings.nullValues == "clear")
         } catch {
             return .failed(name, code: "BAD_REQUEST", reason: error.reason)
         }

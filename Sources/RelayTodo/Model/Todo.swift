@@ -87,8 +87,8 @@ public enum TodoSource: String, Sendable, CaseIterable {
     case mcp
 }
 
-/// The CloudKit field names of a `Todo` record. A write sends only the fields it changes, and the merge after
-/// a CONFLICT re-applies exactly those.
+/// The fields of a `Todo` record (default CloudKit names; `TodoRecord.Schema` may rename them). A write changes
+/// only the fields it means to, and the merge after a CONFLICT re-applies exactly those.
 public enum TodoField: String, Sendable, CaseIterable, Comparable {
     case title, notes, dueAt, timeZone, sound, repeatRule, status, snoozedUntil, completedAt, deletedAt
     case source, createdAt, changedAt

@@ -1,3 +1,5 @@
+import RelayMCP
+
 extension AddTodo {
     /// The tool's name, title, schemas and hints.
     public static let definition = ToolDefinition(
@@ -29,5 +31,6 @@ extension AddTodo {
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
             ],
             required: ["timeZone", "todo"]),
-        annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: false))
+        annotations: ToolAnnotations(
+            readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
 }

@@ -1,3 +1,5 @@
+import RelayMCP
+
 extension CompleteTodo {
     /// The tool's name, title, schemas and hints.
     public static let definition = ToolDefinition(
@@ -23,5 +25,6 @@ extension CompleteTodo {
                 ("message", Schema.string()),
             ],
             required: ["timeZone", "todo", "occurrence", "alreadyDone", "message"]),
-        annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: true))
+        annotations: ToolAnnotations(
+            readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false))
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RelayJSON
+import RelayMCP
 
 /// `delete_todo`: a soft delete (writes `deletedAt`); the app purges the record later, the relay never does.
 public enum DeleteTodo {
@@ -30,7 +31,8 @@ public enum DeleteTodo {
                 ("deletedAt", Schema.requiredInstant),
             ],
             required: ["timeZone", "id", "deleted", "deletedAt"]),
-        annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: true, idempotentHint: true))
+        annotations: ToolAnnotations(
+            readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false))
 
     /// Validates the arguments.
     public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {

@@ -1,5 +1,6 @@
 import Foundation
 import RelayJSON
+import RelayMCP
 
 /// `get_me`: the Account and "today" in its time zone.
 public enum GetMe {
@@ -46,7 +47,8 @@ public enum GetMe {
                 "timeZone", "locale", "defaultTime", "quietHours", "trialStartedAt", "subscribedUntil",
                 "canAddTodos", "today", "now", "defaultDueNext",
             ]),
-        annotations: ToolAnnotations(readOnlyHint: true, destructiveHint: false, idempotentHint: true))
+        annotations: ToolAnnotations(
+            readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
 
     /// Checks that no arguments were passed.
     public static func parse(_ arguments: JSONValue?) throws(TodoError) {

@@ -1,3 +1,5 @@
+import RelayMCP
+
 extension ListTodos {
     /// The tool's name, title, schemas and hints.
     public static let definition = ToolDefinition(
@@ -35,7 +37,8 @@ extension ListTodos {
                 ("nextCursor", Schema.string("Present when more entries exist.")),
             ],
             required: ["timeZone", "items", "repeating"]),
-        annotations: ToolAnnotations(readOnlyHint: true, destructiveHint: false, idempotentHint: true))
+        annotations: ToolAnnotations(
+            readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
 
     private static let repeatingEntry = Schema.object(
         Schema.todoProperties + [("occurrences", Schema.array(of: Schema.occurrence))],

@@ -1,3 +1,5 @@
+import RelayMCP
+
 extension SnoozeTodo {
     /// The tool's name, title, schemas and hints.
     public static let definition = ToolDefinition(
@@ -26,5 +28,6 @@ extension SnoozeTodo {
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
             ],
             required: ["timeZone", "todo", "occurrence", "snoozedUntil"]),
-        annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: false))
+        annotations: ToolAnnotations(
+            readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
 }

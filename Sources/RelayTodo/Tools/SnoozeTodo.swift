@@ -55,7 +55,7 @@ public enum SnoozeTodo {
         guard let todo = current, !todo.isDeleted else { throw .notFound(id: request.id) }
         let requested = account.rules.resolve(request.until)
         guard requested > now else {
-            throw .invalidArgument("until", "must be in the future (now is \(account.rules.format(now)))")
+            throw .invalidArgument("until", "must be in the future (get_me gives the current time)")
         }
         let adjustment = account.quietHours?.adjust(requested, repeating: false, rules: account.rules)
         let until = adjustment?.actual ?? requested

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A write to an existing `Todo` record: the new value and the fields that differ from the value it was
-/// computed from. The CloudKit write sends only `fields` (with the record's `recordChangeTag`); after a
-/// CONFLICT, `Merge` re-applies exactly these fields to the server copy.
+/// computed from. The CloudKit write changes only `fields` on the record as read (a `replace` with the
+/// record's `recordChangeTag`); after a CONFLICT, `Merge` re-applies exactly these fields to the server copy.
 public struct TodoChange: Sendable, Equatable {
     /// The to-do after the change.
     public let todo: Todo

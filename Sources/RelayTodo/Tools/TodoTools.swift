@@ -1,3 +1,5 @@
+import RelayMCP
+
 /// The seven to-do tools.
 public enum TodoTools {
     /// Every tool definition, in the order `tools/list` shows them.

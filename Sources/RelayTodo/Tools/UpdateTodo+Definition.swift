@@ -1,3 +1,5 @@
+import RelayMCP
+
 extension UpdateTodo {
     /// The tool's name, title, schemas and hints.
     public static let definition = ToolDefinition(
@@ -31,5 +33,6 @@ extension UpdateTodo {
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
             ],
             required: ["timeZone", "todo", "changed"]),
-        annotations: ToolAnnotations(readOnlyHint: false, destructiveHint: false, idempotentHint: true))
+        annotations: ToolAnnotations(
+            readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false))
 }

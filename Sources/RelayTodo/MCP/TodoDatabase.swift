@@ -1,0 +1,102 @@
+import Foundation
+import RelayCloudKit
+
+/// One person's to-do records in their CloudKit private database, reached through their session (one call
+/// at a time, token rotation handled there). Reads here; writes in `TodoDatabase+Writes.swift`.
+///
+/// Queries assume what the app's schema needs anyway: `recordName` QUERYABLE on `Todo`, `todoId` QUERYABLE on
+/// `Occurrence`. A zone that does not exist yet (the app never synced) reads as empty.
+struct TodoDatabase: Sendable {
+    let client: CloudKitClient
+    let schema: RecordSchema
+    let session: any CloudKitSession
+    /// Most Todo records a listing reads (10 pages of 200).
+    static let maxListed = 2000
+
+    /// What one lookup found for a tool call: the Account, the to-do (nil when missing or not a `Todo`) and
+    /// the Occurrence records found, by record name.
+    struct Snapshot {
+        var account: Account
+        var todo: TodoRecord?
+        var occurrences: [String: OccurrenceRecord]
+    }
+
+    /// The Account and, in the same CloudKit call, the to-do `id` and the Occurrences named `occurrences`.
+    func snapshot(id: String? = nil, occurrences: [String] = []) async throws(CloudKitError) -> Snapshot {
+        let accountName = schema.account.recordName
+        var names = [accountName]
+        for name in (id.map { [$0] } ?? []) + occurrences where !names.contains(name) { names.append(name) }
+        let found = try await lookup(names)
+        var snapshot = Snapshot(account: account(found[accountName]), todo: nil, occurrences: [:])
+        if let id, let record = found[id] { snapshot.todo = try todo(record) }
+        for name in occurrences {
+            guard let record = found[name], record.recordType == schema.occurrence.recordType else { continue }
+            snapshot.occurrences[name] = try OccurrenceRecord(record: record, schema: schema.occurrence)
+        }
+        return snapshot
+    }
+
+    /// The records named `names` that exist, by record name.
+    func lookup(_ names: [String]) async throws(CloudKitError) -> [String: Record] {
+        let results: [RecordResult]
+        do throws(CloudKitError) {
+            results = try await session.perform { token throws(CloudKitError) in
+                try await client.lookup(names, token: token)
+            }
+        } catch {
+            guard error.kind == .zoneNotFound else { throw error }
+            return [:]
+        }
+        var found: [String: Record] = [:]
+        for result in results {
+            switch result {
+            case .record(let record): found[record.recordName] = record
+            case .deleted: continue
+            case .failure(let error) where error.kind == .notFound || error.kind == .zoneNotFound: continue
+            case .failure(let error): throw error
+            }
+        }
+        return found
+    }
+
+    /// The Account in `record`; defaults when there is none or it does not decode.
+    func account(_ record: Record?) -> Account {
+        guard let record, let decoded = try? AccountRecord(record: record, schema: schema.account) else {
+            return .defaults
+        }
+        return Account(record: decoded)
+    }
+
+    /// The to-do in `record`, nil when the record is not a `Todo` (an id naming the Account or an Occurrence).
+    /// A `Todo` whose fields have the wrong types is an `.invalidRecord` error: the relay will not write it.
+    func todo(_ record: Record) throws(CloudKitError) -> TodoRecord? {
+        guard record.recordType == schema.todo.recordType else { return nil }
+        return try TodoRecord(record: record, schema: schema.todo)
+    }
+
+    /// Every `Todo` record (up to `maxListed`); records that do not decode are left out.
+    func allTodos() async throws(CloudKitError) -> [TodoRecord] {
+        let records = try await queryAll(RecordQuery(recordType: schema.todo.recordType))
+        return records.compactMap { try? TodoRecord(record: $0, schema: schema.todo) }
+    }
+
+    /// The `Occurrence` records of the to-dos `ids` (at most 200 ids).
+    func occurrences(of ids: [String]) async throws(CloudKitError) -> [OccurrenceRecord] {
+        guard !ids.isEmpty else { return [] }
+        let query = RecordQuery(
+            recordType: schema.occurrence.recordType,
+            filters: [QueryFilter(.field(schema.occurrence.todoId), .in, .stringList(ids))])
+        return try await queryAll(query).compactMap { try? OccurrenceRecord(record: $0, schema: schema.occurrence) }
+    }
+
+    private func queryAll(_ query: RecordQuery) async throws(CloudKitError) -> [Record] {
+        do throws(CloudKitError) {
+            return try await session.perform { token throws(CloudKitError) in
+                try await client.queryAll(query, token: token, maxRecords: Self.maxListed)
+            }
+        } catch {
+            guard error.kind == .zoneNotFound else { throw error }
+            return []
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import RelayCloudKit
+import RelayJSON
+import RelayMCP
+
+/// One of the seven to-do tools on the MCP endpoint, for any principal that carries a CloudKit session.
+/// Its definition is static, so `tools/list` stays pre-encoded. A call parses its arguments (no I/O), reads
+/// the records it needs through the principal's session, applies the pure rule, writes, and answers with
+/// `structuredContent` plus the same JSON as text. Failures: `TodoError` and upstream failures become
+/// `isError` results (`{code, message, field?, retryAfter?}`), a dead iCloud session becomes
+/// `ToolError.sessionEnded()` (HTTP 401), anything else is rethrown for the endpoint's `INTERNAL_ERROR`.
+public struct TodoTool<Principal: TodoPrincipal>: Tool {
+    /// What a tool body gets: the arguments, the person's records, and the call's instant.
+    typealias Body = @Sendable (JSONValue, TodoDatabase, Date) async throws -> JSONValue
+
+    /// Name, title, description, schemas, annotations.
+    public let definition: ToolDefinition
+    let environment: TodoToolEnvironment
+    let body: Body
+
+    /// Runs the tool for `context.principal`.
+    public func call(_ arguments: JSONObject, context: ToolContext<Principal>) async throws -> ToolResult {
+        let database = TodoDatabase(
+            client: environment.client, schema: environment.schema, session: context.principal.session)
+        let structured: JSONValue
+        do {
+            structured = try await body(.object(arguments), database, environment.now())
+        } catch let error as TodoError {
+            throw error.toolError
+        } catch let error as CloudKitError {
+            if error.kind == .cancelled { throw CancellationError() }
+            throw error.toolError ?? error
+        }
+        guard case .object(let object) = structured else {
+            throw ToolError(code: ToolError.Code.internalError, message: "The tool failed unexpectedly.")
+        }
+        return .structured(object)
+    }
+}
+
+/// What the seven tools share.
+struct TodoToolEnvironment: Sendable {
+    let client: CloudKitClient
+    let schema: RecordSchema
+    let clock: @Sendable () -> Date
+
+    /// The clock's reading to the millisecond, as CloudKit stores it, so results show what was written.
+    func now() -> Date { Date(cloudKitMilliseconds: clock().cloudKitMilliseconds) }
+}
+
+extension TodoTools {
+    /// The seven tools for an `MCPEndpoint` whose authenticator yields `Principal`, in `definitions` order:
+    ///
+    /// ```swift
+    /// let tools: [any Tool<Grant>] = TodoTools.tools(client: cloudKit)
+    /// let endpoint = try MCPEndpoint(configuration: configuration, tools: tools, authenticator: authenticator)
+    /// ```
+    ///
+    /// `schema` names the record types and fields (the app's by default); `clock` is for tests.
+    public static func tools<Principal: TodoPrincipal>(
+        client: CloudKitClient, schema: RecordSchema = RecordSchema(),
+        clock: @escaping @Sendable () -> Date = { Date() }, for principal: Principal.Type = Principal.self
+    ) -> [any Tool<Principal>] {
+        let environment = TodoToolEnvironment(client: client, schema: schema, clock: clock)
+        let bodies: [(ToolDefinition, TodoTool<Principal>.Body)] = [
+            (GetMe.definition, GetMe.run), (ListTodos.definition, ListTodos.run), (AddTodo.definition, AddTodo.run),
+            (UpdateTodo.definition, UpdateTodo.run), (CompleteTodo.definition, CompleteTodo.run),
+            (SnoozeTodo.definition, SnoozeTodo.run), (DeleteTodo.definition, DeleteTodo.run),
+        ]
+        return bodies.map { TodoTool<Principal>(definition: $0.0, environment: environment, body: $0.1) }
+    }
+}

@@ -1,0 +1,49 @@
+import RelayCloudKit
+import RelayJSON
+import RelayMCP
+
+extension TodoError {
+    /// The MCP tool error: the same code, message and field, `retryAfter` as an extra member.
+    public var toolError: ToolError {
+        ToolError(
+            code: code.rawValue, message: message, field: field,
+            details: retryAfter.map { ["retryAfter": .int($0)] } ?? [:])
+    }
+}
+
+extension CloudKitError {
+    /// What a tool reports for this failure: a dead session ends the grant (`ToolError.sessionEnded()`, HTTP
+    /// 401); throttling, outages and unusable accounts become tool errors with retry advice. Nil for failures
+    /// that are the relay's own fault (a refused request, a record that does not decode, a bad response): the
+    /// endpoint reports those as `INTERNAL_ERROR` and logs the error's description, which holds no values.
+    var toolError: ToolError? {
+        switch kind {
+        case .sessionDead: return .sessionEnded("The iCloud session has ended; sign in again.")
+        case .throttled where status == nil && serverErrorCode == nil:
+            // The relay's own queue for this grant is full (`GrantSerializer`).
+            let seconds = retryAfter.map(Self.seconds) ?? 1
+            return TodoError(
+                code: .rateLimited, message: "Too many calls for this connection at once. Retry in \(seconds) s.",
+                retryAfter: seconds
+            ).toolError
+        case .throttled: return TodoError.rateLimited(retryAfter: retryAfter.map(Self.seconds) ?? 30).toolError
+        case .unavailable: return TodoError.upstreamUnavailable(retryAfter: retryAfter.map(Self.seconds)).toolError
+        case .accountUnsupported: return TodoError.accountUnsupported.toolError
+        case .quotaExceeded:
+            return TodoError(
+                code: .upstreamUnavailable,
+                message: "The user's iCloud storage is full, so iCloud refused the change. Free up space and retry."
+            ).toolError
+        case .conflict: return TodoError.conflict.toolError
+        case .notFound, .zoneNotFound, .badRequest, .accessDenied, .invalidResponse, .invalidRecord, .cancelled,
+            .server:
+            return nil
+        }
+    }
+
+    /// Whole seconds, rounded up, at least 1.
+    static func seconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import RelayJSON
+import Testing
+
+/// To-do content (titles, notes, times) never reaches a log line, a metric label, an error message or an
+/// error's description: errors carry codes and field names only.
+@Suite struct PrivacyToolTests {
+    @Test func aCanaryNeverLeavesTheResults() async throws {
+        let canary = "canary-\(UUID().uuidString)"
+        let harness = try ToolHarness(now: "2026-06-10T12:00:00Z")
+        let alice = try harness.connect()
+        // Bob's app wrote a Todo the relay cannot decode (a field with another type); list_todos skips it.
+        let bob = try harness.connect("bob@example.com")
+        try harness.seedTodo(bob, "odd", ["title": field(7, "INT64"), "notes": field(.string(canary))])
+        #expect(try harness.stored(bob, "Todo")["odd"] != nil)
+        var failures: [ToolReply] = []
+        func call(_ tool: String, _ arguments: JSONValue, as user: ToolHarness.User? = nil) async throws -> ToolReply {
+            let reply = try await harness.call(tool, arguments, as: user ?? alice)
+            if reply.isError { failures.append(reply) }
+            return reply
+        }
+        let added = try await call(
+            "add_todo", ["title": .string(canary), "notes": .string(canary), "due": "2026-06-11T07:13"])
+        let id = try #require(added.content["todo"]?["id"])
+        #expect(added.text.contains(canary))
+        _ = try await call("list_todos", ["status": "all"])
+        _ = try await call("update_todo", ["id": id, "title": .string(canary + "!"), "due": "2026-06-12T07:13"])
+        _ = try await call("snooze_todo", ["id": id, "until": "2026-06-09T07:13"])
+        _ = try await call("update_todo", ["id": id, "title": .string(String(repeating: canary, count: 10))])
+        _ = try await call("add_todo", ["title": .string(canary), "sound": .string(canary)])
+        _ = try await call("add_todo", ["title": .string(canary), "due": .string(canary)])
+        _ = try await call("add_todo", ["title": .string(canary), "repeat": ["kind": .string(canary)]])
+        _ = try await call("update_todo", ["id": .string(canary), "notes": .string(canary)])
+        // CloudKit refusing a write with a reason that quotes the value: the reason stays out of the log.
+        harness.emulator.injectItemFault(serverErrorCode: "BAD_REQUEST", reason: "bad value \(canary)")
+        _ = try await call("update_todo", ["id": id, "notes": .string(canary + "?")])
+        harness.emulator.injectItemFault(serverErrorCode: "CONFLICT", count: 2)
+        _ = try await call("complete_todo", ["id": id])
+        #expect(try await call("list_todos", [:], as: bob).content["items"] == [])
+        _ = try await call("update_todo", ["id": "odd", "title": "x"], as: bob)
+        _ = try await call("delete_todo", ["id": id])
+
+        #expect(failures.count == 10, "\(failures)")
+        for reply in failures {
+            #expect(!reply.text.contains(canary), "\(reply)")
+            #expect(!reply.content.jsonString.contains(canary), "\(reply)")
+            #expect(!reply.text.contains("07:13"), "\(reply)")
+        }
+        #expect(harness.reportedErrors == ["update_todo: CloudKit badRequest", "update_todo: CloudKit invalidRecord"])
+        let logged = harness.toolCalls.map { "\($0.tool) \($0.outcome) \($0.duration)" } + harness.reportedErrors
+        #expect(logged.count == 16)
+        for line in logged { #expect(!line.contains(canary) && !line.contains("07:13"), "\(line)") }
+    }
+}
