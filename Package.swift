@@ -40,7 +40,7 @@ let package = Package(
             name: "RelayApp",
             dependencies: [
                 "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault", "RelayAWS", "RelayCloudKit",
-                "RelayEmulator", "RelayMCP", "RelayTodo",
+                "RelayEmulator", "RelayMCP", "RelayTodo", "RelayOAuth",
             ]
         ),
 

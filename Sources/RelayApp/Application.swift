@@ -1,13 +1,19 @@
 import RelayHTTP
+import RelayMCP
+import RelayOAuth
+import RelayStore
+import RelayTodo
 
 /// The assembled relay: its router, its server, the metrics listener, the logger. `mustdo-relay`
-/// and the tests build it the same way, through `buildApplication(_:)`.
+/// and the tests build it the same way, through `buildApplication(_:backends:)`.
 public struct Application: Sendable {
     /// The configuration it was built from.
     public let configuration: Configuration
-    /// Every public route.
-    public let router: Router
-    /// The HTTP server answering with `router`.
+    /// The opened backends.
+    public let backends: Backends
+    /// The authorization server.
+    public let oauth: AuthorizationServer
+    /// The HTTP server answering every public route.
     public let server: Server
     /// The separate listener for `/metrics`, when configured.
     public let metricsServer: Server?
@@ -33,19 +39,47 @@ public struct Application: Sendable {
         metricsServer?.shutdown()
     }
 
-    /// Waits until both listeners have stopped, then flushes the log.
+    /// Waits until both listeners have stopped.
     public func waitUntilStopped() async {
         await server.waitUntilStopped()
         metricsServer?.shutdown()
         await metricsServer?.waitUntilStopped()
     }
+
+    /// Opens the backends the configuration names, then builds the relay.
+    public static func open(_ configuration: Configuration, logger: Logger? = nil) async throws -> Application {
+        let backends = try await Backends.open(configuration)
+        return try buildApplication(configuration, backends: backends, logger: logger)
+    }
 }
 
-/// Builds the relay from its configuration. The one place where parts are wired together.
-public func buildApplication(_ configuration: Configuration, logger: Logger? = nil) -> Application {
+/// Builds the relay from its configuration and opened backends: the one place where the parts are
+/// wired together.
+public func buildApplication(
+    _ configuration: Configuration, backends: Backends, logger: Logger? = nil, clock: any Clock = SystemClock()
+) throws -> Application {
     let logger = logger ?? Logger(minimumLevel: configuration.logLevel)
     let metrics = Metrics()
     RequestObserver.declare(metrics)
+    UpstreamObserver.declare(metrics)
+    OAuthEventObserver.declare(metrics)
+    let upstream = UpstreamObserver(logger: logger, metrics: metrics)
+    let cache = BearerCache(ttl: configuration.oauth.validationCacheTTL, clock: clock)
+    let states = GrantStates(clock: clock)
+    let oauthEvents = OAuthEventObserver(logger: logger, metrics: metrics, cache: cache, states: states)
+
+    let oauth = AuthorizationServer(
+        configuration: try configuration.oauthConfiguration(),
+        store: backends.store,
+        secrets: backends.oauthSecrets,
+        signIn: CloudKitSignIn(client: backends.cloudKit),
+        sealer: VaultGrantSealer(vault: backends.vault),
+        binder: VaultTokenBinder(vault: backends.vault),
+        metadataFetcher: configuration.oauth.metadataDocuments
+            ? HTTPClientMetadataFetcher(
+                client: backends.http, allowsLoopback: configuration.oauth.allowLoopbackMetadataDocuments) : nil,
+        clock: clock,
+        events: { oauthEvents.record($0) })
 
     var router = Router(onError: { error, _ in
         var event = LogEvent(.error, "http.unhandled_error")
@@ -54,11 +88,26 @@ public func buildApplication(_ configuration: Configuration, logger: Logger? = n
     })
     let healthy = Response.text("ok")
     router.get("/healthz", immediate: { _ in healthy })
+    let readiness = Readiness(store: backends.store, keyService: backends.keyService, clock: clock)
+    router.get("/readyz") { _ in await readiness.response() }
+    oauth.register(on: &router)
 
-    let observer = RequestObserver(logger: logger, metrics: metrics, router: router)
-    let server = Server(configuration: configuration.server, responder: observer.responder)
+    let authenticator = RelayAuthenticator(
+        oauth: oauth, vault: backends.vault, cache: cache, serializer: GrantSerializer(), states: states,
+        observer: upstream)
+    let endpoint = try MCPEndpoint(
+        configuration: configuration.mcpConfiguration(logger: logger, metrics: metrics),
+        tools: TodoTools.tools(client: backends.cloudKit, for: GrantPrincipal.self),
+        authenticator: authenticator)
+
+    let observer = RequestObserver(logger: logger, metrics: metrics, router: router, mcpPaths: endpoint.paths)
+    let server = Server(
+        configuration: configuration.server, responder: observer.wrap(endpoint.responder(otherwise: router.responder)))
     metrics.declareGauge("relay_http_open_connections", help: "Open client connections.") {
         Double(server.openConnections)
+    }
+    metrics.declareGauge("relay_vault_cached_keys", help: "Unwrapped data keys cached in memory.") {
+        Double(backends.vault.cachedKeyCount)
     }
     var metricsServer: Server?
     if let metricsPort = configuration.metricsPort {
@@ -73,6 +122,6 @@ public func buildApplication(_ configuration: Configuration, logger: Logger? = n
             responder: metricsRouter.responder)
     }
     return Application(
-        configuration: configuration, router: router, server: server, metricsServer: metricsServer, logger: logger,
-        metrics: metrics)
+        configuration: configuration, backends: backends, oauth: oauth, server: server, metricsServer: metricsServer,
+        logger: logger, metrics: metrics)
 }

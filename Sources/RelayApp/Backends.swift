@@ -3,6 +3,7 @@ import RelayAWS
 import RelayCloudKit
 import RelayCrypto
 import RelayHTTP
+import RelayOAuth
 import RelayStore
 import RelayVault
 
@@ -24,6 +25,15 @@ public struct Backends: Sendable {
     public let peppers: [(version: Int, key: SymmetricKey)]
     /// The key of the HMAC user ID.
     public let userIDKey: SymmetricKey
+
+    /// The authorization server's secrets: the newest pepper hashes, the one before it is still tried.
+    public var oauthSecrets: OAuthSecrets {
+        let current = peppers[peppers.count - 1]
+        let previous = peppers.count > 1 ? peppers[peppers.count - 2] : nil
+        return OAuthSecrets(
+            currentPepper: .init(version: current.version, key: current.key),
+            previousPepper: previous.map { .init(version: $0.version, key: $0.key) }, userIDKey: userIDKey)
+    }
 
     /// A start-up failure, phrased as what to fix.
     public struct Failure: Error, CustomStringConvertible {

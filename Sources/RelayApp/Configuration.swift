@@ -165,6 +165,7 @@ public struct Configuration: Sendable {
             "RELAY_OAUTH_UNUSED_CLIENT_TTL", default: 30 * 86400, range: 3600...365 * 86400)
         oauth.registrationsPerHour = reader.integer(
             "RELAY_OAUTH_REGISTRATIONS_PER_HOUR", default: 20, range: 1...100_000)
+        oauth.validationCacheTTL = reader.integer("RELAY_OAUTH_VALIDATION_CACHE_TTL", default: 5, range: 0...60)
         oauth.metadataDocuments = reader.boolean("RELAY_OAUTH_METADATA_DOCUMENTS", default: true)
         oauth.allowLoopbackMetadataDocuments = reader.boolean(
             "RELAY_OAUTH_ALLOW_LOOPBACK_METADATA_DOCUMENTS", default: false)

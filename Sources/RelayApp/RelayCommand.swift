@@ -14,8 +14,11 @@ public enum RelayCommand {
                   Run the relay. Settings come from FILE (KEY=value lines, see
                   config/relay.env.example) and from RELAY_* environment variables,
                   which win. --check-config validates the settings and exits.
-          demo [--port N]
-                  Run a local demo on 127.0.0.1 (port 8080 unless given; 0 = any).
+          demo [--port N] [--data DIR]
+                  Run everything locally: the relay on http://127.0.0.1:N (8080 unless
+                  given; 0 = any free port), a CloudKit emulator with a fake Apple sign-in
+                  page, SQLite and freshly generated keys in DIR (a new temporary
+                  directory unless given; a kept DIR keeps its connections).
           help    Show this text.
 
         Options:
@@ -45,8 +48,9 @@ public enum RelayCommand {
                 return await serve(configFile: configFile, checkOnly: checkOnly)
             case "demo":
                 let port = try parser.value(for: "--port").map { try ArgumentParser.port($0) } ?? 8080
+                let data = try parser.value(for: "--data")
                 try parser.finish()
-                return await demo(port: port)
+                return await demo(port: port, dataDirectory: data)
             default:
                 throw ArgumentParser.Failure("unknown command \"\(command)\"")
             }
@@ -64,39 +68,56 @@ public enum RelayCommand {
         do {
             configuration = try Configuration.load(
                 configFile: configFile, environment: ProcessInfo.processInfo.environment)
+            try configuration.validateForService()
         } catch {
             printError("mustdo-relay: the configuration has problems:\n\(error)")
+            return 1
+        }
+        let application: Application
+        do {
+            application = try await Application.open(configuration)
+        } catch {
+            printError("mustdo-relay: cannot start:\n  - \(error)")
             return 1
         }
         if checkOnly {
             print("configuration ok")
             return 0
         }
-        return await run(buildApplication(configuration), banner: "mustdo-relay listening on")
+        return await run(application) {
+            var lines = [
+                "mustdo-relay listening on http://\(configuration.host):\(application.server.port)",
+                "  issuer: \(configuration.issuer)",
+            ]
+            if let metrics = application.metricsServer {
+                lines.append("  metrics: http://\(configuration.metricsHost):\(metrics.port)/metrics")
+            }
+            return lines.joined(separator: "\n")
+        }
     }
 
-    private static func demo(port: Int) async -> Int32 {
-        var configuration = Configuration()
-        configuration.host = "127.0.0.1"
-        configuration.port = port
-        configuration.server.host = "127.0.0.1"
-        configuration.server.port = port
-        configuration.metricsPort = 0
-        let application = buildApplication(configuration)
-        return await run(application, banner: "MustDo Relay demo on")
+    private static func demo(port: Int, dataDirectory: String?) async -> Int32 {
+        let prepared: Demo.Prepared
+        let application: Application
+        do {
+            prepared = try Demo(port: port, dataDirectory: dataDirectory).prepare()
+            application = try await Application.open(prepared.configuration)
+        } catch {
+            printError("mustdo-relay demo: cannot start: \(error)")
+            return 1
+        }
+        let status = await run(application) { Demo.banner(prepared, application: application) }
+        prepared.emulator.shutdown()
+        await prepared.emulator.waitUntilStopped()
+        return status
     }
 
-    private static func run(_ application: Application, banner: String) async -> Int32 {
+    private static func run(_ application: Application, banner: () -> String) async -> Int32 {
         do {
             let signals = ShutdownSignals(application)
             defer { signals.cancel() }
             try application.start()
-            print("\(banner) http://\(application.configuration.host):\(application.server.port)")
-            print("  health: http://\(application.configuration.host):\(application.server.port)/healthz")
-            if let metrics = application.metricsServer {
-                print("  metrics: http://\(application.configuration.metricsHost):\(metrics.port)/metrics")
-            }
-            print("Press Ctrl-C to stop.")
+            print(banner())
             fflush(nil)
             await application.waitUntilStopped()
             application.logger.close()

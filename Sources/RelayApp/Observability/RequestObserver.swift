@@ -6,6 +6,8 @@ struct RequestObserver: Sendable {
     let logger: Logger
     let metrics: Metrics
     let router: Router
+    /// Paths the MCP endpoint answers (outside the router).
+    var mcpPaths: [String] = []
     /// Routes answered without logs or metrics.
     let quietRoutes: Set<String> = ["/healthz", "/readyz"]
 
@@ -17,10 +19,12 @@ struct RequestObserver: Sendable {
             labels: ["route"])
     }
 
-    var responder: Responder {
-        let inner = router.responder
-        return Responder { request in
-            let route = router.pattern(for: request) ?? "unmatched"
+    var responder: Responder { wrap(router.responder) }
+
+    /// `inner` with request IDs, logs and metrics around it.
+    func wrap(_ inner: Responder) -> Responder {
+        Responder { request in
+            let route = routeName(request)
             // Health checks bypass logs and metrics: probes would drown both and they cost nothing to answer.
             if quietRoutes.contains(route) { return inner(request) }
             let started = ContinuousClock.now
@@ -32,6 +36,12 @@ struct RequestObserver: Sendable {
                 return .later { finish(await work(), id: id, route: route, started: started) }
             }
         }
+    }
+
+    /// The route pattern for logs and metrics: never the raw path, which may carry codes or tokens.
+    private func routeName(_ request: Request) -> String {
+        if !mcpPaths.isEmpty, mcpPaths.contains(String(request.path)) { return mcpPaths[0] }
+        return router.pattern(for: request) ?? "unmatched"
     }
 
     private func finish(_ response: Response, id: RequestID, route: String, started: ContinuousClock.Instant)

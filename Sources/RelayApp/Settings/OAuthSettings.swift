@@ -24,6 +24,9 @@ public struct OAuthSettings: Sendable, Equatable {
     public var registrationsPerHour = 20
     /// `RELAY_OAUTH_METADATA_DOCUMENTS`: accept client ID metadata documents (default on).
     public var metadataDocuments = true
+    /// `RELAY_OAUTH_VALIDATION_CACHE_TTL` seconds (default 5, 0 disables): how long a validated
+    /// access token is remembered in memory, so `/mcp` requests without upstream work skip the store.
+    public var validationCacheTTL = 5
     /// `RELAY_OAUTH_ALLOW_LOOPBACK_METADATA_DOCUMENTS`: test only.
     public var allowLoopbackMetadataDocuments = false
 

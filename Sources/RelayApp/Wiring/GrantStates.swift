@@ -1,0 +1,50 @@
+import RelayStore
+
+/// The newest sealed CloudKit token and grant version this process knows per grant, so a call
+/// that waited its turn behind another call of the same grant uses the token that call rotated
+/// to, not the snapshot its bearer validation read. Entries older than a minute are dropped: by
+/// then every waiting request has re-validated, and the store holds the same state.
+final class GrantStates: Sendable {
+    struct State {
+        var sealed: [UInt8]
+        /// The grant's store version this sealed token belongs to.
+        var version: Int
+        /// The store refused or failed the write: the token is newer than the store's copy at `version`.
+        var unsaved = false
+    }
+
+    private struct Entry {
+        var state: State
+        var updatedAt: Double
+    }
+
+    private let entries = Locked([String: Entry]())
+    private let clock: any Clock
+    private let lifetime = 60.0
+
+    init(clock: any Clock = SystemClock()) { self.clock = clock }
+
+    /// The newer of `snapshot` and what this process last wrote for `grantID`.
+    func current(_ grantID: String, snapshot: State) -> State {
+        let now = clock.now()
+        return entries.withLock { entries in
+            guard let entry = entries[grantID], now - entry.updatedAt < lifetime,
+                entry.state.version > snapshot.version
+                    || (entry.state.version == snapshot.version && entry.state.unsaved)
+            else { return snapshot }
+            return entry.state
+        }
+    }
+
+    func record(_ grantID: String, _ state: State) {
+        let now = clock.now()
+        entries.withLock { entries in
+            if entries.count > 10_000 { entries = entries.filter { now - $0.value.updatedAt < lifetime } }
+            entries[grantID] = Entry(state: state, updatedAt: now)
+        }
+    }
+
+    func forget(_ grantID: String) {
+        entries.withLock { $0[grantID] = nil }
+    }
+}

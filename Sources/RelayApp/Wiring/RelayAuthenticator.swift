@@ -1,0 +1,67 @@
+import RelayHTTP
+import RelayMCP
+import RelayOAuth
+import RelayTodo
+import RelayVault
+
+/// Who an MCP request acts for: one validated grant and its CloudKit session.
+struct GrantPrincipal: TodoPrincipal {
+    let grant: BearerGrant
+    let session: any CloudKitSession
+}
+
+/// The MCP endpoint's authenticator: OAuth bearer validation (header only, audience, expiry,
+/// revocation), a short-lived cache of validated tokens so requests without upstream work need
+/// no store read, and the dead-session path (CloudKit 421 → grant deleted → 401).
+struct RelayAuthenticator: MCPAuthenticator {
+    let oauth: AuthorizationServer
+    let vault: Vault
+    let cache: BearerCache
+    let serializer: GrantSerializer
+    let states: GrantStates
+    let observer: UpstreamObserver
+
+    func authenticateImmediately(_ request: Request) -> MCPAuthentication<GrantPrincipal>? {
+        if let error = oauth.bearerPrecheck(request) { return .rejected(error.response()) }
+        guard let token = Self.bearerToken(request), let grant = cache.lookup(BearerCache.key(token)) else {
+            return nil
+        }
+        return .authorized(principal(grant, token: token))
+    }
+
+    func authenticate(_ request: Request) async -> MCPAuthentication<GrantPrincipal> {
+        do {
+            let grant = try await oauth.validateBearer(request)
+            guard let token = Self.bearerToken(request) else { return .rejected(oauth.invalidTokenResponse()) }
+            cache.insert(grant, key: BearerCache.key(token))
+            return .authorized(principal(grant, token: token))
+        } catch {
+            return .rejected(error.response())
+        }
+    }
+
+    func sessionEnded(_ request: Request, principal: GrantPrincipal) async -> Response {
+        cache.evict(grantID: principal.grant.grantID)
+        states.forget(principal.grant.grantID)
+        if let token = Self.bearerToken(request) { vault.evictCachedKey(token: token) }
+        observer.event(.info, "cloudkit.session_ended", grant: principal.grant)
+        _ = try? await oauth.deleteGrant(principal.grant.grantID, reason: "CloudKit session ended")
+        return oauth.invalidTokenResponse()
+    }
+
+    private func principal(_ grant: BearerGrant, token: String) -> GrantPrincipal {
+        GrantPrincipal(
+            grant: grant,
+            session: GrantSession(
+                grant: grant, token: token, oauth: oauth, vault: vault, serializer: serializer, states: states,
+                observer: observer))
+    }
+
+    /// The token of a request that passed `bearerPrecheck` (one `Authorization: Bearer` header).
+    static func bearerToken(_ request: Request) -> String? {
+        guard let header = request.headers["authorization"], header.count > 7 else { return nil }
+        let scheme = header.prefix(7)
+        guard scheme.lowercased() == "bearer " else { return nil }
+        return String(header.dropFirst(7).drop { $0 == " " || $0 == "\t" })
+    }
+}
