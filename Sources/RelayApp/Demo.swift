@@ -55,18 +55,8 @@ struct Demo {
     /// Creates any secret file that does not exist yet (a kept data directory keeps its secrets)
     /// and returns the CloudKit API token the emulator is started with.
     static func createSecrets(_ secrets: SecretSettings, keyFile: String) throws -> String {
-        let manager = FileManager.default
-        if !manager.fileExists(atPath: secrets.pepperFile) {
-            try SecretFiles.write("1 \(SecretFiles.newKeyText())\n", to: secrets.pepperFile, replace: false)
-        }
-        for file in [secrets.userIDKeyFile, secrets.bindingSecretFile] where !manager.fileExists(atPath: file) {
-            try SecretFiles.write(SecretFiles.newKeyText() + "\n", to: file, replace: false)
-        }
-        if !manager.fileExists(atPath: secrets.cloudKitAPITokenFile) {
-            try SecretFiles.write(
-                "demo-" + SecretFiles.newKeyText() + "\n", to: secrets.cloudKitAPITokenFile, replace: false)
-        }
-        if !manager.fileExists(atPath: keyFile) { _ = try LocalKeyService.createKeyFile(at: keyFile) }
+        _ = try SecretProvisioning.createMissing(
+            secrets, keyService: .local(keyFile: keyFile), apiToken: "demo-" + SecretFiles.newKeyText())
         return try SecretFiles.readText(secrets.cloudKitAPITokenFile)
     }
 

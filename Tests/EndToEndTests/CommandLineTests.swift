@@ -8,9 +8,10 @@ import XCTest
 /// The executables as an operator runs them: real processes, real sockets, real signals.
 final class CommandLineTests: XCTestCase {
     func testServeAnswersHealthzAndExitsCleanlyOnSIGTERM() async throws {
+        let service = try await ServiceDirectory()
+        defer { service.remove() }
         let relay = try ChildProcess(
-            "mustdo-relay", ["serve"],
-            environment: ["RELAY_PORT": "0", "RELAY_HTTP_EVENT_LOOPS": "2", "RELAY_METRICS_PORT": "0"])
+            "mustdo-relay", ["serve", "--config", service.configFile], environment: ["RELAY_HTTP_EVENT_LOOPS": "2"])
         let port = try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#)
         let response = try httpGet(port: Int(port)!, path: "/healthz")
         XCTAssertEqual(response.status, 200)
@@ -21,8 +22,9 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testServeLogsJSONLinesWithoutTargetsAndServesMetricsSeparately() async throws {
-        let relay = try ChildProcess(
-            "mustdo-relay", ["serve"], environment: ["RELAY_PORT": "0", "RELAY_METRICS_PORT": "0"])
+        let service = try await ServiceDirectory()
+        defer { service.remove() }
+        let relay = try ChildProcess("mustdo-relay", ["serve", "--config", service.configFile])
         let port = Int(try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#))!
         let metricsPort = Int(try await relay.waitForOutput(matching: #"metrics: http://127\.0\.0\.1:(\d+)"#))!
         XCTAssertEqual(try httpGet(port: port, path: "/no-such-page?code=secret-code-123").status, 404)
@@ -55,10 +57,13 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testServeReadsAConfigFileAndTheEnvironmentWins() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID()).env")
-        try "# comment\nRELAY_PORT=not-a-port\nRELAY_HTTP_HEADER_TIMEOUT='5'\n".write(
-            to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
+        let service = try await ServiceDirectory()
+        defer { service.remove() }
+        let file = URL(fileURLWithPath: service.configFile)
+        let handle = try FileHandle(forWritingTo: file)
+        handle.seekToEndOfFile()
+        handle.write(Data("# a later line wins\nRELAY_PORT=not-a-port\nRELAY_HTTP_HEADER_TIMEOUT='5'\n".utf8))
+        try handle.close()
         let bad = try ChildProcess("mustdo-relay", ["serve", "--config", file.path, "--check-config"])
         let status1 = try await bad.waitForExit()
         XCTAssertEqual(status1, 1)
@@ -69,13 +74,16 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testRelayctlConfigCheck() async throws {
+        let service = try await ServiceDirectory()
+        defer { service.remove() }
         let json = try ChildProcess(
-            "mustdo-relayctl", ["config", "check", "--json"], environment: ["RELAY_PORT": "-1"])
+            "mustdo-relayctl", ["config", "check", "--config", service.configFile, "--json"],
+            environment: ["RELAY_PORT": "-1"])
         let status3 = try await json.waitForExit()
         XCTAssertEqual(status3, 1)
         XCTAssertTrue(json.text.contains(#""valid":false"#), json.text)
-        XCTAssertTrue(json.text.contains(#""setting":"RELAY_PORT""#), json.text)
-        let ok = try ChildProcess("mustdo-relayctl", ["config", "check"])
+        XCTAssertTrue(json.text.contains("RELAY_PORT: expected a whole number"), json.text)
+        let ok = try ChildProcess("mustdo-relayctl", ["config", "check", "--config", service.configFile])
         let status4 = try await ok.waitForExit()
         XCTAssertEqual(status4, 0, ok.text)
     }

@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `mustdo-relay demo` as a developer runs it, with the bundled example client on the official MCP
+/// Python SDK (both lines): DCR, PKCE, the consent page, the emulator's Apple sign-in, the
+/// callback, tokens, then real tool calls. Afterwards nothing of the to-do is in the relay's store
+/// or its output.
+final class DemoClientTests: XCTestCase {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    func testTheExampleClientConnectsThroughTheDemoWithBothSDKLines() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let demo = try ChildProcess("mustdo-relay", ["demo", "--port", "0", "--data", data])
+        let url = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)"#)
+        XCTAssertTrue(url.hasPrefix("http://127.0.0.1:") && url.hasSuffix("/mcp"), url)
+
+        let canary = "canary-\(UUID().uuidString.prefix(8))"
+        for (venv, user) in [(".venv-mcp2", "alice@example.com"), (".venv-mcp1", "bob@example.com")] {
+            let python = Self.repository.appendingPathComponent(venv + "/bin/python").path
+            guard FileManager.default.isExecutableFile(atPath: python) else {
+                XCTFail("\(python) is missing: run scripts/install-deps.sh (make test does)")
+                continue
+            }
+            let report = try await runClient(
+                python, [url, "--headless", user, "--add", "\(canary) \(venv)", "--due", "2030-01-02T09:00", "--json"])
+            XCTAssertEqual(
+                report["tools"] as? [String],
+                ["get_me", "list_todos", "add_todo", "update_todo", "complete_todo", "snooze_todo", "delete_todo"])
+            let items = ((report["todos"] as? [String: Any])?["items"] as? [[String: Any]]) ?? []
+            XCTAssertEqual(items.compactMap { $0["title"] as? String }, ["\(canary) \(venv)"], "\(report)")
+            XCTAssertEqual(items.first?["due"] as? String, "2030-01-02T09:00:00+00:00")
+        }
+
+        demo.signal(SIGINT)
+        let status = try await demo.waitForExit()
+        XCTAssertEqual(status, 0, demo.text)
+        // The relay's own state holds no to-do content; the emulator's file is "iCloud" and does.
+        for file in try FileManager.default.contentsOfDirectory(atPath: data) where file.hasPrefix("relay.sqlite") {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: data + "/" + file))
+            XCTAssertNil(bytes.range(of: Data(canary.utf8)), "the to-do title is in \(file)")
+        }
+        XCTAssertFalse(demo.text.contains(canary), "the to-do title reached the relay's output")
+        let emulatorState = try String(contentsOfFile: data + "/emulator-state.json", encoding: .utf8)
+        XCTAssertTrue(emulatorState.contains(canary), "the to-do did not reach CloudKit (the emulator)")
+    }
+
+    private func runClient(_ python: String, _ arguments: [String]) async throws -> [String: Any] {
+        let script = Self.repository.appendingPathComponent("examples/mcp_client.py").path
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: python)
+        client.arguments = [script] + arguments
+        let output = Pipe()
+        client.standardOutput = output
+        client.standardError = output
+        try client.run()
+        let deadline = Date().addingTimeInterval(60)
+        while client.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        if client.isRunning { client.terminate() }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(client.terminationStatus, 0, text)
+        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
+            let report = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        else {
+            XCTFail("no JSON report: \(text)")
+            return [:]
+        }
+        return report
+    }
+}
