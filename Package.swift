@@ -20,13 +20,15 @@ let package = Package(
 
         // Libraries, lowest layer first.
         .target(name: "RelayJSON"),
-        .target(name: "RelayHTTP", dependencies: ["RelayJSON", "CEpoll", "CCurl"]),
+        // `Locked`: a pthread-mutex box ThreadSanitizer understands (it cannot see Synchronization.Mutex on Linux).
+        .target(name: "RelaySync"),
+        .target(name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl"]),
         // The to-do domain (pure values and rules) and the seven tools on RelayMCP, reaching CloudKit through a
         // per-grant `CloudKitSession` that RelayApp implements on the vault and the grant store.
         .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP"]),
         .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON"]),
+        .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON", "RelaySync"]),
         // The store conformance suite, a library so every backend's tests (DynamoDB too) can run it.
         .target(name: "RelayStoreConformance", dependencies: ["RelayStore", "RelayJSON"]),
         // RelayStore only for `Clock` and `Locked`; the vault stores nothing itself.
