@@ -73,7 +73,10 @@ let package = Package(
         .testTarget(
             name: "RelayTodoIntegrationTests",
             dependencies: ["RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["RelayApp", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayEmulator", "RelayStore"]
+        ),
         .testTarget(name: "RelayMCPTests", dependencies: ["RelayMCP", "RelayHTTP", "RelayJSON"], exclude: ["e2e"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
         .testTarget(
