@@ -5,7 +5,8 @@ sign-in, the callback, tokens) done by the example client's code.
     python all_tools.py URL APPLE_ID [--ca-file PEM]
 
 Checks each result and prints one JSON line: {"sdk", "protocolVersion", "tools", "iss" (from the
-redirect back to the client), "calls", "failures"}. Exits 1 when a check failed (the failures say which), so the Swift test shows them.
+redirect back to the client), "calls", "failures"}. Exits 1 when a check failed; the failures say
+which, and the Swift test shows them.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ async def exercise(session, checks: Checks, tag: str) -> None:
     checks.expect([t["id"] for t in listed.get("repeating", [])] == [series_id], "list_todos repeating", listed)
 
     updated = await call("update_todo", {"id": one_id, "title": f"Pay the rent {tag}", "notes": None})
-    checks.expect(sorted(updated.get("changed", [])) == ["changedAt", "notes", "title"], "update_todo changed", updated.get("changed"))
+    changed = sorted(updated.get("changed", []))
+    checks.expect(changed == ["changedAt", "notes", "title"], "update_todo changed", changed)
     checks.expect((updated.get("todo") or {}).get("notes") is None, "update_todo cleared notes", updated)
 
     snoozed = await call("snooze_todo", {"id": one_id, "until": "2030-01-02T10:30"})

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import base64
 import hashlib
+import html
 import http.server
 import json
 import os
@@ -53,7 +54,7 @@ class Catcher:
                     outer.hits.append(query)
                     body = "<!doctype html><title>Client</title><h1>Back at the client</h1><p>code received</p>"
                 elif parts.path == "/frame":
-                    src = json.dumps(query["src"])[1:-1].replace('"', "&quot;")
+                    src = html.escape(query["src"], quote=True)
                     body = f'<!doctype html><title>Frame</title><iframe id=f src="{src}" width=600 height=400></iframe>'
                 else:
                     self.send_error(404)
@@ -125,7 +126,8 @@ class Walk:
         options.add_argument(f"--lang={language}")
         options.add_argument("--hide-scrollbars")
         options.add_experimental_option("prefs", {"intl.accept_languages": f"{language},en;q=0.5"})
-        driver = webdriver.Chrome(options=options, service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")))
+        service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+        driver = webdriver.Chrome(options=options, service=service)
         driver.set_page_load_timeout(20)
         # The viewport, not the window, gets the size: what a phone of that width shows.
         driver.execute_cdp_cmd(
@@ -152,7 +154,8 @@ class Walk:
 
     def sign_in(self, driver, apple_id: str, label: str) -> None:
         WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, "appleID")))
-        self.expect(driver.current_url.startswith(self.emulator + "/IDMSWebAuth/auth"), f"{label}: {driver.current_url}")
+        at = driver.current_url
+        self.expect(at.startswith(self.emulator + "/IDMSWebAuth/auth"), f"{label}: not the sign-in page: {at}")
         driver.find_element(By.ID, "appleID").send_keys(apple_id)
         driver.find_element(By.ID, "password").send_keys("not checked")
         self.snap(driver, f"{label}-2-sign-in")
@@ -219,18 +222,19 @@ class Walk:
         framing (the emulator's) loads in the same frame, so the check can tell the two apart."""
         driver = self.browser("en", SIZES["desktop"])
         result = {}
+
+        def loaded(d):
+            return d.execute_script("return document.readyState") == "complete"
+
         try:
             targets = {"consent": self.authorization()[0], "control": self.emulator + "/IDMSWebAuth/auth?oauth_token=x"}
             for name, target in targets.items():
                 driver.get(self.catcher.origin + "/frame?" + urllib.parse.urlencode({"src": target}))
-                frame = driver.find_element(By.ID, "f")
-                WebDriverWait(driver, 10).until(
-                    lambda d: d.execute_script("return document.readyState") == "complete"
-                )
-                driver.switch_to.frame(frame)
-                WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
-                result[name] = {"location": driver.execute_script("return location.href"),
-                                "text": driver.execute_script("return document.body ? document.body.innerText : ''")[:120]}
+                WebDriverWait(driver, 10).until(loaded)
+                driver.switch_to.frame(driver.find_element(By.ID, "f"))
+                WebDriverWait(driver, 10).until(loaded)
+                text = driver.execute_script("return document.body ? document.body.innerText : ''")
+                result[name] = {"location": driver.execute_script("return location.href"), "text": text[:120]}
                 driver.switch_to.default_content()
                 self.snap(driver, f"frame-{name}")
         finally:
@@ -243,7 +247,8 @@ class Walk:
         self.expect(not any(part.startswith("script-src") for part in policy), f"consent CSP allows script: {policy}")
         self.expect(headers["X-Frame-Options"] == "DENY", f"consent X-Frame-Options: {headers}")
         self.expect(not result["consent"]["location"].startswith(self.relay), f"the consent page was framed: {result}")
-        self.expect(result["control"]["location"].startswith(self.emulator), f"the control page was not framed: {result}")
+        framed = result["control"]["location"].startswith(self.emulator)
+        self.expect(framed, f"the control page was not framed: {result}")
         return result
 
 

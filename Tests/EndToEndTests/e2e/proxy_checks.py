@@ -68,6 +68,9 @@ def main() -> None:
     for name in ("X-Forwarded-Proto", "X-Forwarded-Host"):
         headers = {**MCP_HEADERS, **public_host, name: SPOOFED[name]}
         report["direct"][name] = fetch(open_, args.relay + "/mcp", PING, headers)[0]
+    # Load balancers probe health over plain http: never refused.
+    probe = {**public_host, "X-Forwarded-Proto": "http"}
+    report["direct"]["healthz"] = fetch(open_, args.relay + "/healthz", headers=probe)[0]
 
     # The disconnect page through the proxy: its protective headers survive, and its binding
     # cookie is a __Host- cookie (Secure), as an https issuer requires.
