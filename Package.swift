@@ -72,6 +72,15 @@ let package = Package(
             name: "RelayTodoIntegrationTests",
             dependencies: ["RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
+        // Several instances and faults: real `serve` processes, moto, the standalone emulator (issue 8).
+        .testTarget(
+            name: "AcceptanceTests",
+            dependencies: [
+                "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayAWS", "mustdo-relay", "mustdo-relayctl",
+                "cloudkit-emulator",
+            ],
+            exclude: ["python"]
+        ),
         .testTarget(name: "RelayMCPTests", dependencies: ["RelayMCP", "RelayHTTP", "RelayJSON"], exclude: ["e2e"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
         .testTarget(
