@@ -144,6 +144,34 @@ final class MultiInstanceTests: XCTestCase {
     }
 }
 
+extension MultiInstanceTests {
+    /// A refresh on B while a tool call on A waits for CloudKit: the refresh changes the grant's
+    /// version, not its CloudKit token, so the token CloudKit rotates to must still be saved.
+    func testARefreshDuringAToolCallKeepsTheRotatedCloudKitToken() async throws {
+        let c = try await cluster()
+        defer {
+            c.setup.remove()
+            c.http.shutdown()
+        }
+        let (client, tokens) = try await RelayClient.connected(http: c.http, appleID: "judy@example.com", at: c.a.base)
+        try await c.emulator.control("latency", ["milliseconds": 1500])
+        // `requests` counts every request on arrival, these polls included (one each): a jump of
+        // more than one means the relay's call arrived and is now held by the latency.
+        var seen = try await c.emulator.stats()["requests"]?.intValue ?? 0
+        let call = Task { try await client.callTool("get_me", access: tokens.access, at: c.a.base) }
+        try await eventually("the call reached CloudKit") {
+            let now = try await c.emulator.stats()["requests"]?.intValue ?? 0
+            defer { seen = now }
+            return now > seen + 1
+        }
+        let refreshed = try await client.refresh(tokens.refresh, at: c.b.base).get()
+        XCTAssertResult(try await call.value)
+        try await c.emulator.control("latency", ["milliseconds": 0])
+        XCTAssertResult(try await client.callTool("get_me", access: refreshed.access, at: c.b.base))
+        XCTAssertResult(try await client.callTool("get_me", access: refreshed.access, at: c.a.base))
+    }
+}
+
 extension ToolOutcome {
     var httpStatus: Int {
         if case .http(let status, _) = self { return status }
