@@ -80,7 +80,8 @@ struct GrantSession: CloudKitSession {
         let deadline = ContinuousClock.now + Self.rotationSaveWait
         while true {
             guard let stored = await storedState() else { return nil }
-            if stored.sealed != used.sealed { return stored }
+            // The token this call used, or (unsaved) the older one it replaced: nothing new yet.
+            if stored.sealed != used.sealed, stored.sealed != used.base { return stored }
             guard ContinuousClock.now < deadline else { return nil }
             try? await Task.sleep(for: .milliseconds(100))
         }
@@ -124,13 +125,15 @@ struct GrantSession: CloudKitSession {
                 // token: the rotated token still belongs there (when old tokens die at once, it is the
                 // only live one). Another token, or no grant, means another instance rotated it or the
                 // grant ended.
-                guard let stored = try await oauth.sealedToken(grantID: grant.grantID), stored.sealed == current.sealed
+                guard let stored = try await oauth.sealedToken(grantID: grant.grantID), stored.sealed == current.base
                 else { break }
                 expected = stored.version
             }
             observer.event(.warning, "cloudkit.rotation_conflict", grant: grant)
         } catch {
-            states.record(grant.grantID, GrantStates.State(sealed: sealed.bytes, version: expected, unsaved: true))
+            states.record(
+                grant.grantID,
+                GrantStates.State(sealed: sealed.bytes, version: expected, unsaved: true, replaced: current.base))
             observer.event(.error, "store.rotation_unsaved", grant: grant)
         }
     }

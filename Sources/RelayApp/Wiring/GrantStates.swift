@@ -11,6 +11,11 @@ final class GrantStates: Sendable {
         var version: Int
         /// The store refused or failed the write: the token is newer than the store's copy at `version`.
         var unsaved = false
+        /// For an unsaved token: the sealed token the store still holds, which this one replaces.
+        var replaced: [UInt8]? = nil
+
+        /// The store's copy this token replaces when it is saved.
+        var base: [UInt8] { unsaved ? (replaced ?? sealed) : sealed }
     }
 
     private struct Entry {
@@ -24,15 +29,21 @@ final class GrantStates: Sendable {
 
     init(clock: any Clock = SystemClock()) { self.clock = clock }
 
-    /// The newer of `snapshot` and what this process last wrote for `grantID`.
+    /// The newer of `snapshot` and what this process last wrote for `grantID`. A token the store
+    /// could not take stays newer for as long as the store holds the one it replaces, whatever else
+    /// (a refresh rotation) changed the grant's version meanwhile.
     func current(_ grantID: String, snapshot: State) -> State {
         let now = clock.now()
         return entries.withLock { entries in
-            guard let entry = entries[grantID], now - entry.updatedAt < lifetime,
-                entry.state.version > snapshot.version
-                    || (entry.state.version == snapshot.version && entry.state.unsaved)
-            else { return snapshot }
-            return entry.state
+            guard let entry = entries[grantID], now - entry.updatedAt < lifetime else { return snapshot }
+            if entry.state.unsaved {
+                if snapshot.version <= entry.state.version { return entry.state }
+                guard entry.state.base == snapshot.sealed else { return snapshot }
+                var state = entry.state
+                state.version = snapshot.version
+                return state
+            }
+            return entry.state.version > snapshot.version ? entry.state : snapshot
         }
     }
 
