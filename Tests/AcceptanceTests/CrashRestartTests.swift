@@ -11,7 +11,8 @@ import XCTest
 /// token with it; the next call then ends the grant (401) — see the report in docs/operations.md.
 final class CrashRestartTests: XCTestCase {
     func testKill9UnderLoadLosesNoGrantAndClientsContinueAfterOneRetry() async throws {
-        let http = try HTTPClient(configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
+        let http = try HTTPClient(
+            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
         defer { http.shutdown() }
         let emulator = try await EmulatorProcess(http: http, rotation: "keep")
         let setup = try await RelaySetup(emulator: emulator)

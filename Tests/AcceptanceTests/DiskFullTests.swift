@@ -11,10 +11,13 @@ import XCTest
 /// file stays sound, and everything works again once space is freed.
 final class DiskFullTests: XCTestCase {
     func testAFullDiskGivesClearErrorsNoCorruptionAndRecoversWhenSpaceIsFreed() async throws {
-        let http = try HTTPClient(configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
+        let http = try HTTPClient(
+            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
         defer { http.shutdown() }
-        let mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent("relay-tmpfs-\(UUID().uuidString)")
-            .path
+        let mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "relay-tmpfs-\(UUID().uuidString)"
+        )
+        .path
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: mountPoint) }
         let mount = try await run("/bin/mount", ["-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs", mountPoint])
@@ -70,7 +73,8 @@ final class DiskFullTests: XCTestCase {
         XCTAssertNoThrow(try resumed.get(), "\(resumed)")
         tokens = try resumed.get()
         XCTAssertResult(try await client.callTool("get_me", access: tokens.access, at: relay.base))
-        let (other, otherTokens) = try await RelayClient.connected(http: http, appleID: "ivan@example.com", at: relay.base)
+        let (other, otherTokens) = try await RelayClient.connected(
+            http: http, appleID: "ivan@example.com", at: relay.base)
         XCTAssertResult(try await other.callTool("get_me", access: otherTokens.access, at: relay.base))
 
         relay.child.signal(SIGTERM)

@@ -18,7 +18,8 @@ final class MultiInstanceTests: XCTestCase {
     }
 
     private func cluster() async throws -> Cluster {
-        let http = try HTTPClient(configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
+        let http = try HTTPClient(
+            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
         let moto = try await MotoProcess(http: http)
         let emulator = try await EmulatorProcess(http: http, rotation: "invalidate")
         var settings = moto.relaySettings
@@ -40,7 +41,8 @@ final class MultiInstanceTests: XCTestCase {
         let (code, verifier) = try await client.connect(appleID: "alice@example.com", at: c.a.base)
         let first = try await client.exchange(code: code, verifier: verifier, at: c.b.base).get()
         let replay = try await client.exchange(code: code, verifier: verifier, at: c.a.base)
-        XCTAssertEqual(replay, .failure(.init(status: 400, code: "invalid_grant")), "A redeemed code was accepted twice")
+        XCTAssertEqual(
+            replay, .failure(.init(status: 400, code: "invalid_grant")), "A redeemed code was accepted twice")
 
         // The replay revoked that grant everywhere; connect again for the rest.
         let (code2, verifier2) = try await client.connect(appleID: "alice@example.com", at: c.b.base)
@@ -61,11 +63,14 @@ final class MultiInstanceTests: XCTestCase {
         }
 
         // Outside the grace window, the spent token revokes the grant on every instance.
-        while Int(Date().timeIntervalSince1970) <= rotatedAt + Self.grace { try await Task.sleep(for: .milliseconds(100)) }
+        while Int(Date().timeIntervalSince1970) <= rotatedAt + Self.grace {
+            try await Task.sleep(for: .milliseconds(100))
+        }
         let reuse = try await client.refresh(tokens.refresh, at: c.b.base)
         XCTAssertEqual(reuse, .failure(.init(status: 400, code: "invalid_grant")))
         XCTAssertEqualValue(
-            try await client.refresh(rotated.refresh, at: c.a.base), .failure(.init(status: 400, code: "invalid_grant")),
+            try await client.refresh(rotated.refresh, at: c.a.base),
+            .failure(.init(status: 400, code: "invalid_grant")),
             "the current refresh token survived reuse detection on the other instance")
         XCTAssertEqualValue(try await client.callTool("get_me", access: rotated.access, at: c.b.base).httpStatus, 401)
         // A validated this access token a moment ago: its cache may hold it for the validation-cache TTL (5 s).

@@ -12,7 +12,8 @@ import XCTest
 /// when they return, and a CloudKit token rotated during the outage reaches the store.
 final class StoreOutageTests: XCTestCase {
     func testStoreAndKeyServiceOutagesGiveQuick503sAndRecover() async throws {
-        let http = try HTTPClient(configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
+        let http = try HTTPClient(
+            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
         defer { http.shutdown() }
         let moto = try await MotoProcess(http: http)
         let emulator = try await EmulatorProcess(http: http, rotation: "invalidate")
@@ -64,7 +65,8 @@ final class StoreOutageTests: XCTestCase {
 
     /// What a client sees while the store and the key service are unreachable: 503s within
     /// seconds (never a hang), `/readyz` turning 503, and the process still serving.
-    private func expectQuickOutage(_ relay: RelayInstance, client: RelayClient, spare: RelayClient.Tokens) async throws {
+    private func expectQuickOutage(_ relay: RelayInstance, client: RelayClient, spare: RelayClient.Tokens) async throws
+    {
         let bound = Duration.seconds(12)
         var started = ContinuousClock.now
         let refresh = try await client.refresh(spare.refresh, at: relay.base)

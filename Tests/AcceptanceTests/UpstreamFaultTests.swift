@@ -7,14 +7,17 @@ import XCTest
 /// failure becomes the documented tool error, and the same grant works again once CloudKit does.
 final class UpstreamFaultTests: XCTestCase {
     func testCloudKitFailuresBecomeToolErrorsAndTheGrantRecovers() async throws {
-        let http = try HTTPClient(configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
+        let http = try HTTPClient(
+            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
         defer { http.shutdown() }
         let emulator = try await EmulatorProcess(http: http)
         let setup = try await RelaySetup(emulator: emulator, settings: ["RELAY_CLOUDKIT_TIMEOUT": "1"])
         defer { setup.remove() }
         let relay = try await setup.start(http: http)
         let (client, tokens) = try await RelayClient.connected(http: http, appleID: "erin@example.com", at: relay.base)
-        func getMe() async throws -> ToolOutcome { try await client.callTool("get_me", access: tokens.access, at: relay.base) }
+        func getMe() async throws -> ToolOutcome {
+            try await client.callTool("get_me", access: tokens.access, at: relay.base)
+        }
         func recovers(_ fault: String) async throws {
             try await emulator.control("faults/clear", [:])
             let outcome = try await getMe()
@@ -33,19 +36,22 @@ final class UpstreamFaultTests: XCTestCase {
         try await recovers("503 html")
 
         // 429 THROTTLED with a retryAfter longer than the relay waits: the client is told when to retry.
-        try await emulator.control("faults", ["status": 429, "serverErrorCode": "THROTTLED", "retryAfter": 7, "count": 5])
+        try await emulator.control(
+            "faults", ["status": 429, "serverErrorCode": "THROTTLED", "retryAfter": 7, "count": 5])
         XCTAssertEqualValue(try await getMe(), .toolError(code: "RATE_LIMITED", retryAfter: 7))
         try await recovers("429")
 
         // A short retryAfter is waited out inside the call: the client never sees it.
-        try await emulator.control("faults", ["status": 429, "serverErrorCode": "THROTTLED", "retryAfter": 1, "count": 1])
+        try await emulator.control(
+            "faults", ["status": 429, "serverErrorCode": "THROTTLED", "retryAfter": 1, "count": 1])
         XCTAssertResult(try await getMe())
         let served = try await emulator.stats()["faultsServed"]?.intValue ?? 0
         XCTAssertEqual(served, 3 + 3 + 1 + 1, "every injected fault that was meant to be met was met")
 
         // A write is not retried: one 503 on records/modify fails the add, and nothing is written twice.
         try await emulator.control("faults", ["status": 503, "count": 1, "operations": ["records/modify"]])
-        let add = try await client.callTool("add_todo", ["title": "during an outage"], access: tokens.access, at: relay.base)
+        let add = try await client.callTool(
+            "add_todo", ["title": "during an outage"], access: tokens.access, at: relay.base)
         XCTAssertEqual(add.toolErrorCode, "UPSTREAM_UNAVAILABLE")
         let added = try await client.callTool("add_todo", ["title": "after it"], access: tokens.access, at: relay.base)
         XCTAssertTrue(added.isResult, "\(added)")
@@ -58,7 +64,8 @@ final class UpstreamFaultTests: XCTestCase {
     /// grant survives depends on what CloudKit does with the token of a request whose answer
     /// never arrived: it carried the request out and rotated the token.
     func testTimeoutsFailInBoundedTimeAndWhatTheyCostTheSession() async throws {
-        let http = try HTTPClient(configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
+        let http = try HTTPClient(
+            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
         defer { http.shutdown() }
         let emulator = try await EmulatorProcess(http: http, rotation: "keep")
         let setup = try await RelaySetup(emulator: emulator, settings: ["RELAY_CLOUDKIT_TIMEOUT": "1"])
@@ -84,7 +91,8 @@ final class UpstreamFaultTests: XCTestCase {
         try await emulator.control("settings", ["rotation": "invalidate"])
         try await emulator.control("latency", ["milliseconds": 2500])
         XCTAssertEqualValue(
-            try await client.callTool("get_me", access: tokens.access, at: relay.base).toolErrorCode, "UPSTREAM_UNAVAILABLE")
+            try await client.callTool("get_me", access: tokens.access, at: relay.base).toolErrorCode,
+            "UPSTREAM_UNAVAILABLE")
         try await emulator.control("latency", ["milliseconds": 0])
         let after = try await client.callTool("get_me", access: tokens.access, at: relay.base)
         XCTAssertEqual(after.httpStatus, 401, "\(after)")

@@ -41,7 +41,8 @@ struct LoadClient: Sendable {
                 do {
                     try await step(index, &report)
                 } catch {
-                    throw AcceptanceFailure("\(name): operation \(index) failed again after the relay returned: \(error)")
+                    throw AcceptanceFailure(
+                        "\(name): operation \(index) failed again after the relay returned: \(error)")
                 }
             }
             report.operations += 1

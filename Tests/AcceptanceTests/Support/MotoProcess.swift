@@ -32,7 +32,9 @@ final class MotoProcess: @unchecked Sendable {
         proxyPort = try freePort()
         endpoint = "http://127.0.0.1:\(proxyPort)"
         try await eventually("moto answers on \(motoPort): \(moto.text)", timeout: .seconds(60)) {
-            guard moto.isRunning else { throw AcceptanceFailure("moto exited; is moto[server] installed?\n\(moto.text)") }
+            guard moto.isRunning else {
+                throw AcceptanceFailure("moto exited; is moto[server] installed?\n\(moto.text)")
+            }
             let probe = ClientRequest(url: "http://127.0.0.1:\(motoPort)/moto-api/data.json", timeout: .seconds(2))
             return (try? await http.send(probe))?.status == 200
         }

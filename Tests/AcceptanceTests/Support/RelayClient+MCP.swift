@@ -39,7 +39,8 @@ extension RelayClient {
         timeout: Duration = .seconds(30)
     ) async throws(ClientError) -> ToolOutcome {
         let body: JSONValue = [
-            "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": .string(name), "arguments": arguments],
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": ["name": .string(name), "arguments": arguments],
         ]
         let response = try await http.send(
             ClientRequest(

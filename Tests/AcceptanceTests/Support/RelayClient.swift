@@ -103,7 +103,8 @@ struct RelayClient: Sendable {
     /// The code in a successful callback's redirect to the client, or nil.
     func code(from callback: ClientResponse, _ authorization: Authorization) -> String? {
         guard callback.status == 303, let location = callback.headers["location"],
-            location.hasPrefix(redirectURI + "?"), let pairs = FormDecoding.pairs(location.dropFirst(redirectURI.count + 1))
+            location.hasPrefix(redirectURI + "?"),
+            let pairs = FormDecoding.pairs(location.dropFirst(redirectURI.count + 1))
         else { return nil }
         guard pairs.first(where: { $0.name == "state" })?.value == authorization.state else { return nil }
         return pairs.first { $0.name == "code" }?.value

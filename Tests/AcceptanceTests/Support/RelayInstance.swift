@@ -13,7 +13,8 @@ struct RelaySetup: Sendable {
     init(emulator: EmulatorProcess, settings: [String: String] = [:], environment: [String: String] = [:])
         async throws
     {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("acceptance-\(UUID().uuidString)")
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("acceptance-\(UUID().uuidString)")
             .path
         try FileManager.default.createDirectory(atPath: directory + "/secrets", withIntermediateDirectories: true)
         configFile = directory + "/relay.env"
@@ -45,7 +46,8 @@ struct RelaySetup: Sendable {
         var variables = environment
         variables["RELAY_PORT"] = String(port)
         for (key, value) in extra { variables[key] = value }
-        let child = try ChildProcess(product: "mustdo-relay", ["serve", "--config", configFile], environment: variables)
+        let child = try ChildProcess(
+            product: "mustdo-relay", ["serve", "--config", configFile], environment: variables)
         let listening = try await child.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#)
         let metrics = try await child.waitForOutput(matching: #"metrics: http://127\.0\.0\.1:(\d+)"#)
         return RelayInstance(child: child, port: Int(listening)!, metricsPort: Int(metrics)!, http: http)
