@@ -64,6 +64,11 @@ final class DiskFullTests: XCTestCase {
                 method: .post, url: relay.base + "/register", headers: ["Content-Type": "application/json"],
                 body: Array(#"{"redirect_uris":["http://127.0.0.1:9/cb"],"token_endpoint_auth_method":"none"}"#.utf8)))
         XCTAssertTrue([201, 503].contains(registration.status), "\(registration.status) \(registration.text)")
+        // Reads go on: tool calls still work (a token CloudKit rotates meanwhile is kept in memory
+        // and saved once there is room; the restart at the end proves it reached the file).
+        for _ in 0..<2 {
+            XCTAssertResult(try await client.callTool("get_me", access: tokens.access, at: relay.base))
+        }
         XCTAssertTrue(relay.child.isRunning)
         XCTAssertEqualValue(try await inspectSQLite(database).integrity, ["ok"])
 
