@@ -27,7 +27,7 @@ final class CrashRestartTests: XCTestCase {
                 http: http, appleID: "load\(index)@example.com", at: relay.base)
             clients.append(LoadClient(client: client, tokens: tokens, base: relay.base, name: "client \(index)"))
         }
-        let progress = Progress()
+        let progress = OperationCounter()
         let perClient = 40
         let runs = clients.map { client in Task { try await client.run(operations: perClient, progress: progress) } }
 

@@ -3,7 +3,9 @@ import RelayStore
 /// The newest sealed CloudKit token and grant version this process knows per grant, so a call
 /// that waited its turn behind another call of the same grant uses the token that call rotated
 /// to, not the snapshot its bearer validation read. Entries older than a minute are dropped: by
-/// then every waiting request has re-validated, and the store holds the same state.
+/// then every waiting request has re-validated, and the store holds the same state. A token the
+/// store could not take (an outage) is kept until a later call saves it or the grant ends: it may
+/// be the only live one.
 final class GrantStates: Sendable {
     struct State {
         var sealed: [UInt8]
@@ -35,7 +37,9 @@ final class GrantStates: Sendable {
     func current(_ grantID: String, snapshot: State) -> State {
         let now = clock.now()
         return entries.withLock { entries in
-            guard let entry = entries[grantID], now - entry.updatedAt < lifetime else { return snapshot }
+            guard let entry = entries[grantID], entry.state.unsaved || now - entry.updatedAt < lifetime else {
+                return snapshot
+            }
             if entry.state.unsaved {
                 if snapshot.version <= entry.state.version { return entry.state }
                 guard entry.state.base == snapshot.sealed else { return snapshot }
@@ -50,7 +54,9 @@ final class GrantStates: Sendable {
     func record(_ grantID: String, _ state: State) {
         let now = clock.now()
         entries.withLock { entries in
-            if entries.count > 10_000 { entries = entries.filter { now - $0.value.updatedAt < lifetime } }
+            if entries.count > 10_000 {
+                entries = entries.filter { $0.value.state.unsaved || now - $0.value.updatedAt < lifetime }
+            }
             entries[grantID] = Entry(state: state, updatedAt: now)
         }
     }

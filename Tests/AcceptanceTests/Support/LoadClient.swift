@@ -4,7 +4,7 @@ import RelayJSON
 import Synchronization
 
 /// Counts completed operations across concurrent clients.
-final class Progress: Sendable {
+final class OperationCounter: Sendable {
     private let count = Atomic<Int>(0)
     func increment() { count.add(1, ordering: .relaxed) }
     var value: Int { count.load(ordering: .relaxed) }
@@ -27,7 +27,7 @@ struct LoadClient: Sendable {
         var tokens: RelayClient.Tokens
     }
 
-    func run(operations: Int, progress: Progress) async throws -> Report {
+    func run(operations: Int, progress: OperationCounter) async throws -> Report {
         var report = Report(tokens: tokens)
         for index in 0..<operations {
             do {
