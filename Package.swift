@@ -78,6 +78,15 @@ let package = Package(
             dependencies: ["RelayApp", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayEmulator", "RelayStore"],
             exclude: ["e2e"]
         ),
+        // Several instances and faults: real `serve` processes, moto, the standalone emulator (issue 8).
+        .testTarget(
+            name: "AcceptanceTests",
+            dependencies: [
+                "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayAWS", "mustdo-relay", "mustdo-relayctl",
+                "cloudkit-emulator",
+            ],
+            exclude: ["python"]
+        ),
         .testTarget(name: "RelayMCPTests", dependencies: ["RelayMCP", "RelayHTTP", "RelayJSON"], exclude: ["e2e"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
         .testTarget(

@@ -27,7 +27,7 @@ struct GrantSession: CloudKitSession {
         try await serializer.run(grant: grant.grantID) { () async throws(CloudKitError) -> Value in
             var current = states.current(
                 grant.grantID, snapshot: GrantStates.State(sealed: grant.sealed, version: grant.grantVersion))
-            var retried = false
+            var followed = 0
             while true {
                 let webAuthToken = try await unseal(current.sealed)
                 let started = ContinuousClock.now
@@ -38,12 +38,13 @@ struct GrantSession: CloudKitSession {
                     return response.value
                 } catch {
                     observer.upstream(started: started, outcome: error.kind.rawValue)
-                    // Another instance may have rotated the token since this request read the grant:
-                    // try once more with the store's newest copy before calling the session dead.
-                    if error.kind == .sessionDead, !retried, let latest = await storedState(),
-                        latest.version != current.version
+                    // Another instance may have rotated the token since this request read the grant,
+                    // and may still be rotating it call after call: follow the store's newest copy a
+                    // few times before calling the session dead.
+                    if error.kind == .sessionDead, followed < Self.maxFollows,
+                        let latest = await rotatedElsewhere(than: current)
                     {
-                        retried = true
+                        followed += 1
                         current = latest
                         continue
                     }
@@ -70,6 +71,29 @@ struct GrantSession: CloudKitSession {
         }
     }
 
+    /// The grant's token as stored, once it is another than the one CloudKit just refused. When
+    /// old tokens die at once, a call of this grant on another instance can rotate the token a
+    /// moment before this call arrives and still be saving the successor: the store is read again
+    /// for up to `rotationSaveWait` before the session counts as ended. nil when the store keeps
+    /// the refused token (the session really ended) or the grant is gone.
+    private func rotatedElsewhere(than used: GrantStates.State) async -> GrantStates.State? {
+        let deadline = ContinuousClock.now + Self.rotationSaveWait
+        while true {
+            guard let stored = await storedState() else { return nil }
+            // The token this call used, or (unsaved) the older one it replaced: nothing new yet.
+            if stored.sealed != used.sealed, stored.sealed != used.base { return stored }
+            guard ContinuousClock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// How long a refused token waits for another instance's rotation to reach the store: a
+    /// CloudKit response's re-seal and one conditional write, with room for a slow store.
+    static let rotationSaveWait = Duration.seconds(2)
+
+    /// How many newer stored tokens one call tries after CloudKit refused the one it had.
+    static let maxFollows = 3
+
     private func storedState() async -> GrantStates.State? {
         guard let stored = try? await oauth.sealedToken(grantID: grant.grantID) else { return nil }
         return GrantStates.State(sealed: stored.sealed, version: stored.version)
@@ -88,18 +112,28 @@ struct GrantSession: CloudKitSession {
             observer.event(.error, "vault.reseal_failed", grant: grant)
             return
         }
+        var expected = current.version
         do {
-            if let version = try await oauth.replaceSealed(
-                grantID: grant.grantID, expectedVersion: current.version, sealed: sealed.bytes)
-            {
-                states.record(grant.grantID, GrantStates.State(sealed: sealed.bytes, version: version))
-            } else {
-                // The grant changed meanwhile (another instance rotated it, or it was revoked).
-                observer.event(.warning, "cloudkit.rotation_conflict", grant: grant)
+            for _ in 0..<4 {
+                if let version = try await oauth.replaceSealed(
+                    grantID: grant.grantID, expectedVersion: expected, sealed: sealed.bytes)
+                {
+                    states.record(grant.grantID, GrantStates.State(sealed: sealed.bytes, version: version))
+                    return
+                }
+                // The grant changed meanwhile. A refresh rotation changes its version, not its CloudKit
+                // token: the rotated token still belongs there (when old tokens die at once, it is the
+                // only live one). Another token, or no grant, means another instance rotated it or the
+                // grant ended.
+                guard let stored = try await oauth.sealedToken(grantID: grant.grantID), stored.sealed == current.base
+                else { break }
+                expected = stored.version
             }
+            observer.event(.warning, "cloudkit.rotation_conflict", grant: grant)
         } catch {
             states.record(
-                grant.grantID, GrantStates.State(sealed: sealed.bytes, version: current.version, unsaved: true))
+                grant.grantID,
+                GrantStates.State(sealed: sealed.bytes, version: expected, unsaved: true, replaced: current.base))
             observer.event(.error, "store.rotation_unsaved", grant: grant)
         }
     }

@@ -3,7 +3,9 @@ import RelayStore
 /// The newest sealed CloudKit token and grant version this process knows per grant, so a call
 /// that waited its turn behind another call of the same grant uses the token that call rotated
 /// to, not the snapshot its bearer validation read. Entries older than a minute are dropped: by
-/// then every waiting request has re-validated, and the store holds the same state.
+/// then every waiting request has re-validated, and the store holds the same state. A token the
+/// store could not take (an outage) is kept until a later call saves it or the grant ends: it may
+/// be the only live one.
 final class GrantStates: Sendable {
     struct State {
         var sealed: [UInt8]
@@ -11,6 +13,11 @@ final class GrantStates: Sendable {
         var version: Int
         /// The store refused or failed the write: the token is newer than the store's copy at `version`.
         var unsaved = false
+        /// For an unsaved token: the sealed token the store still holds, which this one replaces.
+        var replaced: [UInt8]? = nil
+
+        /// The store's copy this token replaces when it is saved.
+        var base: [UInt8] { unsaved ? (replaced ?? sealed) : sealed }
     }
 
     private struct Entry {
@@ -24,22 +31,32 @@ final class GrantStates: Sendable {
 
     init(clock: any Clock = SystemClock()) { self.clock = clock }
 
-    /// The newer of `snapshot` and what this process last wrote for `grantID`.
+    /// The newer of `snapshot` and what this process last wrote for `grantID`. A token the store
+    /// could not take stays newer for as long as the store holds the one it replaces, whatever else
+    /// (a refresh rotation) changed the grant's version meanwhile.
     func current(_ grantID: String, snapshot: State) -> State {
         let now = clock.now()
         return entries.withLock { entries in
-            guard let entry = entries[grantID], now - entry.updatedAt < lifetime,
-                entry.state.version > snapshot.version
-                    || (entry.state.version == snapshot.version && entry.state.unsaved)
-            else { return snapshot }
-            return entry.state
+            guard let entry = entries[grantID], entry.state.unsaved || now - entry.updatedAt < lifetime else {
+                return snapshot
+            }
+            if entry.state.unsaved {
+                if snapshot.version <= entry.state.version { return entry.state }
+                guard entry.state.base == snapshot.sealed else { return snapshot }
+                var state = entry.state
+                state.version = snapshot.version
+                return state
+            }
+            return entry.state.version > snapshot.version ? entry.state : snapshot
         }
     }
 
     func record(_ grantID: String, _ state: State) {
         let now = clock.now()
         entries.withLock { entries in
-            if entries.count > 10_000 { entries = entries.filter { now - $0.value.updatedAt < lifetime } }
+            if entries.count > 10_000 {
+                entries = entries.filter { $0.value.state.unsaved || now - $0.value.updatedAt < lifetime }
+            }
             entries[grantID] = Entry(state: state, updatedAt: now)
         }
     }

@@ -1,0 +1,185 @@
+import Foundation
+import RelayHTTP
+import XCTest
+
+/// Two `mustdo-relay serve` processes behind an imaginary load balancer: one DynamoDB table and
+/// one KMS key (moto), the same secrets, one CloudKit emulator whose old token dies the moment it
+/// rotates. Every OAuth promise must hold whichever instance a request lands on.
+final class MultiInstanceTests: XCTestCase {
+    static let grace = 3
+
+    struct Cluster {
+        let http: HTTPClient
+        let moto: MotoProcess
+        let emulator: EmulatorProcess
+        let setup: RelaySetup
+        let a: RelayInstance
+        let b: RelayInstance
+    }
+
+    private func cluster() async throws -> Cluster {
+        let http = try HTTPClient(
+            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
+        let moto = try await MotoProcess(http: http)
+        let emulator = try await EmulatorProcess(http: http, rotation: "invalidate")
+        var settings = moto.relaySettings
+        settings["RELAY_OAUTH_REFRESH_GRACE"] = String(Self.grace)
+        let setup = try await RelaySetup(emulator: emulator, settings: settings, environment: MotoProcess.credentials)
+        let a = try await setup.start(http: http)
+        let b = try await setup.start(http: http)
+        return Cluster(http: http, moto: moto, emulator: emulator, setup: setup, a: a, b: b)
+    }
+
+    func testCodesRefreshRotationAndReuseDetectionHoldAcrossInstances() async throws {
+        let c = try await cluster()
+        defer {
+            c.setup.remove()
+            c.http.shutdown()
+        }
+        // A code issued by A is redeemed at B.
+        let client = try await RelayClient.register(http: c.http, at: c.a.base)
+        let (code, verifier) = try await client.connect(appleID: "alice@example.com", at: c.a.base)
+        let first = try await client.exchange(code: code, verifier: verifier, at: c.b.base).get()
+        let replay = try await client.exchange(code: code, verifier: verifier, at: c.a.base)
+        XCTAssertEqual(
+            replay, .failure(.init(status: 400, code: "invalid_grant")), "A redeemed code was accepted twice")
+
+        // The replay revoked that grant everywhere; connect again for the rest.
+        let (code2, verifier2) = try await client.connect(appleID: "alice@example.com", at: c.b.base)
+        let tokens = try await client.exchange(code: code2, verifier: verifier2, at: c.a.base).get()
+        XCTAssertEqualValue(
+            try await client.callTool("get_me", access: first.access, at: c.b.base).httpStatus, 401,
+            "a token of the replayed code's grant still works")
+        XCTAssertResult(try await client.callTool("get_me", access: tokens.access, at: c.b.base))
+
+        // Rotate at A; the same refresh token retried at B within the grace window gets the same pair.
+        let rotated = try await client.refresh(tokens.refresh, at: c.a.base).get()
+        let rotatedAt = Int(Date().timeIntervalSince1970)
+        XCTAssertNotEqual(rotated, tokens)
+        let retried = try await client.refresh(tokens.refresh, at: c.b.base).get()
+        XCTAssertEqual(retried, rotated, "a retry within the grace window must return the same pair, not a new branch")
+        for base in [c.a.base, c.b.base] {
+            XCTAssertResult(try await client.callTool("get_me", access: rotated.access, at: base))
+        }
+
+        // Outside the grace window, the spent token revokes the grant on every instance.
+        while Int(Date().timeIntervalSince1970) <= rotatedAt + Self.grace {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let reuse = try await client.refresh(tokens.refresh, at: c.b.base)
+        XCTAssertEqual(reuse, .failure(.init(status: 400, code: "invalid_grant")))
+        XCTAssertEqualValue(
+            try await client.refresh(rotated.refresh, at: c.a.base),
+            .failure(.init(status: 400, code: "invalid_grant")),
+            "the current refresh token survived reuse detection on the other instance")
+        XCTAssertEqualValue(try await client.callTool("get_me", access: rotated.access, at: c.b.base).httpStatus, 401)
+        // A validated this access token a moment ago: its cache may hold it for the validation-cache TTL (5 s).
+        let revokedAt = ContinuousClock.now
+        try await eventually("A still accepts a revoked grant's access token", timeout: .seconds(8)) {
+            try await client.callTool("get_me", access: rotated.access, at: c.a.base).httpStatus == 401
+        }
+        XCTAssertLessThan(ContinuousClock.now - revokedAt, .seconds(7))
+    }
+
+    func testTwoCallbacksForOnePendingRequestRacingOnTwoInstancesExactlyOneWins() async throws {
+        let c = try await cluster()
+        defer {
+            c.setup.remove()
+            c.http.shutdown()
+        }
+        let client = try await RelayClient.register(http: c.http, at: c.a.base)
+        for round in 0..<6 {
+            let (first, second) = round % 2 == 0 ? (c.a, c.b) : (c.b, c.a)
+            let authorization = try await client.authorize(at: first.base)
+            let signInURL = try await client.consent(authorization, at: second.base)
+            let query = try await client.signIn(signInURL, appleID: "race\(round)@example.com")
+            async let one = client.callback(query, cookie: authorization.cookie, at: first.base)
+            async let two = client.callback(query, cookie: authorization.cookie, at: second.base)
+            let responses = try await [one, two]
+            let codes = responses.compactMap { client.code(from: $0, authorization) }
+            XCTAssertEqual(codes.count, 1, "round \(round): \(responses.map { ($0.status, $0.headers["location"]) })")
+            let loser = responses.first { client.code(from: $0, authorization) == nil }
+            XCTAssertEqual(loser?.headers["location"], "http://127.0.0.1/oauth/apple/callback?failed=already_used")
+            guard let code = codes.first else { continue }
+            let tokens = try await client.exchange(code: code, verifier: authorization.verifier, at: second.base).get()
+            XCTAssertResult(try await client.callTool("get_me", access: tokens.access, at: first.base))
+        }
+    }
+
+    func testToolCallsAlternatingBetweenInstancesSurviveTokenRotation() async throws {
+        let c = try await cluster()
+        defer {
+            c.setup.remove()
+            c.http.shutdown()
+        }
+        let (client, tokens) = try await RelayClient.connected(http: c.http, appleID: "carol@example.com", at: c.a.base)
+        for call in 0..<10 {
+            let instance = call % 2 == 0 ? c.a : c.b
+            let outcome =
+                call % 3 == 0
+                ? try await client.callTool(
+                    "add_todo", ["title": .string("alternating \(call)")], access: tokens.access, at: instance.base)
+                : try await client.callTool("list_todos", ["status": "all"], access: tokens.access, at: instance.base)
+            XCTAssertTrue(outcome.isResult, "call \(call) at \(instance.port): \(outcome)")
+        }
+        let listed = try await client.callTool("list_todos", ["status": "all"], access: tokens.access, at: c.b.base)
+        guard case .result(let json) = listed else { return XCTFail("\(listed)") }
+        XCTAssertEqual(json["items"]?.arrayValue?.count, 4)
+        // Each instance met a token the other had rotated away, and recovered with the stored one.
+        let deadA = try await c.a.metric(#"relay_cloudkit_calls_total{outcome="sessionDead"}"#)
+        let deadB = try await c.b.metric(#"relay_cloudkit_calls_total{outcome="sessionDead"}"#)
+        XCTAssertGreaterThan(deadA + deadB, 0, "the cross-instance retry was never exercised")
+    }
+
+    func testConcurrentCallsOfOneGrantOnBothInstancesKeepTheGrant() async throws {
+        let c = try await cluster()
+        defer {
+            c.setup.remove()
+            c.http.shutdown()
+        }
+        let (client, tokens) = try await RelayClient.connected(http: c.http, appleID: "dave@example.com", at: c.a.base)
+        try await c.emulator.control("latency", ["milliseconds": 30])
+        for round in 0..<8 {
+            async let one = client.callTool("list_todos", ["status": "all"], access: tokens.access, at: c.a.base)
+            async let two = client.callTool("get_me", access: tokens.access, at: c.b.base)
+            let outcomes = try await [one, two]
+            XCTAssertTrue(outcomes.allSatisfy(\.isResult), "round \(round): \(outcomes)")
+            if !outcomes.allSatisfy(\.isResult) { break }
+        }
+    }
+}
+
+extension MultiInstanceTests {
+    /// A refresh on B while a tool call on A waits for CloudKit: the refresh changes the grant's
+    /// version, not its CloudKit token, so the token CloudKit rotates to must still be saved.
+    func testARefreshDuringAToolCallKeepsTheRotatedCloudKitToken() async throws {
+        let c = try await cluster()
+        defer {
+            c.setup.remove()
+            c.http.shutdown()
+        }
+        let (client, tokens) = try await RelayClient.connected(http: c.http, appleID: "judy@example.com", at: c.a.base)
+        try await c.emulator.control("latency", ["milliseconds": 1500])
+        // `requests` counts every request on arrival, these polls included (one each): a jump of
+        // more than one means the relay's call arrived and is now held by the latency.
+        var seen = try await c.emulator.stats()["requests"]?.intValue ?? 0
+        let call = Task { try await client.callTool("get_me", access: tokens.access, at: c.a.base) }
+        try await eventually("the call reached CloudKit") {
+            let now = try await c.emulator.stats()["requests"]?.intValue ?? 0
+            defer { seen = now }
+            return now > seen + 1
+        }
+        let refreshed = try await client.refresh(tokens.refresh, at: c.b.base).get()
+        XCTAssertResult(try await call.value)
+        try await c.emulator.control("latency", ["milliseconds": 0])
+        XCTAssertResult(try await client.callTool("get_me", access: refreshed.access, at: c.b.base))
+        XCTAssertResult(try await client.callTool("get_me", access: refreshed.access, at: c.a.base))
+    }
+}
+
+extension ToolOutcome {
+    var httpStatus: Int {
+        if case .http(let status, _) = self { return status }
+        return 200
+    }
+}

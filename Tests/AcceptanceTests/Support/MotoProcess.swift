@@ -1,0 +1,79 @@
+import Foundation
+import RelayHTTP
+
+@testable import RelayAWS
+
+/// moto (DynamoDB and KMS) for the relay, through the same serial wrapper RelayAWSTests uses (one
+/// request at a time, so conditional writes are atomic as in DynamoDB), behind a TCP forwarder the
+/// tests can kill and restart: the relay then sees AWS refuse connections while moto keeps its
+/// table and key.
+final class MotoProcess: @unchecked Sendable {
+    // @unchecked Sendable: `proxy` is replaced only by `stopProxy`/`startProxy`, which a test
+    // calls from one task at a time.
+    let moto: ChildProcess
+    let motoPort: Int
+    /// The endpoint the relay is given (the forwarder).
+    let endpoint: String
+    let proxyPort: Int
+    private var proxy: ChildProcess?
+    /// The DynamoDB table and the KMS key made for the relay.
+    let table = "mustdo-relay-acceptance"
+    private(set) var keyID = ""
+    let http: HTTPClient
+
+    static let credentials = ["AWS_ACCESS_KEY_ID": "AKIDACCEPTANCE", "AWS_SECRET_ACCESS_KEY": "moto-secret-key"]
+
+    init(http: HTTPClient) async throws {
+        self.http = http
+        motoPort = try freePort()
+        let script = ChildProcess.repository.appendingPathComponent("Tests/RelayAWSTests/python/serial_moto_server.py")
+        moto = try ChildProcess(
+            executable: "/usr/bin/env", ["python3", script.path, "-H", "127.0.0.1", "-p", String(motoPort)])
+        proxyPort = try freePort()
+        endpoint = "http://127.0.0.1:\(proxyPort)"
+        try await eventually("moto answers on \(motoPort): \(moto.text)", timeout: .seconds(60)) {
+            guard moto.isRunning else {
+                throw AcceptanceFailure("moto exited; is moto[server] installed?\n\(moto.text)")
+            }
+            let probe = ClientRequest(url: "http://127.0.0.1:\(motoPort)/moto-api/data.json", timeout: .seconds(2))
+            return (try? await http.send(probe))?.status == 200
+        }
+        try await startProxy()
+        let configuration = AWSConfiguration(
+            region: "us-east-1",
+            credentials: try AWSCredentials(accessKeyID: "AKIDACCEPTANCE", secretAccessKey: "moto-secret-key"),
+            endpoint: endpoint, requestTimeout: .seconds(30))
+        let store = try DynamoDBStore(tableName: table, configuration: configuration, httpClient: http)
+        try await store.createTable()
+        let kms = try AWSJSONClient(
+            service: "kms", http: http, configuration: configuration, contentType: "application/x-amz-json-1.1",
+            targetPrefix: "TrentService")
+        let created = try await kms.call("CreateKey", ["Description": "acceptance key"])
+        guard let id = created["KeyMetadata"]?["KeyId"]?.stringValue else { throw AcceptanceFailure("no KMS key") }
+        keyID = id
+    }
+
+    /// The relay settings for this moto: DynamoDB store and KMS key service.
+    var relaySettings: [String: String] {
+        [
+            "RELAY_STORE": "dynamodb", "RELAY_DYNAMODB_TABLE": table, "RELAY_DYNAMODB_ENDPOINT": endpoint,
+            "RELAY_KEY_SERVICE": "aws-kms", "RELAY_KMS_KEY_ID": keyID, "RELAY_KMS_ENDPOINT": endpoint,
+            "RELAY_AWS_REGION": "us-east-1",
+        ]
+    }
+
+    /// Starts the forwarder on `proxyPort` and waits until it accepts.
+    func startProxy() async throws {
+        let script = ChildProcess.repository.appendingPathComponent("Tests/AcceptanceTests/python/tcp_proxy.py")
+        let child = try ChildProcess(
+            executable: "/usr/bin/env", ["python3", script.path, String(proxyPort), String(motoPort)])
+        _ = try await child.waitForOutput(matching: "proxy listening")
+        proxy = child
+    }
+
+    /// Kills the forwarder: new connections are refused, open ones reset.
+    func stopProxy() async throws {
+        try await proxy?.kill9()
+        proxy = nil
+    }
+}
