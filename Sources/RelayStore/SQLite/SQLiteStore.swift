@@ -159,6 +159,14 @@ public final class SQLiteStore: Store {
         }
     }
 
+    public func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
+        try Limits.checkScan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
+        let clock = self.clock
+        return try await threads.read { (connection) throws(StoreError) -> ScanPage in
+            try ItemTable.scan(connection, pkPrefix: pkPrefix, cursor: cursor, limit: limit, now: clock.epochSeconds())
+        }
+    }
+
     /// Deletes every expired item now, one bounded transaction at a time; returns how many.
     @discardableResult
     public func purgeExpired() async throws(StoreError) -> Int {
