@@ -20,13 +20,15 @@ let package = Package(
 
         // Libraries, lowest layer first.
         .target(name: "RelayJSON"),
-        .target(name: "RelayHTTP", dependencies: ["RelayJSON", "CEpoll", "CCurl"]),
+        // `Locked`: a pthread-mutex box ThreadSanitizer understands (it cannot see Synchronization.Mutex on Linux).
+        .target(name: "RelaySync"),
+        .target(name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl"]),
         // The to-do domain (pure values and rules) and the seven tools on RelayMCP, reaching CloudKit through a
         // per-grant `CloudKitSession` that RelayApp implements on the vault and the grant store.
         .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP"]),
         .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON"]),
+        .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON", "RelaySync"]),
         // The store conformance suite, a library so every backend's tests (DynamoDB too) can run it.
         .target(name: "RelayStoreConformance", dependencies: ["RelayStore", "RelayJSON"]),
         // RelayStore only for `Clock` and `Locked`; the vault stores nothing itself.
@@ -71,7 +73,10 @@ let package = Package(
         .testTarget(
             name: "RelayTodoIntegrationTests",
             dependencies: ["RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["RelayApp", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayEmulator", "RelayStore"]
+        ),
         .testTarget(name: "RelayMCPTests", dependencies: ["RelayMCP", "RelayHTTP", "RelayJSON"], exclude: ["e2e"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
         .testTarget(

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import RelaySync
 import Synchronization
 
 /// The thread that drives libcurl's multi handle through its socket interface: libcurl names the

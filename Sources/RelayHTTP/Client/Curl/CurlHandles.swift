@@ -1,4 +1,5 @@
 import CCurl
+import RelaySync
 
 /// libcurl's process-wide setup, run once before the first handle is made.
 enum CurlGlobal {

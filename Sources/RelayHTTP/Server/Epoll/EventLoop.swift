@@ -1,4 +1,5 @@
 import CEpoll
+import RelaySync
 import Synchronization
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Synchronization
 /// they await resumes here, so connection state needs no locks.
 ///
 /// `@unchecked Sendable`: every stored `var` is touched only on the loop thread, except
-/// `remoteJobs` (a Mutex), `threadID` (an Atomic) and the eventfd, which are safe from any thread.
+/// `remoteJobs` (a lock), `threadID` (an Atomic) and the eventfd, which are safe from any thread.
 final class EventLoop: TaskExecutor, @unchecked Sendable {
     let state: ServerState
     let epollFD: Int32
@@ -29,7 +30,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
 
     private var localJobs: [UnownedJob] = []
-    private let remoteJobs = Mutex<[UnownedJob]>([])
+    private let remoteJobs = Locked<[UnownedJob]>([])
     private let wakePending = Atomic<Bool>(false)
     private let threadID = Atomic<UInt>(0)
     let stopped = Atomic<Bool>(false)

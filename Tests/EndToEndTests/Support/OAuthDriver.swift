@@ -1,0 +1,195 @@
+import Foundation
+import RelayCrypto
+import RelayHTTP
+import RelayJSON
+
+/// Plays both sides of the connect flow over real sockets: the AI client (DCR, PKCE, token,
+/// refresh) and the person's browser (consent form, the emulator's Apple sign-in page, the
+/// callback), keeping cookies per origin like a browser. Every secret it sees is recorded in
+/// `secretsSeen`, so tests can check none of them reached the store, the logs or the metrics.
+final class OAuthDriver: @unchecked Sendable {
+    // @unchecked Sendable: used from one test task at a time.
+    struct Tokens {
+        var access: String
+        var refresh: String
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let http: HTTPClient
+    let issuer: String
+    let redirectURI = "http://127.0.0.1:9/callback"
+    private(set) var clientID = ""
+    private(set) var secretsSeen: [String] = []
+    private var cookies: [String: [String: String]] = [:]
+
+    init(http: HTTPClient, issuer: String) {
+        self.http = http
+        self.issuer = issuer
+    }
+
+    /// DCR, then the whole browser walk as `appleID`, then the code exchange.
+    func connect(appleID: String) async throws -> Tokens {
+        let registration = try await json(
+            .post, issuer + "/register",
+            body: [
+                "redirect_uris": [.string(redirectURI)], "token_endpoint_auth_method": "none", "client_name": "driver",
+            ])
+        clientID = registration["client_id"]?.stringValue ?? ""
+        let verifier = Base64URL.encode(SecureRandom.bytes(count: 32))
+        let challenge = Base64URL.encode(SHA256.hash(verifier))
+        let state = Base64URL.encode(SecureRandom.bytes(count: 12))
+        let query = FormDecoding.encode([
+            ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI), ("state", state),
+            ("code_challenge", challenge), ("code_challenge_method", "S256"), ("resource", issuer + "/mcp"),
+        ])
+        let code = try await signIn(authorizationURL: issuer + "/authorize?" + query, appleID: appleID, state: state)
+        secretsSeen.append(code)
+        let tokens = try await json(
+            .post, issuer + "/token",
+            form: [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
+                ("client_id", clientID), ("code_verifier", verifier), ("resource", issuer + "/mcp"),
+            ])
+        return try record(tokens)
+    }
+
+    /// Refresh-token rotation.
+    func refresh(_ tokens: Tokens) async throws -> Tokens {
+        try record(
+            try await json(
+                .post, issuer + "/token",
+                form: [
+                    ("grant_type", "refresh_token"), ("refresh_token", tokens.refresh), ("client_id", clientID),
+                    ("resource", issuer + "/mcp"),
+                ]))
+    }
+
+    private func record(_ answer: JSONValue) throws -> Tokens {
+        guard let access = answer["access_token"]?.stringValue, let refresh = answer["refresh_token"]?.stringValue
+        else {
+            throw Failure(description: "no tokens: \(answer.jsonString)")
+        }
+        secretsSeen += [access, refresh]
+        return Tokens(access: access, refresh: refresh)
+    }
+
+    private func signIn(authorizationURL: String, appleID: String, state: String) async throws -> String {
+        let consent = try await browse(.get, authorizationURL)
+        guard consent.status == 200 else { throw Failure(description: "authorize: \(consent.status) \(consent.text)") }
+        let consentForm = try Self.form(consent.text)
+        let afterConsent = try await browse(
+            .post, resolve(consentForm.action, against: authorizationURL),
+            form: consentForm.fields + [("action", "continue")])
+        guard let signInPage = afterConsent.headers["location"] else {
+            throw Failure(description: "consent: \(afterConsent.status) \(afterConsent.text)")
+        }
+        let page = try await browse(.get, signInPage)
+        let signInForm = try Self.form(page.text)
+        let afterSignIn = try await browse(
+            .post, resolve(signInForm.action, against: signInPage),
+            form: signInForm.fields + [("appleID", appleID), ("password", "x")])
+        guard let callback = afterSignIn.headers["location"] else {
+            throw Failure(description: "sign-in: \(afterSignIn.status) \(afterSignIn.text)")
+        }
+        if let token = URLComponents(string: callback)?.queryItems?.first(where: { $0.name == "ckWebAuthToken" })?.value
+        {
+            secretsSeen.append(token)
+        }
+        let back = try await browse(.get, callback)
+        guard let location = back.headers["location"], let items = URLComponents(string: location)?.queryItems,
+            let code = items.first(where: { $0.name == "code" })?.value,
+            items.first(where: { $0.name == "state" })?.value == state,
+            items.first(where: { $0.name == "iss" })?.value == issuer
+        else { throw Failure(description: "callback: \(back.status) \(back.headers["location"] ?? back.text)") }
+        return code
+    }
+
+    // MARK: HTTP
+
+    func json(_ method: HTTPMethod, _ url: String, body: JSONValue? = nil, form: [(String, String)]? = nil) async throws
+        -> JSONValue
+    {
+        var headers: HTTPHeaders = [:]
+        var bytes: [UInt8] = []
+        if let body {
+            headers.add("Content-Type", "application/json")
+            bytes = body.bytes
+        } else if let form {
+            headers.add("Content-Type", "application/x-www-form-urlencoded")
+            bytes = Array(FormDecoding.encode(form).utf8)
+        }
+        let response = try await http.send(ClientRequest(method: method, url: url, headers: headers, body: bytes))
+        guard (200..<300).contains(response.status) else {
+            throw Failure(description: "\(url): \(response.status) \(response.text)")
+        }
+        return try JSONValue(parsing: response.body)
+    }
+
+    private func browse(_ method: HTTPMethod, _ url: String, form: [(String, String)]? = nil) async throws
+        -> ClientResponse
+    {
+        var headers: HTTPHeaders = ["Accept-Language": "en"]
+        let origin = Self.origin(url)
+        if let jar = cookies[origin], !jar.isEmpty {
+            headers.add("Cookie", jar.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
+        }
+        var body: [UInt8] = []
+        if let form {
+            headers.add("Content-Type", "application/x-www-form-urlencoded")
+            body = Array(FormDecoding.encode(form).utf8)
+        }
+        let response = try await http.send(ClientRequest(method: method, url: url, headers: headers, body: body))
+        for header in response.headers.values("set-cookie") {
+            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { continue }
+            cookies[origin, default: [:]][String(pair[0])] = String(pair[1])
+        }
+        return response
+    }
+
+    private static func origin(_ url: String) -> String {
+        guard let components = URLComponents(string: url) else { return url }
+        return "\(components.scheme ?? "")://\(components.host ?? ""):\(components.port ?? 0)"
+    }
+
+    private func resolve(_ action: String, against url: String) -> String {
+        URL(string: action, relativeTo: URL(string: url))?.absoluteString ?? action
+    }
+
+    /// The first form's action and its named inputs (hidden and text), HTML entities decoded.
+    static func form(_ html: String) throws -> (action: String, fields: [(String, String)]) {
+        guard let formRange = html.range(of: #"<form[^>]*>"#, options: .regularExpression) else {
+            throw Failure(description: "no form in: \(html.prefix(300))")
+        }
+        let tag = String(html[formRange])
+        let action = attribute("action", in: tag) ?? ""
+        var fields: [(String, String)] = []
+        var rest = html[formRange.upperBound...]
+        while let inputRange = rest.range(of: #"<input[^>]*>"#, options: .regularExpression) {
+            let input = String(rest[inputRange])
+            let type = attribute("type", in: input) ?? "text"
+            if let name = attribute("name", in: input), type == "hidden" {
+                fields.append((name, attribute("value", in: input) ?? ""))
+            }
+            rest = rest[inputRange.upperBound...]
+        }
+        return (action, fields)
+    }
+
+    private static func attribute(_ name: String, in tag: String) -> String? {
+        let pattern = name + #"\s*=\s*(?:"([^"]*)"|([^\s>]+))"#
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+            let match = regex.firstMatch(in: tag, range: NSRange(tag.startIndex..., in: tag))
+        else { return nil }
+        for group in 1...2 {
+            if let range = Range(match.range(at: group), in: tag) {
+                return String(tag[range]).replacingOccurrences(of: "&amp;", with: "&")
+                    .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            }
+        }
+        return nil
+    }
+}

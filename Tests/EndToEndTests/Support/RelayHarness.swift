@@ -1,0 +1,65 @@
+import Foundation
+import RelayEmulator
+import RelayHTTP
+
+@testable import RelayApp
+
+/// The whole relay in this process, as `mustdo-relay demo` assembles it (real SQLite file, real
+/// vault with a local key file, the CloudKit emulator on its own port), with logs captured in a file
+/// so tests can read them.
+final class RelayHarness: @unchecked Sendable {
+    // @unchecked Sendable: every stored property is a let of a Sendable type or set once in init.
+    let application: Application
+    let emulator: Emulator
+    let dataDirectory: String
+    let logFile: String
+    let http: HTTPClient
+    private let logFD: Int32
+
+    var issuer: String { application.configuration.issuer }
+    var mcpURL: String { issuer + "/mcp" }
+
+    init(rotation: EmulatorSettings.Rotation = .invalidate) async throws {
+        dataDirectory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)").path
+        let prepared = try Demo(port: 0, dataDirectory: dataDirectory).prepare()
+        emulator = prepared.emulator
+        emulator.updateSettings { $0.rotation = rotation }
+        logFile = dataDirectory + "/relay.log"
+        logFD = open(logFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let logger = Logger(minimumLevel: .debug, fd: logFD)
+        application = try await Application.open(prepared.configuration, logger: logger)
+        try application.start()
+        http = try HTTPClient()
+    }
+
+    func stop() async {
+        application.shutdown()
+        await application.waitUntilStopped()
+        application.logger.close()
+        close(logFD)
+        emulator.shutdown()
+        await emulator.waitUntilStopped()
+        http.shutdown()
+    }
+
+    func removeFiles() { try? FileManager.default.removeItem(atPath: dataDirectory) }
+
+    /// Every byte of the relay's SQLite files (database, WAL, shared memory).
+    func storeBytes() throws -> Data {
+        var bytes = Data()
+        for file in try FileManager.default.contentsOfDirectory(atPath: dataDirectory)
+        where file.hasPrefix("relay.sqlite") {
+            bytes += try Data(contentsOf: URL(fileURLWithPath: dataDirectory + "/" + file))
+        }
+        return bytes
+    }
+
+    func logText() throws -> String { try String(contentsOfFile: logFile, encoding: .utf8) }
+
+    /// `GET` on the metrics listener.
+    func metricsText() async throws -> String {
+        guard let port = application.metricsServer?.port else { return "" }
+        return try await http.send(ClientRequest(method: .get, url: "http://127.0.0.1:\(port)/metrics")).text
+    }
+}
