@@ -20,20 +20,19 @@ public struct OAuthAdmin: Sendable {
     /// an operator sees what failed, not just "try again".
     private let lastFailure = Locked<String?>(nil)
 
-    /// An admin over `store` for a command-line tool. `secrets` are needed only for `userID`.
+    /// An admin over `store` for a command-line tool.
     public init(
-        store: any Store, secrets: OAuthSecrets, clock: any Clock = SystemClock(),
-        events: @escaping @Sendable (OAuthEvent) -> Void = { _ in }
+        store: any Store, clock: any Clock = SystemClock(), events: @escaping @Sendable (OAuthEvent) -> Void = { _ in }
     ) {
-        // No admin operation reads a setting, hashes a token or binds one: the issuer is a
-        // placeholder and the binder refuses, so a mistake here fails loudly.
+        // No admin operation reads a setting, hashes a token or binds one: the issuer and the
+        // secrets are placeholders and the binder refuses, so a mistake here fails loudly.
         let context = OAuthContext(
             configuration: OAuthConfiguration(issuer: "https://relayctl.invalid"), store: store,
-            hasher: TokenHasher(secrets: secrets), binder: RefusingBinder(), clock: clock, events: events)
+            hasher: TokenHasher(secrets: .random()), binder: RefusingBinder(), clock: clock, events: events)
         self.init(context: context)
     }
 
-    /// The admin of a running server (same store, secrets and audit hook).
+    /// The admin of a running server (same store and audit hook).
     init(context: OAuthContext) {
         let lastFailure = self.lastFailure
         let events = context.events
@@ -47,9 +46,13 @@ public struct OAuthAdmin: Sendable {
         grants = Grants(context: self.context)
     }
 
-    /// `userID` for a CloudKit user record name: the HMAC the relay computes at sign-in, which
-    /// `grants list --user` and `users disconnect` take.
-    public func userID(recordName: String) -> String { context.hasher.userID(recordName: recordName) }
+    /// The user ID for a CloudKit user record name: the HMAC the relay computes at sign-in
+    /// (`AuthorizationServer.userID(recordName:)`), which `grants list --user` and
+    /// `users disconnect` take.
+    public static func userID(recordName: String, userIDKey: SymmetricKey) -> String {
+        TokenHasher(secrets: OAuthSecrets(currentPepper: .init(version: 0, key: .random()), userIDKey: userIDKey))
+            .userID(recordName: recordName)
+    }
 
     // MARK: clients
 

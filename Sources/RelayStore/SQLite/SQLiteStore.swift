@@ -20,6 +20,10 @@ public final class SQLiteStore: Store {
         case normal
     }
 
+    /// The schema version this build writes (`PRAGMA user_version`): the table is created, or
+    /// upgraded, when a store opens the file; a file from a newer build is refused.
+    public static var schemaVersion: Int { ItemTable.schemaVersion }
+
     /// Settings of a store; only `path` is required.
     public struct Configuration: Sendable {
         /// The database file; created if missing (its directory must exist).
