@@ -54,9 +54,10 @@ public struct ArgumentParser {
         return words[0]
     }
 
-    /// Takes every remaining argument as a positional one; call after taking the options. Words
-    /// after `--` are positional even when they start with `-`; before it, such a word is an
-    /// unknown option.
+    /// Takes every remaining argument as a positional one; call after taking the options. A word
+    /// shaped like an option (`--name`, `-x`) that was not taken is an unknown option; anything
+    /// else is positional, so a base64url ID that starts with `-` needs no quoting. Words after
+    /// `--` are positional whatever their shape.
     public mutating func positionals() throws(Failure) -> [String] {
         var words: [String] = []
         var rest = arguments[...]
@@ -66,12 +67,20 @@ public struct ArgumentParser {
                 words += rest
                 break
             }
-            guard !word.hasPrefix("-") || word == "-" else {
-                throw Failure("unknown option \"\(word)\" (an ID that starts with - goes after --)")
+            guard !Self.looksLikeOption(word) else {
+                throw Failure("unknown option \"\(word)\" (an argument of this shape goes after --)")
             }
             words.append(word)
         }
         return words
+    }
+
+    /// `--lower-case-name` or `-x`: what options look like (IDs are longer mixed-case base64url).
+    static func looksLikeOption(_ word: String) -> Bool {
+        if word.hasPrefix("--") {
+            return word.count > 2 && word.dropFirst(2).allSatisfy { ($0.isLetter && $0.isLowercase) || $0 == "-" }
+        }
+        return word.count == 2 && word.hasPrefix("-") && word.last!.isLetter
     }
 
     /// Fails if anything was not taken.
