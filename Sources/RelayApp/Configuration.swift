@@ -82,7 +82,8 @@ public struct Configuration: Sendable {
     /// Reads `--config FILE` (if given) and the process environment; the environment wins.
     public static func load(configFile: String?, environment: [String: String]) throws -> Configuration {
         var variables = try configFile.map(EnvFile.load) ?? [:]
-        for (key, value) in environment where key.hasPrefix("RELAY_") || key.hasPrefix("AWS_") {
+        for (key, value) in environment
+        where key.hasPrefix("RELAY_") || key.hasPrefix("AWS_") || key == "CREDENTIALS_DIRECTORY" {
             variables[key] = value
         }
         return try load(from: variables)
@@ -122,7 +123,10 @@ public struct Configuration: Sendable {
 
     private mutating func readStorage(_ reader: inout SettingsReader) {
         dataDirectory = reader.string("RELAY_DATA_DIRECTORY", default: "/var/lib/mustdo-relay")
-        let secretsDirectory = reader.string("RELAY_SECRETS_DIRECTORY", default: dataDirectory + "/secrets")
+        // Under systemd with LoadCredential= (deploy/systemd), the secrets are the unit's credentials.
+        let credentials = reader.raw("CREDENTIALS_DIRECTORY")
+        let secretsDirectory = reader.string(
+            "RELAY_SECRETS_DIRECTORY", default: credentials ?? dataDirectory + "/secrets")
         let defaults = SecretSettings(directory: secretsDirectory)
         secrets.pepperFile = reader.string("RELAY_PEPPER_FILE", default: defaults.pepperFile)
         secrets.userIDKeyFile = reader.string("RELAY_USER_ID_KEY_FILE", default: defaults.userIDKeyFile)

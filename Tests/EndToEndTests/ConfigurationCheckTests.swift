@@ -40,6 +40,21 @@ final class ConfigurationCheckTests: XCTestCase {
         XCTAssertTrue(result.output.contains("configuration ok"), result.output)
     }
 
+    func testUnderSystemdTheSecretsAreFoundInTheCredentialsDirectory() async throws {
+        let service = try await ServiceDirectory()
+        defer { service.remove() }
+        let credentials = service.path + "/credentials"
+        try FileManager.default.moveItem(atPath: service.path + "/secrets", toPath: credentials)
+        let without = try ChildProcess("mustdo-relay", ["serve", "--config", service.configFile, "--check-config"])
+        let withoutStatus = try await without.waitForExit(timeout: 30)
+        XCTAssertEqual(withoutStatus, 1, without.text)
+        let with = try ChildProcess(
+            "mustdo-relay", ["serve", "--config", service.configFile, "--check-config"],
+            environment: ["CREDENTIALS_DIRECTORY": credentials])
+        let withStatus = try await with.waitForExit(timeout: 30)
+        XCTAssertEqual(withStatus, 0, with.text)
+    }
+
     func testAPlainHTTPIssuerThatIsNotLoopbackIsRefused() async throws {
         assertRefused(
             try await check(["RELAY_ISSUER": "http://relay.example.com"]),
