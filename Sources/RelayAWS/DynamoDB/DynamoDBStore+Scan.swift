@@ -2,11 +2,16 @@ import RelayJSON
 import RelayStore
 
 extension DynamoDBStore {
-    /// `Store.scan` as one DynamoDB `Scan` page: `begins_with(pk, :prefix)` and the expiry check
-    /// are a filter, so DynamoDB reads (and bills) every item of the table whatever the prefix, and
-    /// `limit` bounds the items *read* per page: a page often holds fewer matches, or none, while
-    /// `next` (DynamoDB's `LastEvaluatedKey`) is set. Needs `dynamodb:Scan`, which the relay's own
-    /// role does not need: only `mustdo-relayctl` and the periodic grants count call it.
+    /// Items a `Scan` request reads at most (DynamoDB also stops at 1 MB).
+    static let scanReadLimit = 1000
+
+    /// `Store.scan` as one DynamoDB `Scan` request: `begins_with(pk, :prefix)` and the expiry check
+    /// are a filter, so DynamoDB reads (and bills) every item of the table whatever the prefix. Each
+    /// request reads up to `scanReadLimit` items; when more than `limit` of them match, the page
+    /// ends at the `limit`-th and the cursor is that item's key (a scan continues after any key),
+    /// otherwise the cursor is DynamoDB's `LastEvaluatedKey`, and a page may hold no match at all.
+    /// Needs `dynamodb:Scan`, which the relay's own role does not need: only `mustdo-relayctl` and
+    /// the optional grants gauge call it.
     public func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
         guard pkPrefix.utf8.count <= StoreLimits.maximumKeyBytes else {
             throw .invalid("partition key prefix is limited to \(StoreLimits.maximumKeyBytes) bytes")
@@ -22,7 +27,7 @@ extension DynamoDBStore {
             filter = "begins_with(pk, \(parts.value(":prefix", ["S": .string(pkPrefix)]))) AND \(filter)"
         }
         var body: JSONObject = [
-            "FilterExpression": .string(filter), "Limit": .int(limit), "ConsistentRead": true,
+            "FilterExpression": .string(filter), "Limit": .int(Self.scanReadLimit), "ConsistentRead": true,
         ]
         if let cursor { body["ExclusiveStartKey"] = DynamoDBItem.key(cursor.lastKey) }
         parts.add(to: &body)
@@ -31,6 +36,10 @@ extension DynamoDBStore {
         var items: [Item] = []
         for value in stored {
             if let item = live(try decodeItem(value)) { items.append(item) }
+        }
+        if items.count > limit {
+            items.removeSubrange(limit...)
+            return ScanPage(items: items, next: ScanCursor(lastKey: items[limit - 1].key))
         }
         var next: ScanCursor?
         if let last = answer["LastEvaluatedKey"] {
