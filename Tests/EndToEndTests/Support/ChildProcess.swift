@@ -10,6 +10,8 @@ final class ChildProcess: @unchecked Sendable {
     let process = Process()
     private let lock = NSLock()
     private var output = Data()
+    /// Set when the output pipe reached end of file (the child and its children closed it).
+    private var outputEnded = false
 
     /// The directory holding the package's built executables (next to the test bundle).
     static var productsDirectory: URL {
@@ -35,10 +37,11 @@ final class ChildProcess: @unchecked Sendable {
         process.standardError = pipe
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
+            guard let self else { return }
             self.lock.lock()
-            self.output.append(data)
+            if data.isEmpty { self.outputEnded = true } else { self.output.append(data) }
             self.lock.unlock()
+            if data.isEmpty { handle.readabilityHandler = nil }
         }
         try process.run()
     }
@@ -74,14 +77,23 @@ final class ChildProcess: @unchecked Sendable {
         throw ChildProcessError.timeout("no output matching \(pattern); got: \(text)")
     }
 
-    /// Waits for the process to exit and returns its status.
+    /// Waits for the process to exit, and for its last output to be read, and returns its status.
     func waitForExit(timeout: TimeInterval = 10) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning {
             if Date() > deadline { throw ChildProcessError.timeout("still running; output: \(text)") }
             try await Task.sleep(for: .milliseconds(20))
         }
+        // The exit can be seen before the reader has taken the last bytes from the pipe.
+        let drained = Date().addingTimeInterval(5)
+        while !ended, Date() < drained { try await Task.sleep(for: .milliseconds(5)) }
         return process.terminationStatus
+    }
+
+    private var ended: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return outputEnded
     }
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
