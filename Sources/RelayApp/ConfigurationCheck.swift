@@ -49,6 +49,11 @@ enum ConfigurationCheck {
         }) {
             if let problem = await roundTrip(keyService) { problems.append(problem) }
         }
+        if case .sqlite(let path) = configuration.store, !FileManager.default.fileExists(atPath: path) {
+            // Not created here: whoever runs the check may not be the relay's user.
+            if let problem = sqliteLocationProblem(path) { problems.append(problem) }
+            return problems
+        }
         do {
             let store = try await Backends.openStore(configuration, http: http, forAdmin: true)
             await (store as? SQLiteStore)?.close()
@@ -56,6 +61,29 @@ enum ConfigurationCheck {
             problems.append(error.description)
         }
         return problems
+    }
+
+    /// Whether the relay could create a SQLite file at `path`: its directory, or the nearest
+    /// existing ancestor the relay would create it in, must be a writable directory.
+    static func sqliteLocationProblem(_ path: String) -> String? {
+        let directory = (path as NSString).deletingLastPathComponent
+        var ancestor = directory.isEmpty ? "." : directory
+        while !FileManager.default.fileExists(atPath: ancestor) {
+            ancestor = (ancestor as NSString).deletingLastPathComponent
+            if ancestor.isEmpty { ancestor = "." }
+        }
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory)
+        let fix = "create it, writable by the relay's user, or point RELAY_SQLITE_PATH elsewhere"
+        guard isDirectory.boolValue else {
+            return
+                "RELAY_SQLITE_PATH: cannot create the directory \(directory) (\(ancestor) is not a directory); \(fix)"
+        }
+        guard access(ancestor, W_OK | X_OK) == 0 else {
+            return
+                "RELAY_SQLITE_PATH: cannot create \(path): \(ancestor) is not writable by this user (uid \(getuid())); \(fix)"
+        }
+        return nil
     }
 
     /// The encryption context of probes (this check, `/readyz`): shaped like a grant's, because

@@ -58,6 +58,34 @@ final class RelayctlCommandTests: XCTestCase {
         XCTAssertEqual(count, 16)
     }
 
+    func testConfigCheckListsEveryProblemAndAStoreIsNeverCreatedByAccident() async throws {
+        let service = try await ServiceDirectory()
+        defer { service.remove() }
+        chmod(service.path + "/secrets/master-keys", 0o640)
+        try FileManager.default.removeItem(atPath: service.path + "/secrets/cloudkit-api-token")
+        let check = try await Relayctl.run(
+            ["config", "check", "--json", "--config", service.configFile],
+            environment: ["RELAY_OAUTH_REDIRECT_ALLOWLIST": "nope"])
+        XCTAssertEqual(check.status, 1, check.description)
+        XCTAssertEqual(check.json?["valid"]?.boolValue, false)
+        let problems = check.json?["problems"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        XCTAssertEqual(problems.count, 3, "\(problems)")
+        XCTAssertTrue(problems.contains { $0.hasPrefix("RELAY_OAUTH_REDIRECT_ALLOWLIST: invalid pattern \"nope\"") })
+        XCTAssertTrue(problems.contains { $0.hasPrefix("RELAY_LOCAL_KEY_FILE:") && $0.contains("chmod 600") })
+        XCTAssertTrue(
+            problems.contains { $0.hasPrefix("RELAY_CLOUDKIT_API_TOKEN_FILE:") && $0.contains("does not exist") })
+
+        let list = try await Relayctl.run(["clients", "list", "--config", service.configFile])
+        XCTAssertEqual(list.status, 1, list.description)
+        XCTAssertTrue(list.stderr.contains("there is no store at \(service.path)/relay.sqlite yet"), list.description)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: service.path + "/relay.sqlite"))
+        let migrate = try await Relayctl.run(["store", "migrate", "--config", service.configFile])
+        XCTAssertEqual(migrate.status, 0, migrate.description)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: service.path + "/relay.sqlite"))
+        let listed = try await Relayctl.run(["clients", "list", "--config", service.configFile])
+        XCTAssertEqual(listed.stdout, "no clients\n", listed.description)
+    }
+
     func testUsageErrorsExitWith2AndSayWhatIsWrong() async throws {
         let service = try await ServiceDirectory()
         defer { service.remove() }
@@ -82,6 +110,8 @@ final class RelayctlCommandTests: XCTestCase {
             XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result)")
         }
         // Base64url IDs may start with "-": they are arguments, not options.
+        let migrated = try await Relayctl.run(["store", "migrate", "--config", service.configFile])
+        XCTAssertEqual(migrated.status, 0, migrated.description)
         let dashed = try await Relayctl.run([
             "clients", "show", "-6o7PY6w6SAEe1l0bGLY3A", "--config", service.configFile,
         ])

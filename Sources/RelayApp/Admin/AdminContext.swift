@@ -48,12 +48,21 @@ struct AdminContext: Sendable {
     }
 
     /// The store the configuration names, opened for a short command (SQLite: one reader, no
-    /// background purge), with the HTTP client DynamoDB needs. Call `close` when done.
-    func openStore(_ configuration: Configuration) async throws -> OpenStore {
-        if case .memory = configuration.store {
+    /// background purge), with the HTTP client DynamoDB needs. Call `close` when done. A missing
+    /// SQLite file is created only when `create` is true (`store migrate`): created by the wrong
+    /// user, the relay could not open it.
+    func openStore(_ configuration: Configuration, create: Bool = false) async throws -> OpenStore {
+        switch configuration.store {
+        case .memory:
             throw Failure(
                 "RELAY_STORE is memory: the relay's items live only inside its own process; there is nothing to manage from here"
             )
+        case .sqlite(let path) where !create && !FileManager.default.fileExists(atPath: path):
+            throw Failure(
+                "there is no store at \(path) yet: the relay creates it when it first starts (or run `mustdo-relayctl store migrate` as the relay's user)"
+            )
+        default:
+            break
         }
         let http = try Backends.openHTTPClient(configuration)
         do {

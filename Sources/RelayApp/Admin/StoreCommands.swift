@@ -96,7 +96,8 @@ enum StoreCommands {
             dynamodb:CreateTable, DescribeTable and UpdateTimeToLive, which the relay's own role
             lacks: run it as an administrator (deploy/aws/mustdo-relay.cfn.json does the same).
             SQLite: the relay creates and upgrades its schema when it opens the file; this opens it
-            and prints the schema version.
+            (creating it if missing: run it as the relay's user) and prints the schema version.
+            Other commands never create a missing SQLite file.
 
             Example:
               mustdo-relayctl store migrate
@@ -108,7 +109,7 @@ enum StoreCommands {
         case .memory:
             throw AdminContext.Failure("RELAY_STORE is memory: there is no schema to create")
         case .sqlite(let path):
-            let opened = try await context.openStore(configuration)
+            let opened = try await context.openStore(configuration, create: true)
             await opened.close()
             context.output(
                 ["store": "sqlite", "path": .string(path), "schemaVersion": .int(SQLiteStore.schemaVersion)],
