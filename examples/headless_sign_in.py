@@ -3,11 +3,16 @@ the consent page, the (emulated) Apple sign-in page, the callback, and the redir
 client. Standard library only; cookies are kept per origin like a browser would.
 
     code, state, iss = sign_in(authorization_url, "alice@example.com")
+    code, state, iss = sign_in(authorization_url, "alice@example.com", cafile="test-ca.pem")  # private CA
+
+Certificates are always verified: against the system's trust store, or against `cafile` when the
+relay's certificate comes from a private CA (a test proxy). Never is verification turned off.
 """
 
 from __future__ import annotations
 
 import html.parser
+import ssl
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -49,8 +54,11 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 class Browser:
     """Just enough of a browser: GET/POST without following redirects, cookies per origin."""
 
-    def __init__(self) -> None:
-        self._opener = urllib.request.build_opener(_NoRedirect)
+    def __init__(self, cafile: str | None = None) -> None:
+        handlers: list[urllib.request.BaseHandler] = [_NoRedirect]
+        if cafile is not None:
+            handlers.append(urllib.request.HTTPSHandler(context=ssl.create_default_context(cafile=cafile)))
+        self._opener = urllib.request.build_opener(*handlers)
         self._cookies: dict[str, dict[str, str]] = {}
         self.visited: list[str] = []
 
@@ -107,10 +115,12 @@ def _submit(browser: Browser, url: str, page: str, extra: dict[str, str], button
     return target, browser.request(target, data)
 
 
-def sign_in(authorization_url: str, apple_id: str, browser: Browser | None = None) -> tuple[str, str | None, str | None]:
+def sign_in(
+    authorization_url: str, apple_id: str, browser: Browser | None = None, cafile: str | None = None
+) -> tuple[str, str | None, str | None]:
     """Walks consent → Apple sign-in → callback and returns (code, state, iss) from the redirect
-    back to the client's redirect URI."""
-    browser = browser or Browser()
+    back to the client's redirect URI. `cafile` is the CA to trust instead of the system's (for a new browser)."""
+    browser = browser or Browser(cafile=cafile)
     status, headers, page = browser.request(authorization_url)
     if status != 200:
         raise SignInError(f"the authorization request was refused ({status}): {page[:200]}")

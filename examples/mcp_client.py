@@ -7,18 +7,22 @@ through the relay's pages), then calls get_me and list_todos and prints what it 
     python3 examples/mcp_client.py http://127.0.0.1:8080/mcp                 # opens your browser
     python3 examples/mcp_client.py http://127.0.0.1:8080/mcp --headless alice@example.com
     python3 examples/mcp_client.py URL --headless alice@example.com --add "Buy milk" --due 2030-01-02T09:00
+    python3 examples/mcp_client.py https://127.0.0.1:8443/mcp --ca-file test-ca.pem --headless alice@example.com
 
 With --headless the sign-in pages are walked by a tiny built-in browser (for the local demo, where
-the Apple sign-in page is the emulator's and accepts any Apple ID).
+the Apple sign-in page is the emulator's and accepts any Apple ID). --ca-file trusts a private CA
+(a test proxy's) instead of the system's; certificates are always verified.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.server
 import json
 import os
+import ssl
 import sys
 import threading
 import urllib.parse
@@ -55,8 +59,9 @@ class Callback:
     """Receives the authorization code: from the headless walk, or from a loopback HTTP server
     that the browser is sent back to."""
 
-    def __init__(self, headless_apple_id: str | None):
+    def __init__(self, headless_apple_id: str | None, cafile: str | None = None):
         self.apple_id = headless_apple_id
+        self.cafile = cafile
         self.result = None
         self.done = threading.Event()
         self.server = None
@@ -87,7 +92,7 @@ class Callback:
 
     async def redirect(self, authorization_url: str) -> None:
         if self.apple_id is not None:
-            self.result = await asyncio.to_thread(sign_in, authorization_url, self.apple_id)
+            self.result = await asyncio.to_thread(sign_in, authorization_url, self.apple_id, cafile=self.cafile)
             self.done.set()
         else:
             print(f"Opening your browser to connect: {authorization_url}", file=sys.stderr)
@@ -134,41 +139,57 @@ def structured(result) -> dict:
     return content
 
 
-async def run(args) -> dict:
-    callback = Callback(args.headless)
-    auth = provider(args.url, callback)
-    report = {"sdk": metadata.version("mcp")}
+class Session:
+    """The SDK-neutral surface the example and the tests use: list_tools, call_tool, protocol_version."""
 
-    async def exercise(call, list_tools):
-        tools = await list_tools()
-        report["tools"] = [tool.name for tool in tools.tools]
-        me = structured(await call("get_me", {}))
-        report["today"] = me.get("today")
-        if args.add:
-            arguments = {"title": args.add}
-            if args.due:
-                arguments["due"] = args.due
-            report["added"] = structured(await call("add_todo", arguments))
-        listed = structured(await call("list_todos", {"status": "all"}))
-        report["todos"] = listed
+    def __init__(self, call_tool, list_tools, protocol_version: str):
+        self.call_tool = call_tool
+        self.list_tools = list_tools
+        self.protocol_version = protocol_version
 
+
+@contextlib.asynccontextmanager
+async def open_session(url: str, auth, cafile: str | None = None):
+    """Connects with whichever SDK line is installed; `cafile` is the CA to trust instead of the system's."""
+    verify = ssl.create_default_context(cafile=cafile) if cafile else True
     if SDK_MAJOR >= 2:
         import httpx2
         from mcp import Client
         from mcp.client.streamable_http import streamable_http_client
 
-        async with httpx2.AsyncClient(auth=auth, timeout=30) as http:
-            async with Client(streamable_http_client(args.url, http_client=http)) as client:
-                report["protocolVersion"] = client.protocol_version
-                await exercise(client.call_tool, client.list_tools)
+        async with httpx2.AsyncClient(auth=auth, timeout=30, verify=verify) as http:
+            async with Client(streamable_http_client(url, http_client=http)) as client:
+                yield Session(client.call_tool, client.list_tools, client.protocol_version)
     else:
+        import httpx
         from mcp import ClientSession
         from mcp.client.streamable_http import streamablehttp_client
 
-        async with streamablehttp_client(args.url, auth=auth) as (read, write, _):
+        def http_client(headers=None, timeout=None, auth=None):
+            return httpx.AsyncClient(headers=headers, timeout=timeout or 30, auth=auth, verify=verify)
+
+        async with streamablehttp_client(url, auth=auth, httpx_client_factory=http_client) as (read, write, _):
             async with ClientSession(read, write) as session:
-                report["protocolVersion"] = (await session.initialize()).protocolVersion
-                await exercise(session.call_tool, session.list_tools)
+                version = (await session.initialize()).protocolVersion
+                yield Session(session.call_tool, session.list_tools, version)
+
+
+async def run(args) -> dict:
+    callback = Callback(args.headless, cafile=args.ca_file)
+    auth = provider(args.url, callback)
+    report = {"sdk": metadata.version("mcp")}
+    async with open_session(args.url, auth, cafile=args.ca_file) as session:
+        report["protocolVersion"] = session.protocol_version
+        tools = await session.list_tools()
+        report["tools"] = [tool.name for tool in tools.tools]
+        me = structured(await session.call_tool("get_me", {}))
+        report["today"] = me.get("today")
+        if args.add:
+            arguments = {"title": args.add}
+            if args.due:
+                arguments["due"] = args.due
+            report["added"] = structured(await session.call_tool("add_todo", arguments))
+        report["todos"] = structured(await session.call_tool("list_todos", {"status": "all"}))
     return report
 
 
@@ -178,6 +199,7 @@ def main() -> None:
     parser.add_argument("--headless", metavar="APPLE_ID", help="sign in without a browser (local demo only)")
     parser.add_argument("--add", metavar="TITLE", help="also add a to-do with this title")
     parser.add_argument("--due", metavar="TIME", help="its due time (YYYY-MM-DDTHH:mm, ISO 8601, or YYYY-MM-DD)")
+    parser.add_argument("--ca-file", metavar="PEM", help="trust this CA instead of the system's (a test proxy)")
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of text")
     args = parser.parse_args()
     report = asyncio.run(run(args))

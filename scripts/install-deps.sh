@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 apt_packages=(pkg-config libssl-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev)
 # Test tools: the deployment kit is checked with the real nginx, caddy and systemd-analyze.
 apt_packages+=(nginx caddy systemd openssl curl)
+# Browser tests (Tests/EndToEndTests/BrowserTests): headless Chromium driven by Selenium, and a
+# Japanese font so the Japanese pages' screenshots show text, not boxes.
+apt_packages+=(chromium chromium-driver fonts-ipafont-gothic)
 apt_packages+=(${EXTRA_APT_PACKAGES:-})
 # Python for the end-to-end tests (the MCP SDK clients run in virtualenvs, which need ensurepip).
 if [ -n "${WITH_PYTHON:-1}" ]; then

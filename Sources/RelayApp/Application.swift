@@ -105,8 +105,12 @@ public func buildApplication(
         authenticator: authenticator)
 
     let observer = RequestObserver(logger: logger, metrics: metrics, router: router, mcpPaths: endpoint.paths)
-    let server = Server(
-        configuration: configuration.server, responder: observer.wrap(endpoint.responder(otherwise: router.responder)))
+    var responder = endpoint.responder(otherwise: router.responder)
+    if let plainHTTP = PlainHTTPGuard(issuer: configuration.issuer, trustedProxies: configuration.server.trustedProxies)
+    {
+        responder = plainHTTP.wrap(responder)
+    }
+    let server = Server(configuration: configuration.server, responder: observer.wrap(responder))
     metrics.declareGauge("relay_http_open_connections", help: "Open client connections.") {
         Double(server.openConnections)
     }

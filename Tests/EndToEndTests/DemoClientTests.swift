@@ -20,20 +20,34 @@ final class DemoClientTests: XCTestCase {
         let url = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)"#)
         XCTAssertTrue(url.hasPrefix("http://127.0.0.1:") && url.hasSuffix("/mcp"), url)
 
+        // Exactly what the banner tells a developer to run (the 2.x SDK line, in .venv-mcp2).
+        let command = try await demo.waitForOutput(
+            matching: #"Example client:\s+(examples/connect \S+ --headless \S+)"#)
+        let words = command.split(separator: " ").map(String.init)
+        XCTAssertEqual(words[1], url)
         let canary = "canary-\(UUID().uuidString.prefix(8))"
-        for (venv, user) in [(".venv-mcp2", "alice@example.com"), (".venv-mcp1", "bob@example.com")] {
-            let python = Self.repository.appendingPathComponent(venv + "/bin/python").path
-            guard FileManager.default.isExecutableFile(atPath: python) else {
-                XCTFail("\(python) is missing: run scripts/install-deps.sh (make test does)")
-                continue
-            }
-            let report = try await runClient(
-                python, [url, "--headless", user, "--add", "\(canary) \(venv)", "--due", "2030-01-02T09:00", "--json"])
+        let connect = Self.repository.appendingPathComponent(words[0]).path
+        let latest = try await runClient(
+            connect, Array(words.dropFirst()) + ["--add", "\(canary) 2.x", "--due", "2030-01-02T09:00", "--json"])
+        // And the 1.x line of the SDK as another person.
+        let python1 = Self.repository.appendingPathComponent(".venv-mcp1/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python1) else {
+            XCTFail("\(python1) is missing: run scripts/install-deps.sh (make test does)")
+            return
+        }
+        let script = Self.repository.appendingPathComponent("examples/mcp_client.py").path
+        let older = try await runClient(
+            python1,
+            [
+                script, url, "--headless", "bob@example.com", "--add", "\(canary) 1.x", "--due", "2030-01-02T09:00",
+                "--json",
+            ])
+        for (report, line) in [(latest, "2.x"), (older, "1.x")] {
             XCTAssertEqual(
                 report["tools"] as? [String],
                 ["get_me", "list_todos", "add_todo", "update_todo", "complete_todo", "snooze_todo", "delete_todo"])
             let items = ((report["todos"] as? [String: Any])?["items"] as? [[String: Any]]) ?? []
-            XCTAssertEqual(items.compactMap { $0["title"] as? String }, ["\(canary) \(venv)"], "\(report)")
+            XCTAssertEqual(items.compactMap { $0["title"] as? String }, ["\(canary) \(line)"], "\(report)")
             XCTAssertEqual(items.first?["due"] as? String, "2030-01-02T09:00:00+00:00")
         }
 
@@ -50,11 +64,10 @@ final class DemoClientTests: XCTestCase {
         XCTAssertTrue(emulatorState.contains(canary), "the to-do did not reach CloudKit (the emulator)")
     }
 
-    private func runClient(_ python: String, _ arguments: [String]) async throws -> [String: Any] {
-        let script = Self.repository.appendingPathComponent("examples/mcp_client.py").path
+    private func runClient(_ executable: String, _ arguments: [String]) async throws -> [String: Any] {
         let client = Process()
-        client.executableURL = URL(fileURLWithPath: python)
-        client.arguments = [script] + arguments
+        client.executableURL = URL(fileURLWithPath: executable)
+        client.arguments = arguments
         let output = Pipe()
         client.standardOutput = output
         client.standardError = output

@@ -12,7 +12,7 @@ struct PageLayout: Sendable {
         h1{font-size:1.4rem;line-height:1.3}\
         .card{background:#fff;border-radius:12px;padding:1rem 1.25rem;margin:1rem 0}\
         .muted{color:#6e6e73;font-size:.9rem}\
-        code,.host{font-family:ui-monospace,Menlo,monospace;word-break:break-all}\
+        code,.host{font-family:ui-monospace,Menlo,monospace;overflow-wrap:anywhere}\
         form{margin:1.5rem 0}\
         button,.button{display:block;width:100%;box-sizing:border-box;font:inherit;padding:.8rem;border-radius:10px;\
         border:0;margin:.5rem 0;text-align:center;text-decoration:none}\

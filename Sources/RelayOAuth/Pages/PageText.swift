@@ -24,7 +24,8 @@ struct PageText: Sendable {
     var disconnectHow: String
     var confirmWithApple: String
     var disconnectedTitle: String
-    var disconnected: String  // {count}
+    var disconnected: String  // {count}, more than one
+    var disconnectedOne: String
     var nothingToDisconnect: String
 
     static func of(_ locale: PageLocale) -> PageText { locale == .japanese ? japanese : english }
@@ -113,7 +114,8 @@ struct PageText: Sendable {
         disconnectHow: "To prove it is you, sign in with Apple. Nothing from this sign-in is kept.",
         confirmWithApple: "Confirm with Apple",
         disconnectedTitle: "Disconnected",
-        disconnected: "Removed {count} connection(s). The AI apps will need to connect again to use your to-dos.",
+        disconnected: "Removed {count} connections. The AI apps will need to connect again to use your to-dos.",
+        disconnectedOne: "Removed 1 connection. The AI app will need to connect again to use your to-dos.",
         nothingToDisconnect: "There were no connections for this Apple account.")
 
     static let japanese = PageText(
@@ -144,5 +146,6 @@ struct PageText: Sendable {
         confirmWithApple: "Apple で確認する",
         disconnectedTitle: "接続を解除しました",
         disconnected: "{count} 件の接続を解除しました。To-Do を使うには、AI アプリでもう一度接続してください。",
+        disconnectedOne: "1 件の接続を解除しました。To-Do を使うには、AI アプリでもう一度接続してください。",
         nothingToDisconnect: "この Apple アカウントの接続はありませんでした。")
 }

@@ -89,8 +89,11 @@ struct Pages: Sendable {
     func disconnected(count: Int, locale: PageLocale) -> Response {
         let text = PageText.of(locale)
         let message =
-            count == 0
-            ? text.nothingToDisconnect : text.disconnected.replacingOccurrences(of: "{count}", with: String(count))
+            switch count {
+            case 0: text.nothingToDisconnect
+            case 1: text.disconnectedOne
+            default: text.disconnected.replacingOccurrences(of: "{count}", with: String(count))
+            }
         let body = "<h1>\(HTML.escape(text.disconnectedTitle))</h1><p>\(HTML.escape(message))</p>"
         return PageLayout.render(title: text.disconnectedTitle, body: body, locale: locale)
     }

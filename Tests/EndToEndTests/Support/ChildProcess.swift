@@ -4,14 +4,13 @@ import Foundation
     import Glibc
 #endif
 
-/// A built executable of this package run as a child process, with its output captured.
+/// A built executable of this package (or a system tool) run as a child process, with its output captured.
 final class ChildProcess: @unchecked Sendable {
-    // @unchecked Sendable: `output` is only touched under `lock`; the Process is used from the test thread.
+    // @unchecked Sendable: `output` and `ended` are only touched under `lock`; the Process is used from the test thread.
     let process = Process()
     private let lock = NSLock()
     private var output = Data()
-    /// Set when the output pipe reached end of file (the child and its children closed it).
-    private var outputEnded = false
+    private var ended = false
 
     /// The directory holding the package's built executables (next to the test bundle).
     static var productsDirectory: URL {
@@ -22,12 +21,18 @@ final class ChildProcess: @unchecked Sendable {
         return url.path == "/" ? Bundle.main.bundleURL : url.deletingLastPathComponent()
     }
 
-    init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Runs `name`, an executable of this package.
+    convenience init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         let executable = Self.productsDirectory.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw ChildProcessError.missing("\(executable.path) is not built; run `swift build` (make test does) first")
         }
-        process.executableURL = executable
+        try self.init(path: executable.path, arguments, environment: environment)
+    }
+
+    /// Runs the program at `path` (see `ChildProcess.tool(_:)` for system tools).
+    init(path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RELAY_") }
         for (key, value) in environment { merged[key] = value }
@@ -39,9 +44,12 @@ final class ChildProcess: @unchecked Sendable {
             let data = handle.availableData
             guard let self else { return }
             self.lock.lock()
-            if data.isEmpty { self.outputEnded = true } else { self.output.append(data) }
+            self.output.append(data)
+            if data.isEmpty {
+                self.ended = true
+                handle.readabilityHandler = nil
+            }
             self.lock.unlock()
-            if data.isEmpty { handle.readabilityHandler = nil }
         }
         try process.run()
     }
@@ -50,7 +58,31 @@ final class ChildProcess: @unchecked Sendable {
         if process.isRunning { process.terminate() }
     }
 
+    /// The path of a system tool (`nginx`, `openssl`, `python3`) on PATH or in the sbin folders,
+    /// or an error that says how to install it.
+    static func tool(_ name: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let folders = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin", "/usr/bin"]
+        for folder in folders where FileManager.default.isExecutableFile(atPath: folder + "/" + name) {
+            return folder + "/" + name
+        }
+        throw ChildProcessError.missing("\(name) is not installed: run scripts/install-deps.sh (make test does)")
+    }
+
+    /// Runs a tool to completion and throws with its output when it fails.
+    @discardableResult
+    static func run(_ path: String, _ arguments: [String], timeout: TimeInterval = 30) async throws -> String {
+        let child = try ChildProcess(path: path, arguments)
+        let status = try await child.waitForExit(timeout: timeout)
+        guard status == 0 else {
+            throw ChildProcessError.failed(
+                "\(path) \(arguments.joined(separator: " ")) exited \(status): \(child.text)")
+        }
+        return child.text
+    }
+
     enum ChildProcessError: Error {
+        case failed(String)
         case missing(String)
         case timeout(String)
     }
@@ -77,23 +109,23 @@ final class ChildProcess: @unchecked Sendable {
         throw ChildProcessError.timeout("no output matching \(pattern); got: \(text)")
     }
 
-    /// Waits for the process to exit, and for its last output to be read, and returns its status.
+    /// Waits for the process to exit and returns its status, with its output read to the end (or
+    /// for at most a second more, when a grandchild holds the pipe open).
     func waitForExit(timeout: TimeInterval = 10) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning {
             if Date() > deadline { throw ChildProcessError.timeout("still running; output: \(text)") }
             try await Task.sleep(for: .milliseconds(20))
         }
-        // The exit can be seen before the reader has taken the last bytes from the pipe.
-        let drained = Date().addingTimeInterval(5)
-        while !ended, Date() < drained { try await Task.sleep(for: .milliseconds(5)) }
+        let drained = Date().addingTimeInterval(1)
+        while !outputEnded && Date() < drained { try await Task.sleep(for: .milliseconds(10)) }
         return process.terminationStatus
     }
 
-    private var ended: Bool {
+    private var outputEnded: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return outputEnded
+        return ended
     }
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }

@@ -30,7 +30,7 @@ struct DisconnectTests {
             let browser = try await Self.confirm(h)
             let done = try await browser.get(h.callbackPath(token: h.signIn.token(for: "alice@example.com")))
             #expect(done.status == 200)
-            #expect(done.text.contains("Removed 2 connection(s)"))
+            #expect(done.text.contains("Removed 2 connections."))
             AuthorizeEndpointTests.expectPageHeaders(done)
             #expect(browser.cookies.isEmpty)
             #expect(try await h.mcp(alice1.accessToken).status == 401)

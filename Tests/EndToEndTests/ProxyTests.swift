@@ -1,0 +1,128 @@
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The relay as deployed: `mustdo-relay serve` with an https issuer behind nginx (the shipped site
+/// file, a test CA and certificate), the standalone CloudKit emulator, and the official MCP Python
+/// SDK client (both lines) trusting the test CA through the full OAuth flow and all seven tools.
+/// Then what the relay publishes and believes behind the proxy: its URLs, its challenge, the `iss`
+/// of the redirect, and forwarded headers a client tries to spoof.
+final class ProxyTests: XCTestCase {
+    static let tools = [
+        "get_me", "list_todos", "add_todo", "update_todo", "complete_todo", "snooze_todo", "delete_todo",
+    ]
+    static let registrationsPerHour = 5
+
+    func testTheSDKClientsWorkThroughNginxWithTLSAndForwardedHeadersCannotBeSpoofed() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let certificates = try await TestCertificates.make(in: directory)
+        let port = try LoopbackPorts.free()
+        let redirectPort = try LoopbackPorts.free()
+        let issuer = "https://127.0.0.1:\(port)"
+
+        let emulator = try ChildProcess(
+            "cloudkit-emulator",
+            [
+                "--port", "0", "--api-token", "test-api-token", "--container", "iCloud.test.mustdo", "--callback",
+                issuer + "/oauth/apple/callback",
+            ])
+        let emulatorURL = try await emulator.waitForOutput(matching: #"listening on (http://\S+)"#)
+        let service = try await ServiceDirectory(extra: [
+            "RELAY_ISSUER": issuer, "RELAY_TRUSTED_PROXIES": "127.0.0.1", "RELAY_CLOUDKIT_BASE_URL": emulatorURL,
+            "RELAY_OAUTH_REGISTRATIONS_PER_HOUR": String(Self.registrationsPerHour),
+        ])
+        defer { service.remove() }
+        let relay = try ChildProcess("mustdo-relay", ["serve", "--config", service.configFile])
+        let relayPort = Int(try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#))!
+        let nginx = try await NginxProxy(
+            directory: directory + "/nginx", certificates: certificates, upstreamPort: relayPort, port: port,
+            redirectPort: redirectPort)
+
+        for (venv, user) in [(".venv-mcp2", "alice@example.com"), (".venv-mcp1", "bob@example.com")] {
+            let run = try await PythonScript.run(
+                try PythonScript.virtualenv(venv), "Tests/EndToEndTests/e2e/all_tools.py",
+                [issuer + "/mcp", user, "--ca-file", certificates.caFile])
+            XCTAssertEqual(run.status, 0, "\(venv): \(run.output)")
+            XCTAssertEqual(run.report["failures"] as? [String], [], venv)
+            XCTAssertEqual(run.report["tools"] as? [String], Self.tools, venv)
+            XCTAssertEqual(Set(run.report["calls"] as? [String] ?? []), Set(Self.tools), venv)
+            XCTAssertEqual(run.report["iss"] as? String, issuer, "\(venv): the iss of the redirect back")
+        }
+
+        let checks = try await PythonScript.run(
+            try PythonScript.virtualenv(".venv-mcp2"), "Tests/EndToEndTests/e2e/proxy_checks.py",
+            [
+                "--public", issuer, "--relay", "http://127.0.0.1:\(relayPort)", "--redirector",
+                "http://127.0.0.1:\(redirectPort)", "--ca-file", certificates.caFile, "--registrations",
+                String(Self.registrationsPerHour),
+            ])
+        XCTAssertEqual(checks.status, 0, checks.output)
+        verify(checks.report, issuer: issuer)
+        verifyAccessLog(try String(contentsOfFile: nginx.accessLog, encoding: .utf8))
+
+        let nginxStatus = try await nginx.stop()
+        XCTAssertEqual(nginxStatus, 0)
+        relay.signal(SIGTERM)
+        let relayStatus = try await relay.waitForExit()
+        XCTAssertEqual(relayStatus, 0, relay.text)
+        XCTAssertFalse(relay.text.contains("\"level\":\"error\""), relay.text)
+        emulator.signal(SIGTERM)
+        _ = try await emulator.waitForExit()
+    }
+
+    private func verify(_ report: [String: Any], issuer: String) {
+        let document = { (key: String) in (report[key] as? [String: Any])?["document"] as? [String: Any] ?? [:] }
+        let prm = document("prm")
+        XCTAssertEqual(prm["resource"] as? String, issuer + "/mcp")
+        XCTAssertEqual(prm["authorization_servers"] as? [String], [issuer])
+        let metadata = document("asm")
+        XCTAssertEqual(metadata["issuer"] as? String, issuer)
+        XCTAssertEqual(metadata["token_endpoint"] as? String, issuer + "/token")
+        XCTAssertEqual(metadata["authorization_endpoint"] as? String, issuer + "/authorize")
+
+        let challenge = "Bearer resource_metadata=\"\(issuer)/.well-known/oauth-protected-resource/mcp\""
+        let mcp = report["mcp"] as? [String: Any] ?? [:]
+        XCTAssertEqual(mcp["status"] as? Int, 401)
+        XCTAssertEqual(mcp["wwwAuthenticate"] as? String, challenge)
+        // A client's X-Forwarded-Proto: http, X-Forwarded-Host: evil.example and X-Forwarded-For
+        // are overwritten by nginx: the same answer as without them.
+        let spoofed = report["mcpSpoofed"] as? [String: Any] ?? [:]
+        XCTAssertEqual(spoofed["status"] as? Int, 401, "\(spoofed)")
+        XCTAssertEqual(spoofed["wwwAuthenticate"] as? String, challenge)
+        // The same headers from a trusted peer are believed: https refused over http, a foreign Host refused.
+        let direct = report["direct"] as? [String: Int] ?? [:]
+        XCTAssertEqual(direct, ["none": 401, "X-Forwarded-Proto": 403, "X-Forwarded-Host": 421, "healthz": 200])
+        // The registration budget counts the real client, whatever X-Forwarded-For it sends through
+        // nginx; sent straight to the relay, each spoofed address would have a budget of its own.
+        let viaProxy = report["registerViaProxy"] as? [Int] ?? []
+        XCTAssertEqual(viaProxy.count, Self.registrationsPerHour + 1)
+        XCTAssertEqual(viaProxy.last, 429, "\(viaProxy)")
+        XCTAssertEqual(report["registerDirect"] as? [Int], Array(repeating: 201, count: Self.registrationsPerHour + 1))
+
+        let page = report["page"] as? [String: Any] ?? [:]
+        XCTAssertEqual(page["status"] as? Int, 200)
+        XCTAssertTrue((page["setCookie"] as? String)?.hasPrefix("__Host-mdr_") == true, "\(page)")
+        XCTAssertTrue((page["setCookie"] as? String)?.contains("; Secure") == true, "\(page)")
+        XCTAssertEqual(page["frameOptions"] as? String, "DENY")
+        XCTAssertTrue((page["csp"] as? String)?.contains("frame-ancestors 'none'") == true, "\(page)")
+        XCTAssertEqual(page["hsts"] as? String, "max-age=63072000")
+        let plain = report["plainHTTP"] as? [String: Any] ?? [:]
+        XCTAssertEqual(plain["status"] as? Int, 301)
+        XCTAssertTrue((plain["location"] as? String)?.hasPrefix("https://127.0.0.1") == true, "\(plain)")
+    }
+
+    /// The shipped log format keeps paths only: no codes, states or CloudKit tokens from query strings.
+    private func verifyAccessLog(_ log: String) {
+        for path in [" /authorize ", " /oauth/apple/callback ", " /token ", " /mcp "] {
+            XCTAssertTrue(log.contains(path), "no \(path) in the access log:\n\(log)")
+        }
+        for secret in ["?", "code=", "state=", "ckWebAuthToken", "127.0.0.1"] {
+            XCTAssertFalse(log.contains(secret), "\(secret) in the access log:\n\(log)")
+        }
+    }
+}
