@@ -21,6 +21,8 @@ public struct Application: Sendable {
     public let logger: Logger
     /// Every metric.
     public let metrics: Metrics
+    /// Counts active grants in the background, when configured.
+    let grantsGauge: GrantsGauge?
 
     /// Starts listening; returns once connections are accepted.
     public func start() throws {
@@ -31,10 +33,12 @@ public struct Application: Sendable {
             server.shutdown()
             throw error
         }
+        grantsGauge?.start()
     }
 
     /// Stops accepting and drains in-flight requests (returns at once; see `waitUntilStopped`).
     public func shutdown() {
+        grantsGauge?.stop()
         server.shutdown()
         metricsServer?.shutdown()
     }
@@ -59,7 +63,7 @@ public func buildApplication(
     _ configuration: Configuration, backends: Backends, logger: Logger? = nil, clock: any Clock = SystemClock()
 ) throws -> Application {
     let logger = logger ?? Logger(minimumLevel: configuration.logLevel)
-    let metrics = Metrics()
+    let metrics = backends.metrics
     RequestObserver.declare(metrics)
     UpstreamObserver.declare(metrics)
     OAuthEventObserver.declare(metrics)
@@ -114,7 +118,13 @@ public func buildApplication(
         Double(backends.vault.cachedKeyCount)
     }
     var metricsServer: Server?
+    var grantsGauge: GrantsGauge?
     if let metricsPort = configuration.metricsPort {
+        if configuration.grantsGaugeInterval > 0 {
+            grantsGauge = GrantsGauge(
+                admin: oauth.admin, interval: .seconds(configuration.grantsGaugeInterval), logger: logger,
+                metrics: metrics)
+        }
         var metricsRouter = Router()
         metricsRouter.get("/metrics") { _ in
             Response(
@@ -127,5 +137,5 @@ public func buildApplication(
     }
     return Application(
         configuration: configuration, backends: backends, oauth: oauth, server: server, metricsServer: metricsServer,
-        logger: logger, metrics: metrics)
+        logger: logger, metrics: metrics, grantsGauge: grantsGauge)
 }

@@ -12,6 +12,9 @@ public struct ArgumentParser {
     /// A reader over the arguments after the program name.
     public init(_ arguments: [String]) { self.arguments = arguments }
 
+    /// What has not been taken yet.
+    public var remaining: [String] { arguments }
+
     /// Takes the next word if it is a positional one (commands come before their options);
     /// `-h`, `--help` and `--version` count as words so they can be dispatched like commands.
     public mutating func next() -> String? {
@@ -41,9 +44,64 @@ public struct ArgumentParser {
         return value
     }
 
+    /// Takes the one positional argument a command needs (`clients show ID`), after its options
+    /// were taken. An ID that starts with `-` (base64url IDs can) goes after `--`.
+    public mutating func positional(_ name: String) throws(Failure) -> String {
+        let words = try positionals()
+        guard words.count == 1 else {
+            throw Failure(words.isEmpty ? "\(name) is missing" : "expected one \(name), got \(words.count) arguments")
+        }
+        return words[0]
+    }
+
+    /// Takes every remaining argument as a positional one; call after taking the options. A word
+    /// shaped like an option (`--name`, `-x`) that was not taken is an unknown option; anything
+    /// else is positional, so a base64url ID that starts with `-` needs no quoting. Words after
+    /// `--` are positional whatever their shape.
+    public mutating func positionals() throws(Failure) -> [String] {
+        var words: [String] = []
+        var rest = arguments[...]
+        arguments = []
+        while let word = rest.popFirst() {
+            if word == "--" {
+                words += rest
+                break
+            }
+            guard !Self.looksLikeOption(word) else {
+                throw Failure("unknown option \"\(word)\" (an argument of this shape goes after --)")
+            }
+            words.append(word)
+        }
+        return words
+    }
+
+    /// `--lower-case-name` or `-x`: what options look like (IDs are longer mixed-case base64url).
+    static func looksLikeOption(_ word: String) -> Bool {
+        if word.hasPrefix("--") {
+            return word.count > 2 && word.dropFirst(2).allSatisfy { ($0.isLetter && $0.isLowercase) || $0 == "-" }
+        }
+        return word.count == 2 && word.hasPrefix("-") && word.last!.isLetter
+    }
+
     /// Fails if anything was not taken.
     public func finish() throws(Failure) {
         if let first = arguments.first { throw Failure("unexpected argument \"\(first)\"") }
+    }
+
+    /// Parses a duration: a whole number with an optional unit `s`, `m`, `h` or `d` (seconds when
+    /// none), into seconds.
+    public static func duration(_ text: String) throws(Failure) -> Int {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        var digits = Substring(text)
+        var unit = 1
+        if let last = text.last, let multiplier = units[last] {
+            digits = digits.dropLast()
+            unit = multiplier
+        }
+        guard let number = Int(digits), number >= 0, number <= 3_153_600_000 / unit else {
+            throw Failure("\"\(text)\" is not a duration (like 3600, 90m, 12h or 30d)")
+        }
+        return number * unit
     }
 
     /// Parses a TCP port number.

@@ -10,7 +10,11 @@ extension Configuration {
         if let patterns = oauth.redirectAllowlist {
             if let invalid = RedirectAllowlist.invalidPattern(in: patterns) {
                 problems.append(
-                    Problem(setting: "RELAY_OAUTH_REDIRECT_ALLOWLIST", message: "invalid pattern \"\(invalid)\""))
+                    Problem(
+                        setting: "RELAY_OAUTH_REDIRECT_ALLOWLIST",
+                        message:
+                            "invalid pattern \"\(invalid)\": write scheme://host[:port or :*]/path, with * for one path segment and a final ** for any rest (empty keeps the defaults)"
+                    ))
             } else if let allowlist = RedirectAllowlist(patterns) {
                 result.redirectAllowlist = allowlist
             }
@@ -31,8 +35,16 @@ extension Configuration {
             result.signInOrigins.append(origin)
         }
         for problem in result.problems() {
-            problems.append(
-                Problem(setting: problem.contains("issuer") ? "RELAY_ISSUER" : "RELAY_OAUTH_*", message: problem))
+            if problem.contains("issuer") {
+                problems.append(
+                    Problem(
+                        setting: "RELAY_ISSUER",
+                        message:
+                            "\(problem): set it to the public base URL, like https://relay.example.com (got \"\(issuer)\")"
+                    ))
+            } else {
+                problems.append(Problem(setting: "RELAY_OAUTH_*", message: problem))
+            }
         }
         if !problems.isEmpty { throw ConfigurationErrors(problems: problems) }
         return result

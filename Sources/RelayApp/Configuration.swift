@@ -36,6 +36,9 @@ public struct Configuration: Sendable {
     /// `RELAY_VAULT_CACHE_TTL` seconds (0 disables) and `RELAY_VAULT_CACHE_SIZE`.
     public var vaultCacheTTL = 300
     public var vaultCacheSize = 10_000
+    /// `RELAY_METRICS_GRANTS_INTERVAL`: seconds between counts of active grants for the
+    /// `relay_oauth_active_grants` gauge (0 disables; default 60, or 0 with DynamoDB).
+    public var grantsGaugeInterval = 60
 
     /// Defaults (not a usable service: `issuer` and the CloudKit container must be set).
     public init() {}
@@ -48,22 +51,39 @@ public struct Configuration: Sendable {
     }
 
     /// Reads the settings from `variables`, collecting every problem rather than stopping at the
-    /// first. File-level checks (secrets present, modes) are `Configuration.checkFiles()`.
+    /// first; a `RELAY_*` variable that is not a setting is a problem too (a typo would otherwise
+    /// fall back to a default silently). File-level checks (secrets present, modes, the store) are
+    /// `ConfigurationCheck`'s.
     public static func load(from variables: [String: String]) throws(ConfigurationErrors) -> Configuration {
         var reader = SettingsReader(variables)
+        let configuration = read(&reader)
+        reader.refuseUnknownNames()
+        if !reader.problems.isEmpty { throw ConfigurationErrors(problems: reader.problems) }
+        return configuration
+    }
+
+    /// Every variable the configuration reads (the `RELAY_*` settings and the AWS region
+    /// variables), sorted: what `config/relay.env.example` must list.
+    public static let settingNames: [String] = {
+        var reader = SettingsReader([:])
+        _ = read(&reader)
+        return reader.names.sorted()
+    }()
+
+    private static func read(_ reader: inout SettingsReader) -> Configuration {
         var configuration = Configuration()
         configuration.readListener(&reader)
         configuration.readStorage(&reader)
         configuration.readCloudKit(&reader)
         configuration.readOAuth(&reader)
-        if !reader.problems.isEmpty { throw ConfigurationErrors(problems: reader.problems) }
         return configuration
     }
 
     /// Reads `--config FILE` (if given) and the process environment; the environment wins.
     public static func load(configFile: String?, environment: [String: String]) throws -> Configuration {
         var variables = try configFile.map(EnvFile.load) ?? [:]
-        for (key, value) in environment where key.hasPrefix("RELAY_") || key.hasPrefix("AWS_") {
+        for (key, value) in environment
+        where key.hasPrefix("RELAY_") || key.hasPrefix("AWS_") || key == "CREDENTIALS_DIRECTORY" {
             variables[key] = value
         }
         return try load(from: variables)
@@ -103,7 +123,10 @@ public struct Configuration: Sendable {
 
     private mutating func readStorage(_ reader: inout SettingsReader) {
         dataDirectory = reader.string("RELAY_DATA_DIRECTORY", default: "/var/lib/mustdo-relay")
-        let secretsDirectory = reader.string("RELAY_SECRETS_DIRECTORY", default: dataDirectory + "/secrets")
+        // Under systemd with LoadCredential= (deploy/systemd), the secrets are the unit's credentials.
+        let credentials = reader.raw("CREDENTIALS_DIRECTORY")
+        let secretsDirectory = reader.string(
+            "RELAY_SECRETS_DIRECTORY", default: credentials ?? dataDirectory + "/secrets")
         let defaults = SecretSettings(directory: secretsDirectory)
         secrets.pepperFile = reader.string("RELAY_PEPPER_FILE", default: defaults.pepperFile)
         secrets.userIDKeyFile = reader.string("RELAY_USER_ID_KEY_FILE", default: defaults.userIDKeyFile)
@@ -111,30 +134,42 @@ public struct Configuration: Sendable {
         secrets.cloudKitAPITokenFile = reader.string(
             "RELAY_CLOUDKIT_API_TOKEN_FILE", default: defaults.cloudKitAPITokenFile)
 
-        let region = reader.raw("RELAY_AWS_REGION") ?? reader.raw("AWS_REGION") ?? reader.raw("AWS_DEFAULT_REGION")
+        // Every name is read whatever the backends, so `settingNames` is complete.
+        let regions = [reader.raw("RELAY_AWS_REGION"), reader.raw("AWS_REGION"), reader.raw("AWS_DEFAULT_REGION")]
+        let region = regions.compactMap { $0 }.first
+        let sqlitePath = reader.string("RELAY_SQLITE_PATH", default: dataDirectory + "/relay.sqlite")
+        let table = reader.raw("RELAY_DYNAMODB_TABLE")
+        let dynamoDBEndpoint = reader.url("RELAY_DYNAMODB_ENDPOINT")
+        let keyFile = reader.string("RELAY_LOCAL_KEY_FILE", default: secretsDirectory + "/master-keys")
+        let kmsKeyID = reader.raw("RELAY_KMS_KEY_ID")
+        let kmsEndpoint = reader.url("RELAY_KMS_ENDPOINT")
         switch reader.choice(
             "RELAY_STORE", default: "sqlite", choices: ["sqlite": "sqlite", "dynamodb": "dynamodb", "memory": "memory"])
         {
         case "memory":
             store = .memory
         case "dynamodb":
-            let table = reader.required("RELAY_DYNAMODB_TABLE", because: "RELAY_STORE is dynamodb")
+            let table = table ?? reader.missing("RELAY_DYNAMODB_TABLE", because: "RELAY_STORE is dynamodb")
             let storeRegion = region ?? reader.missing("RELAY_AWS_REGION", because: "RELAY_STORE is dynamodb")
-            store = .dynamoDB(table: table, region: storeRegion, endpoint: reader.url("RELAY_DYNAMODB_ENDPOINT"))
+            store = .dynamoDB(table: table, region: storeRegion, endpoint: dynamoDBEndpoint)
         default:
-            store = .sqlite(path: reader.string("RELAY_SQLITE_PATH", default: dataDirectory + "/relay.sqlite"))
+            store = .sqlite(path: sqlitePath)
         }
         switch reader.choice("RELAY_KEY_SERVICE", default: "local", choices: ["local": "local", "aws-kms": "aws-kms"]) {
         case "aws-kms":
-            let keyID = reader.required("RELAY_KMS_KEY_ID", because: "RELAY_KEY_SERVICE is aws-kms")
+            let keyID = kmsKeyID ?? reader.missing("RELAY_KMS_KEY_ID", because: "RELAY_KEY_SERVICE is aws-kms")
             let kmsRegion = region ?? reader.missing("RELAY_AWS_REGION", because: "RELAY_KEY_SERVICE is aws-kms")
-            keyService = .awsKMS(keyID: keyID, region: kmsRegion, endpoint: reader.url("RELAY_KMS_ENDPOINT"))
+            keyService = .awsKMS(keyID: keyID, region: kmsRegion, endpoint: kmsEndpoint)
         default:
-            keyService = .local(
-                keyFile: reader.string("RELAY_LOCAL_KEY_FILE", default: secretsDirectory + "/master-keys"))
+            keyService = .local(keyFile: keyFile)
         }
         vaultCacheTTL = reader.integer("RELAY_VAULT_CACHE_TTL", default: 300, range: 0...300)
         vaultCacheSize = reader.integer("RELAY_VAULT_CACHE_SIZE", default: 10_000, range: 0...1_000_000)
+        // Counting grants scans the store: cheap for SQLite, a whole-table Scan on DynamoDB (off there
+        // unless asked for).
+        let isDynamoDB: Bool = if case .dynamoDB = store { true } else { false }
+        grantsGaugeInterval = reader.integer(
+            "RELAY_METRICS_GRANTS_INTERVAL", default: isDynamoDB ? 0 : 60, range: 0...86_400)
     }
 
     private mutating func readCloudKit(_ reader: inout SettingsReader) {

@@ -26,7 +26,7 @@ final class Readiness: Sendable {
             failures.append("store")
         }
         do {
-            _ = try await keyService.generateDataKey(context: ["purpose": "readiness-check"])
+            _ = try await keyService.generateDataKey(context: ConfigurationCheck.probeContext)
         } catch {
             failures.append("key service")
         }

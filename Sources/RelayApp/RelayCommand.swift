@@ -64,6 +64,18 @@ public enum RelayCommand {
     }
 
     private static func serve(configFile: String?, checkOnly: Bool) async -> Int32 {
+        if checkOnly {
+            let problems = await ConfigurationCheck.problems(
+                configFile: configFile, environment: ProcessInfo.processInfo.environment)
+            guard problems.isEmpty else {
+                printError(
+                    "mustdo-relay: the configuration has \(problems.count) problem(s):\n"
+                        + problems.map { "  - \($0)" }.joined(separator: "\n"))
+                return 1
+            }
+            print("configuration ok")
+            return 0
+        }
         let configuration: Configuration
         do {
             configuration = try Configuration.load(
@@ -79,10 +91,6 @@ public enum RelayCommand {
         } catch {
             printError("mustdo-relay: cannot start:\n  - \(error)")
             return 1
-        }
-        if checkOnly {
-            print("configuration ok")
-            return 0
         }
         return await run(application) {
             var lines = [

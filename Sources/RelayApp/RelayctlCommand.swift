@@ -1,130 +1,102 @@
 import Foundation
 import RelayJSON
 
-/// The `mustdo-relayctl` operator command line. It never prints a secret, a token or to-do content.
+/// The `mustdo-relayctl` operator command line: `mustdo-relayctl <group> <command> [options]`,
+/// one group per file under `Admin/`. It never prints a secret, a token, a hash of one, a sealed
+/// blob or to-do content; destructive commands ask on a terminal or need `--yes`.
 public enum RelayctlCommand {
-    static let usage = """
-        Usage: mustdo-relayctl <command> [options]
+    static var usage: String {
+        let width =
+            AdminGroup.all.map { $0.commands.map(\.name).joined(separator: "|").count + $0.name.count }.max() ?? 0
+        let lines = AdminGroup.all.map { group in
+            let left = "\(group.name) \(group.commands.map(\.name).joined(separator: "|"))"
+            return "  " + left + String(repeating: " ", count: max(1, width - left.count + 3)) + group.summary
+        }
+        return """
+            Usage: mustdo-relayctl <group> <command> [arguments] [--config FILE] [--json] [--yes]
 
-        Every command reads the relay's settings like `mustdo-relay serve` does: from
-        --config FILE (KEY=value lines) and RELAY_* environment variables, which win.
+            The operator's tool for MustDo Relay. Every command reads the relay's settings like
+            `mustdo-relay serve` does: from --config FILE (KEY=value lines) and RELAY_* environment
+            variables, which win. It prints no secret, token, hash or to-do content.
 
-        Commands:
-          config check [--config FILE] [--json]
-                  Validate the settings, the secret files and the store; print every problem.
-          keys generate [--config FILE] [--json]
-                  Create every missing secret file (pepper, user-ID key, binding secret,
-                  local master key file), mode 0600. Existing files are never touched.
-          help    Show this text.
+            Commands:
+            \(lines.joined(separator: "\n"))
 
-        Options:
-          -h, --help      Show this text (also after a command).
-          --version       Print the version.
-          --json          Machine-readable output.
+            Options:
+              --config FILE   the relay's env file
+              --json          machine-readable output on stdout (one JSON value)
+              --yes, -y       go ahead with a destructive command without asking; required when
+                              standard input is not a terminal
+              -h, --help      this text; after a group or command, its help
+              --version       print the version
 
-        Exit codes: 0 success, 1 the command failed, 2 usage error.
-        """
+            Run 'mustdo-relayctl <group> --help' or 'mustdo-relayctl <group> <command> --help' for more.
+            Exit codes: 0 success, 1 the command failed, 2 usage error.
+            """
+    }
 
     /// Runs the command line and returns the process exit code.
     public static func main(_ arguments: [String]) async -> Int32 {
         var parser = ArgumentParser(Array(arguments.dropFirst()))
+        let json = parser.flag("--json")
         do {
-            guard let command = parser.next() else {
-                print(usage)
-                return 2
+            let help = parser.flag("--help") || parser.flag("-h")
+            let yes = parser.flag("--yes") || parser.flag("-y")
+            let configFile = try parser.value(for: "--config")
+            var words: [String] = []
+            while words.count < 3, let word = parser.next() { words.append(word) }
+            if words.first == "help" {
+                words.removeFirst()
+                return try printHelp(for: words, requested: true)
             }
-            if ["-h", "--help", "help"].contains(command) || parser.flag("--help") || parser.flag("-h") {
-                print(usage)
-                return 0
-            }
-            if command == "--version" {
+            if words.first == "--version" {
                 print("mustdo-relayctl \(RelayCommand.version)")
                 return 0
             }
-            let subcommand = parser.next()
-            let configFile = try parser.value(for: "--config")
-            let json = parser.flag("--json")
-            let context = AdminContext(configFile: configFile, json: json)
-            switch (command, subcommand) {
-            case ("config", "check"):
-                try parser.finish()
-                return await context.checkConfiguration()
-            case ("keys", "generate"):
-                try parser.finish()
-                return try context.generateKeys()
-            default:
-                throw ArgumentParser.Failure(
-                    "unknown command \"\([command, subcommand].compactMap { $0 }.joined(separator: " "))\"")
-            }
+            guard words.count >= 2, let group = AdminGroup.all.first(where: { $0.name == words[0] }),
+                let command = group.command(words[1])
+            else { return try printHelp(for: words, requested: help) }
+            if help { return try printHelp(for: words, requested: true) }
+            // A third word is the command's argument (an ID): give it back.
+            var rest = ArgumentParser(words.dropFirst(2) + parser.remaining)
+            let context = AdminContext(
+                configFile: configFile, json: json, yes: yes, environment: ProcessInfo.processInfo.environment)
+            return try await command.run(&rest, context)
         } catch let failure as ArgumentParser.Failure {
-            printError("mustdo-relayctl: \(failure.message)\nRun 'mustdo-relayctl --help' for usage.")
+            report(failure.message + "\nRun 'mustdo-relayctl --help' for usage.", json: json)
             return 2
         } catch {
-            printError("mustdo-relayctl: \(error)")
+            report("\(error)", json: json)
             return 1
         }
     }
-}
 
-/// What every admin command needs: the configuration and the output mode.
-struct AdminContext {
-    let configFile: String?
-    let json: Bool
-
-    func loadConfiguration() throws -> Configuration {
-        try Configuration.load(configFile: configFile, environment: ProcessInfo.processInfo.environment)
-    }
-
-    /// Prints a JSON value or a text block, per `--json`.
-    func output(_ value: JSONValue, text: @autoclosure () -> String) {
-        print(json ? value.jsonString : text())
-    }
-
-    func checkConfiguration() async -> Int32 {
-        var problems: [String] = []
-        do {
-            let configuration = try loadConfiguration()
-            do {
-                try configuration.validateForService()
-            } catch {
-                problems += error.problems.map(\.description)
-            }
-            if problems.isEmpty {
-                do {
-                    _ = try await Backends.open(configuration)
-                } catch {
-                    problems.append("\(error)")
-                }
-            }
-        } catch let errors as ConfigurationErrors {
-            problems = errors.problems.map(\.description)
-        } catch {
-            problems = ["\(error)"]
+    /// Help for `words` (nothing, a group, or a group and command). Asked for: on stdout, exit 0.
+    /// Not asked for (a missing or unknown word): a usage error.
+    private static func printHelp(for words: [String], requested: Bool) throws(ArgumentParser.Failure) -> Int32 {
+        guard let first = words.first else {
+            print(usage)
+            return requested ? 0 : 2
         }
-        output(
-            ["valid": .bool(problems.isEmpty), "problems": .array(problems.map { .string($0) })],
-            text: problems.isEmpty
-                ? "configuration ok"
-                : "the configuration has \(problems.count) problem(s):\n"
-                    + problems.map { "  - \($0)" }.joined(separator: "\n"))
-        return problems.isEmpty ? 0 : 1
-    }
-
-    func generateKeys() throws -> Int32 {
-        let configuration = try loadConfiguration()
-        let created = try SecretProvisioning.createMissing(configuration.secrets, keyService: configuration.keyService)
-        let tokenMissing = !FileManager.default.fileExists(atPath: configuration.secrets.cloudKitAPITokenFile)
-        var text =
-            created.isEmpty
-            ? "every secret file exists already"
-            : "created (mode 0600):\n" + created.map { "  \($0)" }.joined(separator: "\n")
-        if tokenMissing {
-            text +=
-                "\nstill missing: \(configuration.secrets.cloudKitAPITokenFile) — paste the CloudKit API token from CloudKit Console there (chmod 600)"
+        guard let group = AdminGroup.all.first(where: { $0.name == first }) else {
+            throw ArgumentParser.Failure("unknown command \"\(first)\"")
         }
-        output(
-            ["created": .array(created.map { .string($0) }), "cloudKitAPITokenMissing": .bool(tokenMissing)], text: text
-        )
+        guard words.count >= 2 else {
+            if requested {
+                print(group.help)
+                return 0
+            }
+            throw ArgumentParser.Failure("\(group.name) needs a command\n\n\(group.help)")
+        }
+        guard let command = group.command(words[1]) else {
+            throw ArgumentParser.Failure("unknown command \"\(first) \(words[1])\"\n\n\(group.help)")
+        }
+        print(command.help)
         return 0
+    }
+
+    private static func report(_ message: String, json: Bool) {
+        if json { print(JSONValue.object(["error": .string(message)]).jsonString) }
+        printError("mustdo-relayctl: \(message)")
     }
 }

@@ -43,7 +43,10 @@ public enum SecretFiles {
     /// The trimmed text of a secret file (the CloudKit API token).
     public static func readText(_ path: String) throws(Problem) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw Problem(description: "\(path) is missing or unreadable")
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw Problem(description: "\(path) does not exist")
+            }
+            throw Problem(description: "\(path) is not readable by this user (uid \(getuid())); check its owner")
         }
         defer { try? handle.close() }
         var status = stat()

@@ -2,22 +2,27 @@ import Foundation
 import RelayHTTP
 
 /// Typed access to `RELAY_*` variables that records a clear problem for each bad value and falls
-/// back to the default, so one run reports everything that needs fixing.
+/// back to the default, so one run reports everything that needs fixing. It also records every
+/// name it was asked for: the configuration reads every name on every load, so that set is the
+/// list of settings (`Configuration.settingNames`), and any other `RELAY_*` variable is a typo.
 struct SettingsReader {
     private let variables: [String: String]
     private(set) var problems: [Configuration.Problem] = []
+    /// Every variable name read so far.
+    private(set) var names: Set<String> = []
 
     init(_ variables: [String: String]) { self.variables = variables }
 
-    func raw(_ name: String) -> String? {
+    mutating func raw(_ name: String) -> String? {
+        names.insert(name)
         guard let value = variables[name], !value.isEmpty else { return nil }
         return value
     }
 
-    func string(_ name: String, default value: String) -> String { raw(name) ?? value }
+    mutating func string(_ name: String, default value: String) -> String { raw(name) ?? value }
 
     /// A comma-separated list (spaces around items ignored).
-    func list(_ name: String) -> [String] {
+    mutating func list(_ name: String) -> [String] {
         (raw(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
@@ -31,6 +36,21 @@ struct SettingsReader {
     mutating func missing(_ name: String, because reason: String) -> String {
         problems.append(.init(setting: name, message: "must be set because \(reason)"))
         return ""
+    }
+
+    /// Records a problem found by the caller.
+    mutating func problem(_ name: String, _ message: String) {
+        problems.append(.init(setting: name, message: message))
+    }
+
+    /// Records a problem for every `RELAY_*` variable that was set but never read: not a setting.
+    mutating func refuseUnknownNames() {
+        for name in variables.keys.sorted() where name.hasPrefix("RELAY_") && !names.contains(name) {
+            problems.append(
+                .init(
+                    setting: name,
+                    message: "is not a setting of this version (a typo? config/relay.env.example lists every setting)"))
+        }
     }
 
     /// An http(s) URL without a trailing slash, or nil when unset.
@@ -85,7 +105,9 @@ struct SettingsReader {
     mutating func seconds(_ name: String, default value: Double) -> Int {
         guard let text = raw(name) else { return Int(value * 1000) }
         guard let number = Double(text), number > 0, number <= 86_400 else {
-            problems.append(.init(setting: name, message: "expected seconds between 0 and 86400, got \"\(text)\""))
+            problems.append(
+                .init(setting: name, message: "expected a number of seconds above 0 and at most 86400, got \"\(text)\"")
+            )
             return Int(value * 1000)
         }
         return Int(number * 1000)

@@ -30,6 +30,8 @@ public final class AuthorizationServer: Sendable {
     let pages: Pages
     let registrationLimiter: RateLimiter
     let pageLimiter: RateLimiter
+    /// The operator's actions on this server's records (the relay uses it for its grants gauge).
+    public let admin: OAuthAdmin
 
     /// Assembles the server. `configuration.problems()` must be empty (checked at startup by the
     /// configuration check). Without a `metadataFetcher`, client ID metadata documents are off and
@@ -66,6 +68,7 @@ public final class AuthorizationServer: Sendable {
         pages = Pages(configuration: configuration, paths: paths)
         registrationLimiter = RateLimiter(configuration.registrationRateLimit)
         pageLimiter = RateLimiter(configuration.pageRateLimit)
+        admin = OAuthAdmin(context: context)
     }
 
     // MARK: bearer validation (the MCP endpoint's authenticator)

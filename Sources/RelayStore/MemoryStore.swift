@@ -72,6 +72,21 @@ public final class MemoryStore: Store {
         return QueryPage(items: page, next: QueryCursor(lastSortKey: page[page.count - 1].sk))
     }
 
+    public func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
+        try Limits.checkScan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
+        let now = clock.epochSeconds()
+        var items = partitions.withLock { partitions in
+            partitions.filter { $0.key.value.utf8.starts(with: pkPrefix.utf8) }.values.flatMap(\.values)
+        }
+        items = items.filter { item in
+            item.isLive(at: now) && cursor.map { SortKeyOrder.keyPrecedes($0.lastKey, item.key) } ?? true
+        }
+        items.sort { SortKeyOrder.keyPrecedes($0.key, $1.key) }
+        guard items.count > limit else { return ScanPage(items: items, next: nil) }
+        let page = Array(items.prefix(limit))
+        return ScanPage(items: page, next: ScanCursor(lastKey: page[page.count - 1].key))
+    }
+
     /// Removes every expired item now; returns how many.
     @discardableResult
     public func purgeExpired() -> Int {

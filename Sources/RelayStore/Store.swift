@@ -31,6 +31,17 @@ public protocol Store: Sendable {
 
     /// One page of live items of a partition.
     func query(_ query: Query) async throws(StoreError) -> QueryPage
+
+    /// One page of live items whose partition key starts with `pkPrefix` (by UTF-8 bytes; empty
+    /// means every item), across partitions. **Admin and periodic metrics only**: it is expensive
+    /// (SQLite walks a range of the primary key, DynamoDB reads the whole table with a `Scan`) and
+    /// must never run on a request path.
+    ///
+    /// A page holds at most `limit` items (1...1000) and may hold fewer, even none, while `next`
+    /// is set: follow `next` until it is nil. Every live item that does not change during the scan
+    /// comes back exactly once. The order is the backend's: by partition key then sort key (UTF-8
+    /// bytes) for SQLite and memory, the table's hash order for DynamoDB.
+    func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage
 }
 
 extension Store {

@@ -109,6 +109,16 @@ enum Limits {
         if let expiresAt, expiresAt < 0 { throw .invalid("expiresAt must not be negative") }
     }
 
+    static func checkScan(pkPrefix: String, cursor: ScanCursor?, limit: Int) throws(StoreError) {
+        guard pkPrefix.utf8.count <= maximumKeyBytes else {
+            throw .invalid("partition key prefix is limited to \(maximumKeyBytes) bytes")
+        }
+        guard (1...Query.maximumLimit).contains(limit) else {
+            throw .invalid("scan limit must be 1...\(Query.maximumLimit)")
+        }
+        if let cursor { try check(cursor.lastKey) }
+    }
+
     static func check(_ query: Query) throws(StoreError) {
         guard !query.pk.isEmpty, query.pk.utf8.count <= maximumKeyBytes else {
             throw .invalid("partition key must be 1...\(maximumKeyBytes) bytes")
@@ -127,6 +137,11 @@ enum SortKeyOrder {
 
     static func hasPrefix(_ sortKey: String, _ prefix: String) -> Bool {
         sortKey.utf8.starts(with: prefix.utf8)
+    }
+
+    /// Whether `lhs` comes before `rhs` by partition key, then sort key (the scan order).
+    static func keyPrecedes(_ lhs: ItemKey, _ rhs: ItemKey) -> Bool {
+        lhs.pk.utf8.elementsEqual(rhs.pk.utf8) ? precedes(lhs.sk, rhs.sk) : precedes(lhs.pk, rhs.pk)
     }
 
     /// Whether `sortKey` comes after the cursor in the query's direction.

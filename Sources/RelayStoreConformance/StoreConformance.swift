@@ -63,7 +63,9 @@ public enum StoreConformance {
     }
 
     /// Every case.
-    public static var cases: [Case] { writeCases + conditionCases + queryCases + expiryCases + concurrencyCases }
+    public static var cases: [Case] {
+        writeCases + conditionCases + queryCases + scanCases + expiryCases + concurrencyCases
+    }
 }
 
 /// A conformance expectation that did not hold.

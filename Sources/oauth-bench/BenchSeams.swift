@@ -41,6 +41,11 @@ final class CountingStore: Store {
         reads.add(1, ordering: .relaxed)
         return try await base.query(query)
     }
+
+    func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
+        reads.add(1, ordering: .relaxed)
+        return try await base.scan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
+    }
 }
 
 /// A key service that counts calls (a stand-in for KMS round trips).

@@ -15,7 +15,7 @@ public final class DynamoDBStore: Store {
     /// The table's name.
     public let tableName: String
     let client: AWSJSONClient
-    private let clock: any Clock
+    let clock: any Clock
 
     /// A store on `tableName`. Calls go through `httpClient` (shared with other callers); the clock
     /// decides expiry. Fails only for a malformed configuration; nothing is sent until the first
@@ -184,7 +184,7 @@ public final class DynamoDBStore: Store {
     }
 
     /// One call on this table, its failures as `StoreError`s.
-    private func call(_ operation: String, _ body: JSONObject) async throws(StoreError) -> JSONValue {
+    func call(_ operation: String, _ body: JSONObject) async throws(StoreError) -> JSONValue {
         var body = body
         body["TableName"] = .string(tableName)
         do {
@@ -206,14 +206,14 @@ public final class DynamoDBStore: Store {
         }
     }
 
-    private func decodeItem(_ value: JSONValue?) throws(StoreError) -> Item {
+    func decodeItem(_ value: JSONValue?) throws(StoreError) -> Item {
         guard let value, let item = DynamoDBItem.decode(value) else {
             throw .unavailable("DynamoDB returned an item this store did not write")
         }
         return item
     }
 
-    private func live(_ item: Item) -> Item? {
+    func live(_ item: Item) -> Item? {
         item.isLive(at: clock.epochSeconds()) ? item : nil
     }
 }

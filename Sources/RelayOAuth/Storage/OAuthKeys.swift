@@ -47,6 +47,30 @@ enum OAuthKeys {
 
     /// A cached client metadata document: `CIMD#<sha256(url)>` / `META`.
     static func metadataDocument(_ urlHash: String) -> ItemKey { ItemKey(pk: "CIMD#" + urlHash, sk: meta) }
+
+    // MARK: admin scans (partition-key prefixes; `Store.scan` is for the admin CLI and metrics only)
+
+    /// Every DCR client.
+    static let clientPrefix = "CLIENT#"
+    /// Every grant's `META` and its token index entries.
+    static let grantPrefix = "GRANT#"
+    /// Every cached client metadata document.
+    static let metadataDocumentPrefix = "CIMD#"
+
+    /// The kinds `OAuthAdmin.statistics()` counts, in display order: the partition-key prefix
+    /// before `#`, with a grant's token index entries (`GRANT#…` / `TOKEN#…`, `REFRESH#…`)
+    /// apart from the grant itself.
+    static let kinds = [
+        "CLIENT", "AUTHREQ", "CODE", "GRANT", "GRANT_INDEX", "TOKEN", "REFRESH", "USER", "CIMD", "OTHER",
+    ]
+
+    /// The kind of a stored key (`OTHER` for anything this server did not write).
+    static func kind(of item: Item) -> String {
+        guard let hash = item.pk.firstIndex(of: "#") else { return "OTHER" }
+        let prefix = String(item.pk[..<hash])
+        if prefix == "GRANT" { return item.sk == meta ? "GRANT" : "GRANT_INDEX" }
+        return kinds.contains(prefix) ? prefix : "OTHER"
+    }
 }
 
 /// A token listed in its grant's index partition.

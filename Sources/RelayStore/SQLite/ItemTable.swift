@@ -112,6 +112,40 @@ enum ItemTable {
         return QueryPage(items: items, next: QueryCursor(lastSortKey: items[items.count - 1].sk))
     }
 
+    /// A range of the primary key: partition keys from `pkPrefix` up to (not including) the
+    /// prefix's upper bound, after the cursor, in (pk, sk) order — an index range, never a full
+    /// table walk unless the prefix is empty.
+    static func scan(_ connection: SQLiteConnection, pkPrefix: String, cursor: ScanCursor?, limit: Int, now: Int)
+        throws(StoreError) -> ScanPage
+    {
+        let upperBound = prefixUpperBound(pkPrefix)
+        var sql = "SELECT pk, sk, attrs, version, expires_at FROM items WHERE pk >= ?1"
+        if upperBound != nil { sql += " AND pk < ?2" }
+        if cursor != nil { sql += " AND (pk, sk) > (?3, ?4)" }
+        sql += " AND (expires_at IS NULL OR expires_at > ?5) ORDER BY pk, sk LIMIT ?6"
+        let statement = try connection.prepared(sql)
+        defer { statement.reset() }
+        statement.bind(1, pkPrefix)
+        if let upperBound { statement.bind(2, bytes: upperBound) }
+        if let cursor {
+            statement.bind(3, cursor.lastKey.pk)
+            statement.bind(4, cursor.lastKey.sk)
+        }
+        statement.bind(5, now)
+        statement.bind(6, limit + 1)  // one extra row tells whether another page exists
+        var items: [Item] = []
+        while try statement.step() {
+            items.append(
+                Item(
+                    pk: statement.text(0) ?? "", sk: statement.text(1) ?? "",
+                    attributes: try attributes(statement, column: 2), version: statement.int(3),
+                    expiresAt: statement.isNull(4) ? nil : statement.int(4)))
+        }
+        guard items.count > limit else { return ScanPage(items: items, next: nil) }
+        items.removeLast()
+        return ScanPage(items: items, next: ScanCursor(lastKey: items[items.count - 1].key))
+    }
+
     /// Deletes up to `limit` expired items; returns how many.
     static func purge(_ connection: SQLiteConnection, now: Int, limit: Int) throws(StoreError) -> Int {
         let statement = try connection.prepared(

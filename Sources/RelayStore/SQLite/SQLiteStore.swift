@@ -20,6 +20,10 @@ public final class SQLiteStore: Store {
         case normal
     }
 
+    /// The schema version this build writes (`PRAGMA user_version`): the table is created, or
+    /// upgraded, when a store opens the file; a file from a newer build is refused.
+    public static var schemaVersion: Int { ItemTable.schemaVersion }
+
     /// Settings of a store; only `path` is required.
     public struct Configuration: Sendable {
         /// The database file; created if missing (its directory must exist).
@@ -156,6 +160,14 @@ public final class SQLiteStore: Store {
         let clock = self.clock
         return try await threads.read { (connection) throws(StoreError) -> QueryPage in
             try ItemTable.query(connection, query, now: clock.epochSeconds())
+        }
+    }
+
+    public func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
+        try Limits.checkScan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
+        let clock = self.clock
+        return try await threads.read { (connection) throws(StoreError) -> ScanPage in
+            try ItemTable.scan(connection, pkPrefix: pkPrefix, cursor: cursor, limit: limit, now: clock.epochSeconds())
         }
     }
 

@@ -158,4 +158,9 @@ final class FailingStore: Store {
         try check()
         return try await base.query(query)
     }
+
+    func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
+        try check()
+        return try await base.scan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
+    }
 }

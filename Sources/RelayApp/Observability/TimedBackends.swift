@@ -1,0 +1,140 @@
+import RelayCrypto
+import RelayJSON
+import RelayStore
+import RelayVault
+
+/// Store and key-service latency for `/metrics`: thin decorators around the backends the app is
+/// given, recording each call's duration and failure kind. Labels are operation and error names
+/// chosen here, never keys or values.
+enum BackendTiming {
+    /// Buckets from 100 µs (a warm SQLite read) to 10 s (a hung DynamoDB or KMS call).
+    static let buckets: [Double] = [
+        0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
+
+    static func declare(_ metrics: Metrics) {
+        metrics.declareHistogram(
+            "relay_store_operation_duration_seconds", help: "Store call latency by operation.", labels: ["operation"],
+            buckets: buckets)
+        metrics.declareCounter(
+            "relay_store_errors_total", help: "Store calls that failed, by operation and error.",
+            labels: ["operation", "error"])
+        metrics.declareHistogram(
+            "relay_key_service_duration_seconds", help: "Key service (local or KMS) call latency by operation.",
+            labels: ["operation"], buckets: buckets)
+        metrics.declareCounter(
+            "relay_key_service_errors_total", help: "Key service calls that failed, by operation and error.",
+            labels: ["operation", "error"])
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}
+
+/// A `Store` that times every call on its way to the real one.
+struct TimedStore: Store {
+    let base: any Store
+    let metrics: Metrics
+
+    init(_ base: any Store, metrics: Metrics) {
+        self.base = base
+        self.metrics = metrics
+        BackendTiming.declare(metrics)
+    }
+
+    private func timed<T>(_ operation: String, _ body: () async throws(StoreError) -> T) async throws(StoreError) -> T {
+        let start = ContinuousClock.now
+        do {
+            let result = try await body()
+            metrics.observe("relay_store_operation_duration_seconds", [operation], BackendTiming.seconds(since: start))
+            return result
+        } catch {
+            metrics.observe("relay_store_operation_duration_seconds", [operation], BackendTiming.seconds(since: start))
+            let kind =
+                switch error {
+                case .conditionFailed: "condition_failed"
+                case .throttled: "throttled"
+                case .unavailable: "unavailable"
+                case .invalid: "invalid"
+                }
+            metrics.increment("relay_store_errors_total", [operation, kind])
+            throw error
+        }
+    }
+
+    func get(_ key: ItemKey) async throws(StoreError) -> Item? {
+        try await timed("get") { () throws(StoreError) in try await base.get(key) }
+    }
+
+    func put(_ key: ItemKey, attributes: JSONObject, expiresAt: Int?, condition: WriteCondition)
+        async throws(StoreError) -> Item
+    {
+        try await timed("put") { () throws(StoreError) in
+            try await base.put(key, attributes: attributes, expiresAt: expiresAt, condition: condition)
+        }
+    }
+
+    func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError) -> Item {
+        try await timed("update") { () throws(StoreError) in try await base.update(key, update, condition: condition) }
+    }
+
+    func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
+        try await timed("delete") { () throws(StoreError) in try await base.delete(key, condition: condition) }
+    }
+
+    func query(_ query: Query) async throws(StoreError) -> QueryPage {
+        try await timed("query") { () throws(StoreError) in try await base.query(query) }
+    }
+
+    func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
+        try await timed("scan") { () throws(StoreError) in
+            try await base.scan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
+        }
+    }
+}
+
+/// A `KeyService` that times every call on its way to the real one.
+struct TimedKeyService: KeyService {
+    let base: any KeyService
+    let metrics: Metrics
+
+    init(_ base: any KeyService, metrics: Metrics) {
+        self.base = base
+        self.metrics = metrics
+        BackendTiming.declare(metrics)
+    }
+
+    private func timed<T>(_ operation: String, _ body: () async throws(VaultError) -> T) async throws(VaultError) -> T {
+        let start = ContinuousClock.now
+        do {
+            let result = try await body()
+            metrics.observe("relay_key_service_duration_seconds", [operation], BackendTiming.seconds(since: start))
+            return result
+        } catch {
+            metrics.observe("relay_key_service_duration_seconds", [operation], BackendTiming.seconds(since: start))
+            let kind =
+                switch error {
+                case .authenticationFailed: "authentication_failed"
+                case .malformed: "malformed"
+                case .unknownKey: "unknown_key"
+                case .keyServiceUnavailable: "unavailable"
+                case .keyServiceThrottled: "throttled"
+                case .keyFile: "key_file"
+                }
+            metrics.increment("relay_key_service_errors_total", [operation, kind])
+            throw error
+        }
+    }
+
+    func generateDataKey(context: EncryptionContext) async throws(VaultError) -> DataKey {
+        try await timed("generate_data_key") { () throws(VaultError) in
+            try await base.generateDataKey(context: context)
+        }
+    }
+
+    func unwrap(_ wrapped: WrappedKey, context: EncryptionContext) async throws(VaultError) -> SymmetricKey {
+        try await timed("unwrap") { () throws(VaultError) in try await base.unwrap(wrapped, context: context) }
+    }
+}

@@ -1,0 +1,95 @@
+import RelayStore
+
+/// A grant as the operator sees it: identifiers, scope and times. Never the sealed CloudKit
+/// token, a token binding, or a refresh-token hash.
+public struct GrantSummary: Sendable, Equatable {
+    /// The grant ID (`mustdo-relayctl grants revoke ID`).
+    public var id: String
+    /// HMAC of the CloudKit user record name (`mustdo-relayctl users id`).
+    public var userID: String
+    /// The client it was granted to.
+    public var clientID: String
+    /// Granted scopes.
+    public var scopes: [String]
+    /// The audience (the MCP endpoint URL).
+    public var resource: String
+    /// `pending` until its code is redeemed, then `active`.
+    public var state: String
+    /// Seconds since the epoch.
+    public var createdAt: Int
+    /// The hard end of the grant and of every token it issues.
+    public var endsAt: Int
+    /// Refresh rotations so far.
+    public var refreshCount: Int
+    /// When the refresh token was last rotated, if ever.
+    public var lastRefreshAt: Int?
+
+    init(_ record: GrantRecord) {
+        id = record.id
+        userID = record.userID
+        clientID = record.clientID
+        scopes = record.scope.tokens
+        resource = record.resource
+        state = record.state.rawValue
+        createdAt = record.createdAt
+        endsAt = record.endsAt
+        refreshCount = record.refreshGeneration
+        lastRefreshAt = record.rotatedAt
+    }
+}
+
+/// A client as the operator sees it: what it registered and when it was last used. Never its
+/// secret hash.
+public struct ClientSummary: Sendable, Equatable {
+    /// The client ID: random for DCR clients, the document URL for metadata-document clients.
+    public var id: String
+    /// `dcr` (registered) or `cimd` (a cached client ID metadata document).
+    public var source: String
+    /// The name the client gave itself (untrusted text).
+    public var name: String?
+    /// Registered redirect URIs.
+    public var redirectURIs: [String]
+    /// `none`, `client_secret_post` or `client_secret_basic`.
+    public var authMethod: String
+    /// Grant types it registered.
+    public var grantTypes: [String]
+    /// When it registered (or the document was fetched), seconds since the epoch.
+    public var registeredAt: Int
+    /// Its last authorization-code exchange; nil for a client that never connected anyone.
+    public var lastUsedAt: Int?
+    /// When the store forgets it: an unused DCR client, or a cached document; nil for good.
+    public var expiresAt: Int?
+
+    init(_ client: RegisteredClient, item: Item) {
+        id = client.id
+        source = client.source.rawValue
+        name = client.name
+        redirectURIs = client.redirectURIs
+        authMethod = client.authMethod.rawValue
+        grantTypes = client.grantTypes
+        registeredAt = client.issuedAt
+        lastUsedAt = item.attributes.int("used")
+        expiresAt = item.expiresAt
+    }
+
+    /// A DCR client (`CLIENT#`) or cached metadata document (`CIMD#`) item; nil for anything else.
+    init?(item: Item) {
+        if let client = RegisteredClient(item: item) {
+            self.init(client, item: item)
+        } else if item.pk.hasPrefix(OAuthKeys.metadataDocumentPrefix),
+            let client = RegisteredClient(cachedDocument: item)
+        {
+            self.init(client, item: item)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// What deleting a client did.
+public struct ClientDeletion: Sendable, Equatable {
+    /// Whether the client's record (or cached document) was there.
+    public var clientDeleted: Bool
+    /// Grants of that client revoked with it.
+    public var grantsRevoked: Int
+}

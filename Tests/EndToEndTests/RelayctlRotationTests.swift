@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+
+/// Key and pepper rotation as docs/operations.md tells an operator to do it, against a served
+/// relay with real connections: rotate with relayctl, restart, and check which tokens still work.
+final class RelayctlRotationTests: XCTestCase {
+    func testAfterAKeyRotationOldGrantsOpenWithTheOldKeyAndNewGrantsUseTheNewOne() async throws {
+        let relay = try await ServedRelay()
+        var finished = false
+        defer { if !finished { Task { [relay] in await relay.finish() } } }
+        let before = try await OAuthDriver(http: relay.http, issuer: relay.issuer).connect(appleID: "old@example.com")
+        let rotated = try await relay.relayctl(["keys", "rotate", "--yes", "--json"])
+        XCTAssertEqual(rotated.json?["added"]?.stringValue, "k2", rotated.description)
+        try await relay.restart()
+        let after = try await OAuthDriver(http: relay.http, issuer: relay.issuer).connect(appleID: "new@example.com")
+        do {
+            let status = try await relay.mcp.tool("get_me", token: before.access).reply.status
+            XCTAssertEqual(status, 200)
+        }
+        do {
+            let status = try await relay.mcp.tool("get_me", token: after.access).reply.status
+            XCTAssertEqual(status, 200)
+        }
+
+        // Take k1 out (what the docs warn against while its grants live): only the grant sealed
+        // before the rotation stops opening, which shows the new grant was sealed with k2.
+        let keyFile = relay.service.path + "/secrets/master-keys"
+        let lines = try String(contentsOfFile: keyFile, encoding: .utf8).split(separator: "\n")
+        try (lines.filter { !$0.hasPrefix("k1 ") }.joined(separator: "\n") + "\n")
+            .write(toFile: keyFile, atomically: true, encoding: .utf8)
+        chmod(keyFile, 0o600)
+        try await relay.restart()
+        do {
+            let status = try await relay.mcp.tool("get_me", token: before.access).reply.status
+            XCTAssertNotEqual(status, 200)
+        }
+        do {
+            let status = try await relay.mcp.tool("get_me", token: after.access).reply.status
+            XCTAssertEqual(status, 200)
+        }
+        finished = true
+        await relay.finish()
+    }
+
+    func testTokensSurviveOnePepperRotationAndEndAtTheSecondUnlessRefreshed() async throws {
+        let relay = try await ServedRelay(extra: ["RELAY_OAUTH_VALIDATION_CACHE_TTL": "0"])
+        var finished = false
+        defer { if !finished { Task { [relay] in await relay.finish() } } }
+        let stale = OAuthDriver(http: relay.http, issuer: relay.issuer)
+        let fresh = OAuthDriver(http: relay.http, issuer: relay.issuer)
+        let staleTokens = try await stale.connect(appleID: "stale@example.com")
+        var freshTokens = try await fresh.connect(appleID: "fresh@example.com")
+
+        let first = try await relay.relayctl(["pepper", "rotate", "--yes"])
+        XCTAssertEqual(first.status, 0, first.description)
+        XCTAssertTrue(first.stdout.contains("now holds version 2 (current) and 1 (previous)"), first.stdout)
+        XCTAssertTrue(first.stdout.contains("The next rotation drops version 1"), first.stdout)
+        try await relay.restart()
+        // Hashed with version 1, found through the previous pepper.
+        do {
+            let status = try await relay.mcp.tool("get_me", token: staleTokens.access).reply.status
+            XCTAssertEqual(status, 200)
+        }
+        freshTokens = try await fresh.refresh(freshTokens)  // now hashed with version 2
+
+        let second = try await relay.relayctl(["pepper", "rotate", "--yes", "--json"])
+        XCTAssertEqual(second.json?["dropped"]?.arrayValue, [1], second.description)
+        XCTAssertEqual(second.json?["current"]?.intValue, 3)
+        let pepperFile = try String(contentsOfFile: relay.service.path + "/secrets/pepper", encoding: .utf8)
+        XCTAssertEqual(
+            pepperFile.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.prefix(2) }, ["2 ", "3 "])
+        try await relay.restart()
+        do {
+            let status = try await relay.mcp.tool("get_me", token: staleTokens.access).reply.status
+            XCTAssertEqual(status, 401)
+        }
+        do {
+            _ = try await stale.refresh(staleTokens)
+            XCTFail("a refresh token hashed two rotations ago still worked")
+        } catch {}
+        do {
+            let status = try await relay.mcp.tool("get_me", token: freshTokens.access).reply.status
+            XCTAssertEqual(status, 200)
+        }
+        _ = try await fresh.refresh(freshTokens)
+        finished = true
+        await relay.finish()
+    }
+}

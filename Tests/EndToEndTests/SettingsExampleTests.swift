@@ -1,0 +1,65 @@
+import Foundation
+import RelayApp
+import XCTest
+
+/// `config/relay.env.example` and the configuration cannot drift apart: the names come from the
+/// settings reader itself, which records every name the configuration reads.
+final class SettingsExampleTests: XCTestCase {
+    static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("config/relay.env.example")
+
+    private func exampleLines() throws -> [String] {
+        try String(contentsOf: Self.example, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
+    }
+
+    private static func settingName(_ line: String) -> String? {
+        guard line.hasPrefix("RELAY_"), let equals = line.firstIndex(of: "=") else { return nil }
+        return String(line[..<equals])
+    }
+
+    func testEverySettingTheConfigurationReadsIsInTheExampleWithAComment() throws {
+        let read = Configuration.settingNames.filter { $0.hasPrefix("RELAY_") }
+        XCTAssertGreaterThan(read.count, 50, "the reader recorded too few names to be the whole configuration")
+        let lines = try exampleLines()
+        for name in read {
+            guard let index = lines.firstIndex(where: { Self.settingName($0) == name }) else {
+                XCTFail("\(name) is read by the configuration but missing from config/relay.env.example")
+                continue
+            }
+            // Walk up over the setting lines of its group to the comment that explains them.
+            var above = index - 1
+            while above >= 0, Self.settingName(lines[above]) != nil { above -= 1 }
+            let comment = above >= 0 ? lines[above] : ""
+            XCTAssertTrue(
+                comment.hasPrefix("# ") && !comment.hasPrefix("# ---"),
+                "\(name) in config/relay.env.example has no comment above it (found \"\(comment)\")")
+        }
+    }
+
+    func testEveryNameInTheExampleIsASetting() throws {
+        let read = Set(Configuration.settingNames)
+        let names = try exampleLines().compactMap(Self.settingName)
+        XCTAssertEqual(names.count, Set(names).count, "a setting appears twice in the example")
+        for name in names {
+            XCTAssertTrue(
+                read.contains(name), "\(name) is in config/relay.env.example but the configuration never reads it")
+        }
+    }
+
+    func testTheExampleIsAValidConfiguration() throws {
+        let variables = try EnvFile.load(Self.example.path)
+        let configuration = try Configuration.load(from: variables)
+        XCTAssertEqual(configuration.issuer, "https://relay.example.com")
+        XCTAssertNoThrow(try configuration.validateForService())
+    }
+
+    func testAVariableThatIsNotASettingIsRefused() {
+        XCTAssertThrowsError(
+            try Configuration.load(from: ["RELAY_ISSUER": "https://relay.example.com", "RELAY_PROT": "1"])
+        ) {
+            error in
+            XCTAssertTrue("\(error)".contains("RELAY_PROT: is not a setting"), "\(error)")
+        }
+    }
+}
