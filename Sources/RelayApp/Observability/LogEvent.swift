@@ -30,7 +30,7 @@ public struct LogEvent: Sendable {
     public var route: StaticOrRoute?
     public var status: Int?
     public var durationMilliseconds: Double?
-    /// The first 12 hex digits of the HMAC user ID.
+    /// The first 12 characters of the HMAC user ID.
     public var user: UserTag?
     public var client: ClientTag?
     /// A tool name from the registry.
@@ -79,14 +79,24 @@ public struct StaticOrRoute: Sendable, Hashable, ExpressibleByStringLiteral, Cus
     public init(errorType error: any Error) { self.init(name: String(describing: type(of: error))) }
 }
 
-/// A short tag for a user: the first 12 hex digits of the user ID (itself an HMAC).
+/// A short tag for a user: the first 12 characters of the user ID (itself an HMAC, base64url), which
+/// is what `mustdo-relayctl users id` prints in full for a support request.
 public struct UserTag: Sendable, Hashable, CustomStringConvertible {
     public let description: String
 
-    /// Nil unless `userID` is hex.
+    /// Nil unless `userID` is a base64url (or hex) HMAC of at least 12 characters.
     public init?(userID: String) {
-        guard userID.count >= 12, userID.allSatisfy(\.isHexDigit) else { return nil }
-        description = String(userID.prefix(12)).lowercased()
+        guard userID.utf8.count >= 12,
+            userID.utf8.allSatisfy({ byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    true
+                default: false
+                }
+            })
+        else { return nil }
+        description = String(userID.prefix(12))
     }
 }
 

@@ -64,6 +64,11 @@ struct GrantSession: CloudKitSession {
             return String(decoding: bytes, as: UTF8.self)
         } catch .keyServiceUnavailable, .keyServiceThrottled {
             throw CloudKitError(.unavailable, reason: "the key service did not answer")
+        } catch .unknownKey, .keyFile {
+            // This instance lacks the master key the grant was sealed with (a rotation not yet rolled
+            // out everywhere): an operator problem, not a dead grant. Keep the grant; say "try later".
+            observer.event(.error, "vault.unknown_key", grant: grant)
+            throw CloudKitError(.unavailable, reason: "the key service cannot open this grant yet")
         } catch {
             // A grant whose seal no longer opens cannot be used again: end it so the client reconnects.
             observer.event(.error, "vault.unseal_failed", grant: grant)
