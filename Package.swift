@@ -72,6 +72,7 @@ let package = Package(
             name: "RelayTodoIntegrationTests",
             dependencies: ["RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
+        .testTarget(name: "RelayAppTests", dependencies: ["RelayApp", "RelayJSON"]),
         .testTarget(name: "RelayMCPTests", dependencies: ["RelayMCP", "RelayHTTP", "RelayJSON"], exclude: ["e2e"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
         .testTarget(
