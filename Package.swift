@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(
             name: "RelayTodoIntegrationTests",
             dependencies: ["RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["RelayApp"], exclude: ["python"]),
         .testTarget(name: "RelayAppTests", dependencies: ["RelayApp", "RelayJSON"]),
         .testTarget(name: "RelayMCPTests", dependencies: ["RelayMCP", "RelayHTTP", "RelayJSON"], exclude: ["e2e"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),

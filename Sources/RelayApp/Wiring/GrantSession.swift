@@ -89,14 +89,23 @@ struct GrantSession: CloudKitSession {
             return
         }
         do {
-            if let version = try await oauth.replaceSealed(
-                grantID: grant.grantID, expectedVersion: current.version, sealed: sealed.bytes)
-            {
-                states.record(grant.grantID, GrantStates.State(sealed: sealed.bytes, version: version))
-            } else {
-                // The grant changed meanwhile (another instance rotated it, or it was revoked).
-                observer.event(.warning, "cloudkit.rotation_conflict", grant: grant)
+            var expected = current.version
+            // The grant's version also moves when its refresh token rotates. As long as the store still
+            // holds the CloudKit token this call used, nobody saved a newer one: save ours on the newer
+            // version, or the next call would present the token CloudKit just retired.
+            for _ in 0..<3 {
+                if let version = try await oauth.replaceSealed(
+                    grantID: grant.grantID, expectedVersion: expected, sealed: sealed.bytes)
+                {
+                    states.record(grant.grantID, GrantStates.State(sealed: sealed.bytes, version: version))
+                    return
+                }
+                guard let stored = try await oauth.sealedToken(grantID: grant.grantID), stored.sealed == current.sealed
+                else { break }
+                expected = stored.version
             }
+            // Another call or instance saved a newer token meanwhile, or the grant was revoked.
+            observer.event(.warning, "cloudkit.rotation_conflict", grant: grant)
         } catch {
             states.record(
                 grant.grantID, GrantStates.State(sealed: sealed.bytes, version: current.version, unsaved: true))
