@@ -23,7 +23,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples"))
-from headless_sign_in import sign_in  # noqa: E402
+from headless_sign_in import Browser, sign_in  # noqa: E402
 
 REDIRECT_URI = "http://127.0.0.1:9/callback"  # loopback: never contacted, the walk stops at the redirect
 
@@ -50,8 +50,11 @@ def _form(relay: str, fields: dict[str, str]) -> dict:
     return _post(relay + "/token", urllib.parse.urlencode(fields).encode(), "application/x-www-form-urlencoded")
 
 
-def connect(relay: str, client_id: str, apple_id: str) -> dict:
-    """One full connect flow: authorize → consent → Apple sign-in → callback → code exchange."""
+def connect(relay: str, client_id: str, apple_id: str, forwarded_for: str | None = None) -> dict:
+    """One full connect flow: authorize → consent → Apple sign-in → callback → code exchange.
+    With `forwarded_for`, the browser's requests carry `X-Forwarded-For` as if through a proxy (the
+    relay believes it only from RELAY_TRUSTED_PROXIES): the relay limits consent pages per client
+    address, and a load test from one address would otherwise hit that limit."""
     verifier = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
     state = secrets.token_urlsafe(16)
@@ -66,7 +69,10 @@ def connect(relay: str, client_id: str, apple_id: str) -> dict:
             "resource": relay + "/mcp",
         }
     )
-    code, returned_state, _ = sign_in(f"{relay}/authorize?{query}", apple_id)
+    browser = Browser()
+    if forwarded_for:
+        browser._opener.addheaders.append(("X-Forwarded-For", forwarded_for))
+    code, returned_state, _ = sign_in(f"{relay}/authorize?{query}", apple_id, browser)
     if returned_state != state:
         raise RuntimeError("state mismatch")
     tokens = _form(
@@ -115,12 +121,17 @@ def seed_account(emulator: str, apple_id: str) -> None:
     _post(f"{emulator}/control/users/{user}/records", json.dumps(body).encode(), "application/json")
 
 
-def grants(relay: str, count: int, prefix: str = "bench", emulator: str | None = None, workers: int = 4) -> list[dict]:
-    """COUNT grants of COUNT different Apple IDs through one registered client."""
+def grants(
+    relay: str, count: int, prefix: str = "bench", emulator: str | None = None, workers: int = 4,
+    forwarded: bool = False,
+) -> list[dict]:
+    """COUNT grants of COUNT different Apple IDs through one registered client; with `forwarded`,
+    each flow comes from its own (forwarded) address 10.x.y.z."""
     client_id = register(relay)
 
     def one(index: int) -> dict:
-        grant = connect(relay, client_id, f"{prefix}{index}@example.com")
+        address = f"10.{index >> 16 & 255}.{index >> 8 & 255}.{index & 255}" if forwarded else None
+        grant = connect(relay, client_id, f"{prefix}{index}@example.com", address)
         if emulator:
             seed_account(emulator, grant["apple_id"])
         return grant

@@ -61,6 +61,10 @@ stack_start_relay() {
     shift 3
     mkdir -p "$dir"
     chmod 700 "$dir"
+    if [ -z "${STACK_API_TOKEN_FILE:-}" ]; then # no emulator: CloudKit is never called (bench/http)
+        (umask 077 && echo "unused-api-token" >"$dir/cloudkit-api-token")
+        STACK_API_TOKEN_FILE=$dir/cloudkit-api-token
+    fi
     {
         echo "RELAY_ISSUER=http://127.0.0.1:$port"
         echo "RELAY_HOST=127.0.0.1"
@@ -68,7 +72,7 @@ stack_start_relay() {
         echo "RELAY_METRICS_PORT=$metrics"
         echo "RELAY_DATA_DIRECTORY=$dir"
         echo "RELAY_STORE=sqlite"
-        echo "RELAY_CLOUDKIT_BASE_URL=$EMULATOR_URL"
+        echo "RELAY_CLOUDKIT_BASE_URL=${EMULATOR_URL:-http://127.0.0.1:9}"
         echo "RELAY_CLOUDKIT_CONTAINER=iCloud.bench.mustdo"
         echo "RELAY_CLOUDKIT_ENVIRONMENT=development"
         echo "RELAY_CLOUDKIT_API_TOKEN_FILE=$STACK_API_TOKEN_FILE"
@@ -99,6 +103,17 @@ loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 proc_rss_mb() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
 proc_threads() { awk '/^Threads:/ { print $2 }' "/proc/$1/status"; }
 proc_fds() { ls "/proc/$1/fd" | wc -l; }
+# CPU seconds (user + system) used so far by PID and its child processes (nginx and uvicorn workers).
+proc_cpu() {
+    local total=0 pid ticks
+    for pid in "$1" $(pgrep -P "$1" || true); do
+        ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)
+        total=$((total + ticks))
+    done
+    echo "$total / $(getconf CLK_TCK)" | bc -l
+}
+# Microseconds of CPU per request: cpu_before cpu_after requests_per_second seconds
+cpu_per_request() { echo "($2 - $1) * 1000000 / ($3 * $4)" | bc -l; }
 
 # wrk output -> "requests_per_second p99_ms p50_ms errors" (errors: non-2xx responses, socket
 # errors, and with WRK_CHECK=1 and bench/lib/mcp.lua, responses with a tool error).
