@@ -7,7 +7,8 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 DEMO_PORT ?= 8080
 
-.PHONY: deps build release lint format test unit fuzz deploy-check demo bench bench-http bench-store bench-cloudkit clean
+.PHONY: deps build release lint format test unit fuzz deploy-check demo bench bench-http bench-store bench-cloudkit \
+	bench-oauth bench-mcp bench-peers bench-soak acceptance clean
 
 deps:
 	@scripts/install-deps.sh
@@ -41,7 +42,11 @@ demo: release
 	.build/release/mustdo-relay demo --port $(DEMO_PORT)
 
 # Benchmarks print their numbers and ratios; bench/README.md says what each one measures.
-bench: bench-http bench-store bench-cloudkit
+bench: bench-http bench-store bench-cloudkit bench-oauth bench-mcp bench-peers
+
+# The long runs, not part of `make test`: the 15-minute soak and the 2,000-call burst
+# (SOAK_MINUTES=2 make acceptance for a smoke run).
+acceptance: bench-soak
 
 bench-http: deps
 	EXTRA_APT_PACKAGES="nginx wrk" scripts/install-deps.sh
@@ -52,6 +57,20 @@ bench-store: deps
 
 bench-cloudkit: deps
 	bench/cloudkit
+
+bench-oauth: deps
+	bench/oauth
+
+bench-mcp: deps
+	EXTRA_APT_PACKAGES="nginx wrk" scripts/install-deps.sh
+	bench/mcp
+
+bench-peers: deps
+	EXTRA_APT_PACKAGES="wrk" scripts/install-deps.sh
+	bench/peers/run
+
+bench-soak: deps
+	bench/soak
 
 clean:
 	rm -rf .build .build-fuzz .build-fuzz.log

@@ -87,6 +87,7 @@ let package = Package(
             ],
             exclude: ["python"]
         ),
+        .testTarget(name: "RelayAppTests", dependencies: ["RelayApp", "RelayJSON"]),
         .testTarget(name: "RelayMCPTests", dependencies: ["RelayMCP", "RelayHTTP", "RelayJSON"], exclude: ["e2e"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
         .testTarget(

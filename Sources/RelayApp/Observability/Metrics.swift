@@ -23,6 +23,12 @@ public final class Metrics: Sendable {
         var bucketCounts: [Int] = []
         var sum: Double = 0
         var count: Int = 0
+
+        mutating func record(_ value: Double, buckets: [Double]) {
+            for index in buckets.indices where value <= buckets[index] { bucketCounts[index] += 1 }
+            sum += value
+            count += 1
+        }
     }
 
     private let families = Mutex<[String: Family]>([:])
@@ -66,12 +72,9 @@ public final class Metrics: Sendable {
     public func observe(_ name: String, _ labels: [String] = [], _ value: Double) {
         families.withLock { families in
             guard let buckets = families[name]?.buckets else { return }
-            var series =
-                families[name]!.series[labels] ?? Series(bucketCounts: Array(repeating: 0, count: buckets.count))
-            for (index, bound) in buckets.enumerated() where value <= bound { series.bucketCounts[index] += 1 }
-            series.sum += value
-            series.count += 1
-            families[name]!.series[labels] = series
+            // Mutated in place: copying the series out and back would copy its bucket array on every call.
+            families[name]!.series[labels, default: Series(bucketCounts: Array(repeating: 0, count: buckets.count))]
+                .record(value, buckets: buckets)
         }
     }
 

@@ -22,6 +22,14 @@ struct RelayAuthenticator: MCPAuthenticator {
     let observer: UpstreamObserver
 
     func authenticateImmediately(_ request: Request) -> MCPAuthentication<GrantPrincipal>? {
+        // A token found in the cache passed the precheck (format and checksum) when it was validated
+        // moments ago, so a request that also meets the precheck's request-level rules (no query,
+        // one Authorization header) skips it and its SHA-256. Anything else takes the full path.
+        if request.rawQuery == nil, let token = Self.bearerToken(request),
+            request.headers.values("authorization").count == 1, let grant = cache.lookup(BearerCache.key(token))
+        {
+            return .authorized(principal(grant, token: token))
+        }
         if let error = oauth.bearerPrecheck(request) { return .rejected(error.response()) }
         guard let token = Self.bearerToken(request), let grant = cache.lookup(BearerCache.key(token)) else {
             return nil
