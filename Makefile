@@ -25,8 +25,12 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive --parallel Package.swift Sources Tests
 
+# A hung test fails the run with a message long before CI's 90-minute limit.
+TEST_TIMEOUT ?= 1800
 unit: build
-	$(SWIFT) test
+	@timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test; status=$$?; \
+	if [ $$status -eq 124 ] || [ $$status -eq 137 ]; then echo "make unit: swift test ran past $(TEST_TIMEOUT) s (a test hangs)" >&2; fi; \
+	exit $$status
 
 # Everything CI checks: warnings as errors, formatting, the test suite, the deployment kit with
 # the real tools, then the parser fuzzer.

@@ -13,6 +13,7 @@ let package = Package(
     targets: [
         // C system libraries: a module map and a shim header each, nothing else.
         .systemLibrary(name: "CEpoll"),
+        .systemLibrary(name: "CSpawn"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -22,6 +23,9 @@ let package = Package(
         .target(name: "RelayJSON"),
         // `Locked`: a pthread-mutex box ThreadSanitizer understands (it cannot see Synchronization.Mutex on Linux).
         .target(name: "RelaySync"),
+        // Child processes for the tests: posix_spawn with nothing inherited (Foundation's Process leaks
+        // descriptors into children started meanwhile on other threads; see Subprocess.swift).
+        .target(name: "RelayTestSupport", dependencies: ["CSpawn", "RelaySync"]),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl"]),
         // The to-do domain (pure values and rules) and the seven tools on RelayMCP, reaching CloudKit through a
         // per-grant `CloudKitSession` that RelayApp implements on the vault and the grant store.
@@ -68,43 +72,54 @@ let package = Package(
         // Tests: one target per library, plus end-to-end tests through real sockets.
         .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"]),
         .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayJSON"]),
-        .testTarget(name: "RelayTodoTests", dependencies: ["RelayTodo", "RelayJSON", "RelayCloudKit", "RelayMCP"]),
+        .testTarget(
+            name: "RelayTodoTests",
+            dependencies: ["RelayTestSupport", "RelayTodo", "RelayJSON", "RelayCloudKit", "RelayMCP"]),
         // The seven tools through a real MCPEndpoint and CloudKitClient against the in-process emulator.
         .testTarget(
             name: "RelayTodoIntegrationTests",
             dependencies: ["RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["RelayApp", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayEmulator", "RelayStore"],
+            dependencies: [
+                "RelayTestSupport", "RelayApp", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayEmulator", "RelayStore",
+            ],
             exclude: ["e2e"]
         ),
         // Several instances and faults: real `serve` processes, moto, the standalone emulator (issue 8).
         .testTarget(
             name: "AcceptanceTests",
             dependencies: [
+                "RelayTestSupport",
                 "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayAWS", "mustdo-relay", "mustdo-relayctl",
                 "cloudkit-emulator",
             ],
             exclude: ["python"]
         ),
+        .testTarget(name: "RelayTestSupportTests", dependencies: ["RelayTestSupport", "RelaySync"]),
         .testTarget(name: "RelayAppTests", dependencies: ["RelayApp", "RelayJSON"]),
-        .testTarget(name: "RelayMCPTests", dependencies: ["RelayMCP", "RelayHTTP", "RelayJSON"], exclude: ["e2e"]),
+        .testTarget(
+            name: "RelayMCPTests", dependencies: ["RelayTestSupport", "RelayMCP", "RelayHTTP", "RelayJSON"],
+            exclude: ["e2e"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
         .testTarget(
             name: "RelayStoreTests",
-            dependencies: ["RelayStore", "RelayStoreConformance", "RelayJSON", "store-crash-writer"]
+            dependencies: [
+                "RelayTestSupport", "RelayStore", "RelayStoreConformance", "RelayJSON", "store-crash-writer",
+            ]
         ),
         .testTarget(name: "RelayVaultTests", dependencies: ["RelayVault", "RelayCrypto", "RelayStore"]),
         .testTarget(
             name: "RelayOAuthTests",
             dependencies: ["RelayOAuth", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault"]
         ),
-        .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayHTTP"]),
+        .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayTestSupport", "RelayHTTP"]),
         .testTarget(
             name: "RelayCloudKitTests", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
         .testTarget(
             name: "RelayAWSTests",
             dependencies: [
+                "RelayTestSupport",
                 "RelayAWS", "RelayStore", "RelayStoreConformance", "RelayVault", "RelayCrypto", "RelayHTTP",
                 "RelayJSON",
             ],

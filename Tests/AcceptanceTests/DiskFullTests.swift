@@ -1,5 +1,6 @@
 import Foundation
 import RelayHTTP
+import RelayTestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -115,11 +116,7 @@ final class DiskFullTests: XCTestCase {
     }
 
     private func runBlocking(_ executable: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        let process = try Subprocess(executable, arguments, output: .inherit, errors: .inherit)
+        return try process.waitBlocking(timeout: .seconds(60)).status
     }
 }

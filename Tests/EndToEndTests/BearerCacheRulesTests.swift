@@ -12,16 +12,10 @@ final class BearerCacheRulesTests: XCTestCase {
         let demo = try ChildProcess("mustdo-relay", ["demo", "--port", "0", "--data", data])
         let url = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)/mcp"#)
         let path = DemoClientTests.repository.appendingPathComponent("Tests/EndToEndTests/e2e/" + script).path
-        let client = Process()
-        client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        client.arguments = ["python3", path, url]
-        let output = Pipe()
-        client.standardOutput = output
-        client.standardError = output
-        try client.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        client.waitUntilExit()
-        XCTAssertEqual(client.terminationStatus, 0, text)
+        let client = try ChildProcess(path: "/usr/bin/env", ["python3", path, url])
+        let status = try await client.waitForExit(timeout: 120)
+        let text = client.text
+        XCTAssertEqual(status, 0, text)
         let line = try XCTUnwrap(text.split(separator: "\n").last(where: { $0.hasPrefix("{") || $0.hasPrefix("[") }))
         demo.signal(SIGINT)
         _ = try await demo.waitForExit()

@@ -65,18 +65,10 @@ final class DemoClientTests: XCTestCase {
     }
 
     private func runClient(_ executable: String, _ arguments: [String]) async throws -> [String: Any] {
-        let client = Process()
-        client.executableURL = URL(fileURLWithPath: executable)
-        client.arguments = arguments
-        let output = Pipe()
-        client.standardOutput = output
-        client.standardError = output
-        try client.run()
-        let deadline = Date().addingTimeInterval(60)
-        while client.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        if client.isRunning { client.terminate() }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(client.terminationStatus, 0, text)
+        let client = try ChildProcess(path: executable, arguments)
+        let status = try await client.waitForExit(timeout: 60)
+        let text = client.text
+        XCTAssertEqual(status, 0, text)
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
             let report = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         else {

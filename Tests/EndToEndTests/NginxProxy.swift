@@ -44,7 +44,7 @@ final class NginxProxy {
         process = try ChildProcess(path: nginx, arguments + ["-g", "daemon off;"])
         let deadline = Date().addingTimeInterval(10)
         while !LoopbackPorts.isListening(port) {
-            guard process.process.isRunning, Date() < deadline else {
+            guard process.isRunning, Date() < deadline else {
                 let log = (try? String(contentsOfFile: directory + "/logs/error.log", encoding: .utf8)) ?? ""
                 throw ChildProcess.ChildProcessError.failed("nginx did not start: \(process.text) \(log)")
             }

@@ -23,20 +23,33 @@ final class RelayctlRotationTests: XCTestCase {
         }
 
         // Take k1 out (what the docs warn against while its grants live): only the grant sealed
-        // before the rotation stops opening, which shows the new grant was sealed with k2.
+        // before the rotation stops opening, which shows the new grant was sealed with k2. Its tool
+        // calls say "try later" and the grant is kept: with k1 back, it works again.
         let keyFile = relay.service.path + "/secrets/master-keys"
-        let lines = try String(contentsOfFile: keyFile, encoding: .utf8).split(separator: "\n")
-        try (lines.filter { !$0.hasPrefix("k1 ") }.joined(separator: "\n") + "\n")
+        let original = try String(contentsOfFile: keyFile, encoding: .utf8)
+        try (original.split(separator: "\n").filter { !$0.hasPrefix("k1 ") }.joined(separator: "\n") + "\n")
             .write(toFile: keyFile, atomically: true, encoding: .utf8)
         chmod(keyFile, 0o600)
         try await relay.restart()
         do {
-            let status = try await relay.mcp.tool("get_me", token: before.access).reply.status
-            XCTAssertNotEqual(status, 200)
+            let (reply, error) = try await relay.mcp.tool("get_me", token: before.access)
+            XCTAssertEqual(reply.status, 200)
+            XCTAssertEqual(reply.body?["result"]?["isError"], true)
+            XCTAssertEqual(error?["error"]?["code"]?.stringValue, "UPSTREAM_UNAVAILABLE", "\(reply.body ?? nil)")
         }
         do {
             let status = try await relay.mcp.tool("get_me", token: after.access).reply.status
             XCTAssertEqual(status, 200)
+        }
+        XCTAssertTrue(relay.relay.text.contains(#""event":"vault.unknown_key""#), "the operator sees why")
+
+        try original.write(toFile: keyFile, atomically: true, encoding: .utf8)
+        chmod(keyFile, 0o600)
+        try await relay.restart()
+        do {
+            let (reply, content) = try await relay.mcp.tool("get_me", token: before.access)
+            XCTAssertNotEqual(reply.body?["result"]?["isError"], true, "the grant was kept: \(reply.body ?? nil)")
+            XCTAssertEqual(content?["timeZone"], "UTC")
         }
         finished = true
         await relay.finish()

@@ -1,5 +1,6 @@
 import Foundation
 import RelayHTTP
+import RelayTestSupport
 
 /// `moto_server` as a child process on a free loopback port: started by the tests, polled until it
 /// answers, stopped (and restarted on the same port) by PID.
@@ -7,7 +8,7 @@ final class MotoServer: @unchecked Sendable {
     // `@unchecked Sendable`: `process` is replaced only by `start`/`stop`, which tests call from
     // one task at a time; `Locked` would buy nothing for that pattern.
     let port: Int
-    private var process: Process?
+    private var process: Subprocess?
 
     var endpoint: String { "http://127.0.0.1:\(port)" }
 
@@ -17,20 +18,12 @@ final class MotoServer: @unchecked Sendable {
         try await start()
     }
 
-    deinit {
-        if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-
     /// Starts (or restarts) the server and waits until it answers.
     func start() async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("python/serial_moto_server.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "-H", "127.0.0.1", "-p", String(port)]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Subprocess(
+            "/usr/bin/env", ["python3", script.path, "-H", "127.0.0.1", "-p", String(port)], output: .discard)
         self.process = process
         let client = try HTTPClient()
         defer { client.shutdown() }
@@ -51,12 +44,8 @@ final class MotoServer: @unchecked Sendable {
     func stop() async {
         guard let process else { return }
         self.process = nil
-        process.terminate()
-        for attempt in 0..<100 {
-            guard process.isRunning else { return }
-            if attempt == 50 { kill(process.processIdentifier, SIGKILL) }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
+        process.signal(SIGTERM)
+        if (try? await process.wait(timeout: .milliseconds(2500))) == nil { try? await process.kill9() }
     }
 }
 

@@ -32,7 +32,7 @@ import Testing
             event.jsonLine(time: time)
                 == reference([
                     ("level", "error"), ("event", "mcp.tool_call"), ("request_id", .string(id.description)),
-                    ("route", "/mcp"), ("status", 503), ("duration_ms", 12.346), ("user", "abcdef012345"),
+                    ("route", "/mcp"), ("status", 503), ("duration_ms", 12.346), ("user", "ABCDEF012345"),
                     ("client", "client.example.com"), ("tool", "get_me"), ("outcome", "SESSION_ENDED"), ("count", 7),
                 ]))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RelayTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +10,7 @@ import Foundation
 final class TLSServer {
     let directory: URL
     let port: Int
-    private let process: Process
+    private let process: Subprocess
 
     var certificate: String { directory.appendingPathComponent("cert.pem").path }
 
@@ -51,29 +52,20 @@ final class TLSServer {
             }
             """
         try configuration.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        process.arguments = ["-c", "\(path)/nginx.conf", "-p", path, "-g", "daemon off;"]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try Subprocess(
+            "/usr/sbin/nginx", ["-c", "\(path)/nginx.conf", "-p", path, "-g", "daemon off;"], output: .discard)
         try Self.waitForListener(port: port)
     }
 
     deinit {
-        process.terminate()
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        if (try? process.waitBlocking(timeout: .seconds(10))) == nil { process.signalGroup(SIGKILL) }
         try? FileManager.default.removeItem(at: directory)
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+        let process = try Subprocess(tool, arguments, output: .discard)
+        guard try process.waitBlocking(timeout: .seconds(30)) == .exited(0) else { throw CocoaError(.executableLoad) }
     }
 
     private static func freePort() throws -> Int {

@@ -1,5 +1,6 @@
 import Foundation
 import RelayJSON
+import RelayTestSupport
 import Testing
 
 @testable import RelayMCP
@@ -60,33 +61,12 @@ enum PythonSDK {
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw Failure(description: "\(python.path) is missing: run scripts/install-deps.sh (make deps) first")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "relay-mcp-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let stdout = directory.appendingPathComponent("stdout")
-        let stderr = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [script.path, "http://127.0.0.1:\(port)/mcp", TestServer.token]
-        process.standardOutput = try FileHandle(forWritingTo: stdout)
-        process.standardError = try FileHandle(forWritingTo: stderr)
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-            // A hung client must not hang the suite.
-            let pid = process.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + 90) { if process.isRunning { kill(pid, SIGKILL) } }
-        }
-        let output = String(decoding: try Data(contentsOf: stdout), as: UTF8.self)
-        let errors = String(decoding: try Data(contentsOf: stderr), as: UTF8.self)
+        let client = try Subprocess(
+            python.path, [script.path, "http://127.0.0.1:\(port)/mcp", TestServer.token], errors: .capture)
+        // A hung client must not hang the suite.
+        let status = try await client.wait(timeout: .seconds(90)).status
+        let output = client.text
+        let errors = client.errorText
         guard status == 0, let line = output.split(separator: "\n").last else {
             throw Failure(description: "\(venv) client exited with \(status)\n\(output)\n\(errors)")
         }

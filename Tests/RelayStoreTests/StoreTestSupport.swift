@@ -1,6 +1,7 @@
 import Foundation
 import RelayStore
 import RelayStoreConformance
+import RelayTestSupport
 
 /// Test support: temporary directories, store harnesses and child processes.
 enum StoreTestSupport {
@@ -34,43 +35,36 @@ enum StoreTestSupport {
 }
 
 /// A child process whose standard output the test reads line by line.
-final class ChildProcess: @unchecked Sendable {
-    // `@unchecked Sendable`: `buffer` and `lines` are used only by the one test that owns the child,
-    // one call at a time; `Process` itself is thread-safe for kill and wait.
-    private let process = Process()
-    private let output = Pipe()
-    private var buffer: [UInt8] = []
-    private(set) var lines: [String] = []
+final class ChildProcess: Sendable {
+    private let child: Subprocess
 
     init(_ executable: URL, _ arguments: [String]) throws {
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
+        child = try Subprocess(executable.path, arguments, errors: .inherit)
     }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { child.pid }
 
-    /// Blocks until `done(lines)` holds or the output ends; returns whether `done` held.
+    /// The complete lines printed so far.
+    var lines: [String] {
+        let text = child.text
+        guard let last = text.lastIndex(of: "\n") else { return [] }
+        return text[..<last].split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// Blocks until `done(lines)` holds, the output ends, or a minute passes; returns whether `done` held.
     func read(until done: ([String]) -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
         while !done(lines) {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { return done(lines) }
-            buffer += data
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
-                buffer.removeSubrange(...newline)
-            }
+            if child.outputEnded || ContinuousClock.now > deadline { return done(lines) }
+            usleep(2_000)
         }
         return true
     }
 
-    /// SIGKILL, then everything the child printed before it died.
+    /// SIGKILL, then waits until the child is gone and everything it printed has been read.
     func kill9AndDrain() {
-        kill(process.processIdentifier, SIGKILL)
-        _ = read { _ in false }
-        process.waitUntilExit()
+        child.signal(SIGKILL)
+        _ = try? child.waitBlocking(timeout: .seconds(20))
     }
 }
 

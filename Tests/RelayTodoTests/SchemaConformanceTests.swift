@@ -1,6 +1,7 @@
 import Foundation
 import RelayJSON
 import RelayMCP
+import RelayTestSupport
 import Testing
 
 @testable import RelayTodo
@@ -168,19 +169,9 @@ extension Todo {
 }
 
 /// Runs a command, feeding `input` to its standard input; returns its exit status and combined output.
+/// Blocks its thread for at most two minutes.
 private func run(_ arguments: [String], input: [UInt8]?) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stdout
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input ?? []))
-    try stdin.fileHandleForWriting.close()
-    let output = stdout.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    let child = try Subprocess("/usr/bin/env", arguments, input: input ?? [])
+    let termination = try child.waitBlocking(timeout: .seconds(120))
+    return (termination.status, child.text)
 }

@@ -1,19 +1,15 @@
 import Foundation
+import RelayTestSupport
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// A child process with its output captured: a built executable of this package, or any program.
-/// Killed (SIGKILL) when released, so a failing test leaves nothing running.
-final class ChildProcess: @unchecked Sendable {
-    // @unchecked Sendable: `output` is only touched under `lock`; `process` is started in `init`
-    // and afterwards only read (`isRunning`, the PID), which Foundation's Process allows from any thread.
-    let process = Process()
+/// Its process group is killed (SIGKILL) when released, so a failing test leaves nothing running.
+final class ChildProcess: Sendable {
+    let child: Subprocess
     let name: String
-    private let lock = NSLock()
-    private var output = Data()
-    private var closed = false
 
     /// The directory holding the package's built executables (next to the test bundle).
     static var productsDirectory: URL {
@@ -40,67 +36,26 @@ final class ChildProcess: @unchecked Sendable {
     /// Starts any program; the environment is this process's without `RELAY_*`, plus `environment`.
     init(executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         name = (executable as NSString).lastPathComponent
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RELAY_") }
-        for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.lock.lock()
-            if data.isEmpty {
-                self.closed = true
-                handle.readabilityHandler = nil
-            }
-            self.output.append(data)
-            self.lock.unlock()
-        }
-        try process.run()
+        child = try Subprocess(executable, arguments, environment: Subprocess.environment(adding: environment))
     }
 
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-
-    var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { process.isRunning }
+    var pid: Int32 { child.pid }
+    var isRunning: Bool { child.isRunning }
 
     /// Everything the process wrote so far (standard output and error together).
-    var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    private var outputClosed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return closed
-    }
+    var text: String { child.text }
 
     /// Waits until the output matches `pattern` and returns the first capture group (or the match).
     func waitForOutput(matching pattern: String, timeout: Duration = .seconds(20)) async throws -> String {
-        let regex = try NSRegularExpression(pattern: pattern)
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let current = text
-            if let match = regex.firstMatch(in: current, range: NSRange(current.startIndex..., in: current)) {
-                let range = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
-                return String(current[Range(range, in: current)!])
-            }
-            if !process.isRunning { break }
-            try await Task.sleep(for: .milliseconds(20))
+        do {
+            return try await child.waitForOutput(matching: pattern, timeout: timeout)
+        } catch let error as SubprocessError {
+            throw AcceptanceFailure(error.description)
         }
-        throw AcceptanceFailure("\(name): no output matching \(pattern); got:\n\(text)")
     }
 
     /// Sends a signal to the process.
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { child.signal(number) }
 
     /// SIGKILL, then waits until the process is gone.
     func kill9() async throws {
@@ -110,15 +65,11 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Waits for the process to exit and returns its status.
     func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now > deadline { throw AcceptanceFailure("\(name) still running; output:\n\(text)") }
-            try await Task.sleep(for: .milliseconds(20))
+        do {
+            return try await child.wait(timeout: timeout).status
+        } catch let error as SubprocessError {
+            throw AcceptanceFailure(error.description)
         }
-        // The last output may still be in the pipe; a grandchild holding it open must not stall us.
-        let drained = ContinuousClock.now + .seconds(2)
-        while !outputClosed, ContinuousClock.now < drained { try await Task.sleep(for: .milliseconds(10)) }
-        return process.terminationStatus
     }
 }
 

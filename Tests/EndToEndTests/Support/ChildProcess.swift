@@ -1,16 +1,14 @@
 import Foundation
+import RelayTestSupport
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A built executable of this package (or a system tool) run as a child process, with its output captured.
-final class ChildProcess: @unchecked Sendable {
-    // @unchecked Sendable: `output` and `ended` are only touched under `lock`; the Process is used from the test thread.
-    let process = Process()
-    private let lock = NSLock()
-    private var output = Data()
-    private var ended = false
+/// A built executable of this package (or a system tool) run as a child process, with its standard
+/// output and error captured together (`Subprocess`: nothing inherited, its group killed when released).
+final class ChildProcess: Sendable {
+    let child: Subprocess
 
     /// The directory holding the package's built executables (next to the test bundle).
     static var productsDirectory: URL {
@@ -30,43 +28,22 @@ final class ChildProcess: @unchecked Sendable {
         try self.init(path: executable.path, arguments, environment: environment)
     }
 
-    /// Runs the program at `path` (see `ChildProcess.tool(_:)` for system tools).
+    /// Runs the program at `path` (see `ChildProcess.tool(_:)` for system tools) with this process's
+    /// environment minus `RELAY_*`, plus `environment`.
     init(path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RELAY_") }
-        for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.lock.lock()
-            self.output.append(data)
-            if data.isEmpty {
-                self.ended = true
-                handle.readabilityHandler = nil
-            }
-            self.lock.unlock()
-        }
-        try process.run()
+        child = try Subprocess(path, arguments, environment: Subprocess.environment(adding: environment))
     }
 
-    deinit {
-        if process.isRunning { process.terminate() }
-    }
+    var isRunning: Bool { child.isRunning }
 
     /// The path of a system tool (`nginx`, `openssl`, `python3`) on PATH or in the sbin folders,
     /// or an error that says how to install it.
     static func tool(_ name: String) throws -> String {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        let folders = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin", "/usr/bin"]
-        for folder in folders where FileManager.default.isExecutableFile(atPath: folder + "/" + name) {
-            return folder + "/" + name
+        do {
+            return try Subprocess.path(of: name)
+        } catch {
+            throw ChildProcessError.missing("\(name) is not installed: run scripts/install-deps.sh (make test does)")
         }
-        throw ChildProcessError.missing("\(name) is not installed: run scripts/install-deps.sh (make test does)")
     }
 
     /// Runs a tool to completion and throws with its output when it fails.
@@ -87,48 +64,28 @@ final class ChildProcess: @unchecked Sendable {
         case timeout(String)
     }
 
-    var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: output, as: UTF8.self)
-    }
+    var text: String { child.text }
 
     /// Waits until the output matches `pattern` (a regular expression) and returns the first capture group.
     func waitForOutput(matching pattern: String, timeout: TimeInterval = 10) async throws -> String {
-        let regex = try NSRegularExpression(pattern: pattern)
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let current = text
-            if let match = regex.firstMatch(in: current, range: NSRange(current.startIndex..., in: current)) {
-                let range = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
-                return String(current[Range(range, in: current)!])
-            }
-            if !process.isRunning { break }
-            try await Task.sleep(for: .milliseconds(20))
+        do {
+            return try await child.waitForOutput(matching: pattern, timeout: .seconds(timeout))
+        } catch let error as SubprocessError {
+            throw ChildProcessError.timeout(error.description)
         }
-        throw ChildProcessError.timeout("no output matching \(pattern); got: \(text)")
     }
 
     /// Waits for the process to exit and returns its status, with its output read to the end (or
-    /// for at most a second more, when a grandchild holds the pipe open).
+    /// for at most two seconds more, when a grandchild holds the pipe open).
     func waitForExit(timeout: TimeInterval = 10) async throws -> Int32 {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline { throw ChildProcessError.timeout("still running; output: \(text)") }
-            try await Task.sleep(for: .milliseconds(20))
+        do {
+            return try await child.wait(timeout: .seconds(timeout)).status
+        } catch let error as SubprocessError {
+            throw ChildProcessError.timeout(error.description)
         }
-        let drained = Date().addingTimeInterval(1)
-        while !outputEnded && Date() < drained { try await Task.sleep(for: .milliseconds(10)) }
-        return process.terminationStatus
     }
 
-    private var outputEnded: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return ended
-    }
-
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { child.signal(number) }
 }
 
 /// A one-shot HTTP GET over a fresh connection (URLSession would pool and retry).

@@ -1,5 +1,6 @@
 import Foundation
 import RelayHTTP
+import RelayTestSupport
 
 @testable import RelayApp
 
@@ -8,7 +9,7 @@ import RelayHTTP
 final class MotoProcess: @unchecked Sendable {
     // @unchecked Sendable: `process` is set once in init.
     let port: Int
-    private let process = Process()
+    private var process: Subprocess?
 
     var endpoint: String { "http://127.0.0.1:\(port)" }
 
@@ -19,11 +20,9 @@ final class MotoProcess: @unchecked Sendable {
         port = try Demo.freePort()
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("RelayAWSTests/python/serial_moto_server.py")
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "-H", "127.0.0.1", "-p", String(port)]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Subprocess(
+            "/usr/bin/env", ["python3", script.path, "-H", "127.0.0.1", "-p", String(port)], output: .discard)
+        self.process = process
         for _ in 0..<300 {
             if let response = try? httpGet(port: port, path: "/moto-api/data.json"), response.status == 200 { return }
             guard process.isRunning else {
@@ -36,8 +35,6 @@ final class MotoProcess: @unchecked Sendable {
     }
 
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process?.signalGroup(SIGKILL)
     }
-
-    deinit { stop() }
 }

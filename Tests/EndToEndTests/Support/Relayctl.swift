@@ -1,5 +1,6 @@
 import Foundation
 import RelayJSON
+import RelayTestSupport
 
 /// `mustdo-relayctl` run as an operator runs it: a child process, its standard output and error
 /// kept apart (`--json` output must be one JSON value on stdout), standard input not a terminal
@@ -20,38 +21,17 @@ struct Relayctl {
         _ arguments: [String], environment: [String: String] = [:], stdin: FileHandle? = nil,
         timeout: TimeInterval = 60
     ) async throws -> Result {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relayctl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outURL = directory.appendingPathComponent("stdout")
-        let errURL = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = ChildProcess.productsDirectory.appendingPathComponent("mustdo-relayctl")
-        process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RELAY_") }
-        for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        process.standardInput = stdin ?? FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                throw ChildProcess.ChildProcessError.timeout("mustdo-relayctl \(arguments) did not finish")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        let process = try Subprocess(
+            ChildProcess.productsDirectory.appendingPathComponent("mustdo-relayctl").path, arguments,
+            environment: Subprocess.environment(adding: environment), inputDescriptor: stdin?.fileDescriptor,
+            errors: .capture)
+        let termination: Subprocess.Termination
+        do {
+            termination = try await process.wait(timeout: .seconds(timeout))
+        } catch {
+            throw ChildProcess.ChildProcessError.timeout("mustdo-relayctl \(arguments) did not finish")
         }
-        try out.close()
-        try err.close()
-        return Result(
-            status: process.terminationStatus, stdout: try String(contentsOf: outURL, encoding: .utf8),
-            stderr: try String(contentsOf: errURL, encoding: .utf8))
+        return Result(status: termination.status, stdout: process.text, stderr: process.errorText)
     }
 }
 

@@ -80,7 +80,7 @@ final class ServedRelay: @unchecked Sendable {
 
     /// Stops everything and removes the service directory.
     func finish() async {
-        if relay.process.isRunning { try? await stopRelay() }
+        if relay.isRunning { try? await stopRelay() }
         emulator.shutdown()
         await emulator.waitUntilStopped()
         http.shutdown()
