@@ -53,7 +53,7 @@ stack_callback() {
 }
 
 # stack_start_relay DIR PORT METRICS_PORT [KEY=value settings...]: `mustdo-relay serve` (the
-# binary RELAY_BIN, by default the one just built) with a config file in DIR and its secrets made
+# binary BENCH_RELAY_BINARY, by default the one just built) with a config file in DIR and its secrets made
 # by `mustdo-relayctl keys generate`; logs (JSON lines) go to DIR/relay.log. Sets RELAY_PID and
 # METRICS_URL.
 stack_start_relay() {
@@ -79,7 +79,7 @@ stack_start_relay() {
         for setting in "$@"; do echo "$setting"; done
     } >"$dir/relay.env"
     [ -f "$dir/secrets/pepper" ] || "$STACK_BIN/mustdo-relayctl" keys generate --config "$dir/relay.env" >/dev/null
-    "${RELAY_BIN:-$STACK_BIN/mustdo-relay}" serve --config "$dir/relay.env" >>"$dir/relay.log" 2>&1 &
+    "${BENCH_RELAY_BINARY:-$STACK_BIN/mustdo-relay}" serve --config "$dir/relay.env" >>"$dir/relay.log" 2>&1 &
     STACK_PIDS+=($!)
     RELAY_PID=$!
     METRICS_URL="http://127.0.0.1:$metrics/metrics"
