@@ -97,7 +97,7 @@ let package = Package(
             exclude: ["python"]
         ),
         .testTarget(name: "RelayTestSupportTests", dependencies: ["RelayTestSupport", "RelaySync"]),
-        .testTarget(name: "RelayAppTests", dependencies: ["RelayApp", "RelayJSON"]),
+        .testTarget(name: "RelayAppTests", dependencies: ["RelayApp", "RelayJSON", "RelayOAuth", "RelayStore"]),
         .testTarget(
             name: "RelayMCPTests", dependencies: ["RelayTestSupport", "RelayMCP", "RelayHTTP", "RelayJSON"],
             exclude: ["e2e"]),

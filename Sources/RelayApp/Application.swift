@@ -117,6 +117,11 @@ public func buildApplication(
     metrics.declareGauge("relay_vault_cached_keys", help: "Unwrapped data keys cached in memory.") {
         Double(backends.vault.cachedKeyCount)
     }
+    if case .sqlite = configuration.store {
+        metrics.declareGauge(
+            "relay_sqlite_memory_bytes", help: "Memory SQLite holds (page caches, bounded per connection)."
+        ) { Double(SQLiteStore.memoryInUse) }
+    }
     var metricsServer: Server?
     var grantsGauge: GrantsGauge?
     if let metricsPort = configuration.metricsPort {

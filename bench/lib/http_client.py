@@ -18,18 +18,32 @@ class Response:
 
 
 class Pool:
-    """Keep-alive connections to one origin; a request takes an idle one or opens a new one."""
+    """Keep-alive connections to one origin; a request takes an idle one or opens a new one.
 
-    def __init__(self, base_url: str, timeout: float = 60) -> None:
+    Like httpx and browsers, it never reuses a connection that has sat idle longer than
+    `keepalive_expiry` (below the relay's 60 s keep-alive timeout, so the server never closes a
+    connection just as a request goes out on it), nor one the server has already closed."""
+
+    def __init__(self, base_url: str, timeout: float = 60, keepalive_expiry: float = 30) -> None:
         parts = urllib.parse.urlsplit(base_url)
         self.host, self.port = parts.hostname, parts.port or 80
         self.authority = parts.netloc
         self.timeout = timeout
-        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        self.keepalive_expiry = keepalive_expiry
+        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter, float]] = []
         self.opened = 0
 
+    def _take_idle(self):
+        now = asyncio.get_running_loop().time()
+        while self.idle:
+            reader, writer, since = self.idle.pop()
+            if now - since < self.keepalive_expiry and not reader.at_eof() and not writer.is_closing():
+                return reader, writer
+            writer.close()
+        return None
+
     async def request(self, method: str, target: str, headers: dict[str, str], body: bytes = b"") -> Response:
-        connection = self.idle.pop() if self.idle else None
+        connection = self._take_idle()
         if connection is None:
             connection = await asyncio.open_connection(self.host, self.port, limit=1 << 22)
             self.opened += 1
@@ -45,7 +59,7 @@ class Pool:
         if response.headers.get("connection", "").lower() == "close":
             writer.close()
         else:
-            self.idle.append(connection)
+            self.idle.append((reader, writer, asyncio.get_running_loop().time()))
         return response
 
     @staticmethod
@@ -73,6 +87,6 @@ class Pool:
         return Response(status, headers, body)
 
     def close(self) -> None:
-        for _, writer in self.idle:
+        for _, writer, _ in self.idle:
             writer.close()
         self.idle.clear()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import urllib.request
 import random
 import sys
 import time
@@ -49,7 +50,23 @@ def proc(pid: int) -> dict[str, float]:
             elif line.startswith("Threads:"):
                 values["threads"] = int(line.split()[1])
     values["fds"] = len(os.listdir(f"/proc/{pid}/fd"))
+    values["sqlite_mb"] = sqlite_memory_mb()
     return values
+
+
+def sqlite_memory_mb() -> float:
+    """The relay's relay_sqlite_memory_bytes gauge (SQLite's page caches), from METRICS_URL; 0 without it."""
+    url = os.environ.get("METRICS_URL")
+    if not url:
+        return 0.0
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            for line in response.read().decode().splitlines():
+                if line.startswith("relay_sqlite_memory_bytes "):
+                    return float(line.split()[1]) / (1024 * 1024)
+    except OSError:
+        pass
+    return 0.0
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -234,6 +251,8 @@ async def soak(relay: str, emulator: str, pid: int) -> dict:
         "rss_mb_start": first["rss_mb"],
         "rss_mb_end": last["rss_mb"],
         "rss_mb_max": max(sample["rss_mb"] for sample in stats.samples),
+        "sqlite_mb_start": first["sqlite_mb"],
+        "sqlite_mb_end": last["sqlite_mb"],
         "fds_start": first["fds"],
         "fds_end": last["fds"],
         "fds_max": max(sample["fds"] for sample in stats.samples),
@@ -243,7 +262,10 @@ async def soak(relay: str, emulator: str, pid: int) -> dict:
     }
     print("\n".join(stats.table(elapsed)))
     for sample in stats.samples[:: max(1, len(stats.samples) // 12)] + [stats.samples[-1]]:
-        print(f"  t={sample['t']:>6.0f}s  RSS {sample['rss_mb']:6.1f} MB  fds {sample['fds']:>4}  threads {sample['threads']}")
+        print(
+            f"  t={sample['t']:>6.0f}s  RSS {sample['rss_mb']:6.1f} MB (SQLite {sample['sqlite_mb']:5.1f} MB)  "
+            f"fds {sample['fds']:>4}  threads {sample['threads']}"
+        )
     return report
 
 
@@ -283,7 +305,8 @@ async def burst(relay: str, emulator: str, pid: int) -> dict:
 
         # Open every connection first, so the calls really are in flight together.
         for pool in pools:
-            pool.idle.append(await asyncio.open_connection(pool.host, pool.port))
+            reader, writer = await asyncio.open_connection(pool.host, pool.port)
+            pool.idle.append((reader, writer, asyncio.get_running_loop().time()))
         opened = proc(pid)
         started = time.monotonic()
         await asyncio.gather(*(call(index) for index in range(calls)))

@@ -6,6 +6,9 @@ import CSQLite
 /// one database thread, which is the only one to use it from then on (SQLite runs in multi-thread
 /// mode, `SQLITE_OPEN_NOMUTEX`, which allows that but not concurrent use).
 final class SQLiteConnection: @unchecked Sendable {
+    /// What `sqlite3_memory_used()` reports: SQLite's allocations across the process.
+    static var memoryInUse: Int { Int(sqlite3_memory_used()) }
+
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
 

@@ -76,6 +76,10 @@ public final class SQLiteStore: Store {
         }
     }
 
+    /// Bytes SQLite has allocated in this process (page caches of every connection, statements),
+    /// for the metrics: the page caches grow with the file up to `pageCacheKiB` per connection.
+    public static var memoryInUse: Int { SQLiteConnection.memoryInUse }
+
     /// Opens (creating if needed) the database with default settings.
     public static func open(path: String, clock: any Clock = SystemClock()) async throws(StoreError) -> SQLiteStore {
         try await open(Configuration(path: path), clock: clock)
