@@ -74,7 +74,7 @@ bench-peers: deps
 	bench/peers/run
 
 bench-soak: deps
-	bench/soak
+	timeout --kill-after=30 2700 bench/soak
 
 clean:
 	rm -rf .build .build-fuzz .build-fuzz.log
