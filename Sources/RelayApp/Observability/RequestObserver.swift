@@ -8,8 +8,8 @@ struct RequestObserver: Sendable {
     let router: Router
     /// Paths the MCP endpoint answers (outside the router).
     var mcpPaths: [String] = []
-    /// Routes answered without logs or metrics.
-    let quietRoutes: Set<String> = ["/healthz", "/readyz"]
+    /// Paths answered without logs or metrics (exact routes, so the path is the route pattern).
+    let quietPaths: Set<Substring> = ["/healthz", "/readyz"]
 
     static func declare(_ metrics: Metrics) {
         metrics.declareCounter(
@@ -24,9 +24,9 @@ struct RequestObserver: Sendable {
     /// `inner` with request IDs, logs and metrics around it.
     func wrap(_ inner: Responder) -> Responder {
         Responder { request in
-            let route = routeName(request)
             // Health checks bypass logs and metrics: probes would drown both and they cost nothing to answer.
-            if quietRoutes.contains(route) { return inner(request) }
+            if quietPaths.contains(request.path) { return inner(request) }
+            let route = routeName(request)
             let started = ContinuousClock.now
             let id = RequestID.random()
             switch inner(request) {
@@ -40,7 +40,7 @@ struct RequestObserver: Sendable {
 
     /// The route pattern for logs and metrics: never the raw path, which may carry codes or tokens.
     private func routeName(_ request: Request) -> String {
-        if !mcpPaths.isEmpty, mcpPaths.contains(String(request.path)) { return mcpPaths[0] }
+        if mcpPaths.contains(where: { $0 == request.path }) { return mcpPaths[0] }
         return router.pattern(for: request) ?? "unmatched"
     }
 
