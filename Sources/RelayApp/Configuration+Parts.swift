@@ -64,8 +64,7 @@ extension Configuration {
             allowedHosts: hosts,
             allowedOrigins: allowedOrigins,
             onToolCall: { record in
-                let seconds =
-                    Double(record.duration.components.seconds) + Double(record.duration.components.attoseconds) / 1e18
+                let seconds = record.duration.seconds
                 metrics.increment("relay_mcp_tool_calls_total", [record.tool, record.outcome])
                 metrics.observe("relay_mcp_tool_call_duration_seconds", [record.tool], seconds)
                 var event = LogEvent(.info, "mcp.tool_call")

@@ -48,7 +48,7 @@ struct RequestObserver: Sendable {
         -> Response
     {
         let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.seconds
         metrics.increment("relay_http_requests_total", [route, String(response.status.code)])
         metrics.observe("relay_http_request_duration_seconds", [route], seconds)
         var response = response

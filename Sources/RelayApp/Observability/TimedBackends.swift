@@ -27,10 +27,7 @@ enum BackendTiming {
             labels: ["operation", "error"])
     }
 
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
+    static func seconds(since start: ContinuousClock.Instant) -> Double { (ContinuousClock.now - start).seconds }
 }
 
 /// A `Store` that times every call on its way to the real one.

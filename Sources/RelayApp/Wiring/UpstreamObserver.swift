@@ -15,9 +15,7 @@ struct UpstreamObserver: Sendable {
     func upstream(started: ContinuousClock.Instant, outcome: String) {
         let elapsed = ContinuousClock.now - started
         metrics.increment("relay_cloudkit_calls_total", [outcome])
-        metrics.observe(
-            "relay_cloudkit_call_duration_seconds", [],
-            Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        metrics.observe("relay_cloudkit_call_duration_seconds", [], elapsed.seconds)
     }
 
     func event(_ level: LogEvent.Level, _ name: StaticString, grant: BearerGrant) {
