@@ -192,6 +192,15 @@ public final class Subprocess: Sendable {
         if isRunning { kill(-pid, SIGKILL) }
     }
 
+    /// The directory holding the package's built executables, next to the test bundle.
+    public static var productsDirectory: URL {
+        var url = Bundle.main.bundleURL
+        while url.pathExtension != "xctest" && url.path != "/" {
+            url.deleteLastPathComponent()
+        }
+        return url.path == "/" ? Bundle.main.bundleURL : url.deletingLastPathComponent()
+    }
+
     /// The absolute path of a program on PATH or in the sbin folders, or an error saying how to get it.
     public static func path(of program: String) throws -> String {
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)

@@ -12,13 +12,7 @@ final class ChildProcess: Sendable {
     let name: String
 
     /// The directory holding the package's built executables (next to the test bundle).
-    static var productsDirectory: URL {
-        var url = Bundle.main.bundleURL
-        while url.pathExtension != "xctest" && url.path != "/" {
-            url.deleteLastPathComponent()
-        }
-        return url.path == "/" ? Bundle.main.bundleURL : url.deletingLastPathComponent()
-    }
+    static var productsDirectory: URL { Subprocess.productsDirectory }
 
     /// The repository's root (for scripts beside the tests).
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -11,13 +11,7 @@ final class ChildProcess: Sendable {
     let child: Subprocess
 
     /// The directory holding the package's built executables (next to the test bundle).
-    static var productsDirectory: URL {
-        var url = Bundle.main.bundleURL
-        while url.pathExtension != "xctest" && url.path != "/" {
-            url.deleteLastPathComponent()
-        }
-        return url.path == "/" ? Bundle.main.bundleURL : url.deletingLastPathComponent()
-    }
+    static var productsDirectory: URL { Subprocess.productsDirectory }
 
     /// Runs `name`, an executable of this package.
     convenience init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
