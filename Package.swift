@@ -14,6 +14,7 @@ let package = Package(
         // C system libraries: a module map and a shim header each, nothing else.
         .systemLibrary(name: "CEpoll"),
         .systemLibrary(name: "CSpawn"),
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -46,7 +47,7 @@ let package = Package(
             name: "RelayApp",
             dependencies: [
                 "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault", "RelayAWS", "RelayCloudKit",
-                "RelayEmulator", "RelayMCP", "RelayTodo", "RelayOAuth",
+                "RelayEmulator", "RelayMCP", "RelayTodo", "RelayOAuth", "CMalloc",
             ]
         ),
 

@@ -122,6 +122,7 @@ public func buildApplication(
             "relay_sqlite_memory_bytes", help: "Memory SQLite holds (page caches, bounded per connection)."
         ) { Double(SQLiteStore.memoryInUse) }
     }
+    ProcessMemory.declareGauges(on: metrics)
     var metricsServer: Server?
     var grantsGauge: GrantsGauge?
     if let metricsPort = configuration.metricsPort {

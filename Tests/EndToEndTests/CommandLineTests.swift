@@ -42,6 +42,11 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(
             metrics.body.contains(#"relay_http_requests_total{route="unmatched",status="404"} 2"#), metrics.body)
         XCTAssertTrue(metrics.body.contains("relay_http_open_connections"), metrics.body)
+        for gauge in ["process_resident_memory_bytes", "relay_heap_in_use_bytes", "relay_heap_held_bytes"] {
+            let value = metrics.body.split(separator: "\n").first { $0.hasPrefix(gauge + " ") }
+                .flatMap { Double($0.split(separator: " ")[1]) }
+            XCTAssertGreaterThan(value ?? 0, 1_000_000, "\(gauge) must report the process's memory")
+        }
         relay.signal(SIGINT)
         let status = try await relay.waitForExit()
         XCTAssertEqual(status, 0)

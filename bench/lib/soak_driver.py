@@ -47,26 +47,47 @@ def proc(pid: int) -> dict[str, float]:
         for line in status:
             if line.startswith("VmRSS:"):
                 values["rss_mb"] = int(line.split()[1]) / 1024
+            elif line.startswith("RssAnon:"):
+                values["rss_anon_mb"] = int(line.split()[1]) / 1024
+            elif line.startswith("RssFile:"):
+                values["rss_file_mb"] = int(line.split()[1]) / 1024
             elif line.startswith("Threads:"):
                 values["threads"] = int(line.split()[1])
     values["fds"] = len(os.listdir(f"/proc/{pid}/fd"))
-    values["sqlite_mb"] = sqlite_memory_mb()
+    values.update(memory_gauges_mb())
     return values
 
 
-def sqlite_memory_mb() -> float:
-    """The relay's relay_sqlite_memory_bytes gauge (SQLite's page caches), from METRICS_URL; 0 without it."""
+MEMORY_GAUGES = {
+    "relay_sqlite_memory_bytes": "sqlite_mb",  # SQLite's page caches
+    "relay_heap_in_use_bytes": "heap_in_use_mb",  # malloc'd and not freed: what a leak would grow
+    "relay_heap_held_bytes": "heap_held_mb",  # malloc's arenas, in use or kept for reuse
+}
+
+
+def memory_gauges_mb() -> dict[str, float]:
+    """The relay's memory gauges from METRICS_URL, in MB; zeros without it."""
+    values = dict.fromkeys(MEMORY_GAUGES.values(), 0.0)
     url = os.environ.get("METRICS_URL")
     if not url:
-        return 0.0
+        return values
     try:
         with urllib.request.urlopen(url, timeout=2) as response:
             for line in response.read().decode().splitlines():
-                if line.startswith("relay_sqlite_memory_bytes "):
-                    return float(line.split()[1]) / (1024 * 1024)
+                name, _, value = line.partition(" ")
+                if name in MEMORY_GAUGES:
+                    values[MEMORY_GAUGES[name]] = float(value) / (1024 * 1024)
     except OSError:
         pass
-    return 0.0
+    return values
+
+
+def halves(samples: list[dict], warmup: float, key: str) -> list[float]:
+    """How much `key` grew over the first and over the second half of the run after the warm-up:
+    a leak grows about as much in both; memory that fills and levels off grows mostly in the first."""
+    kept = [sample for sample in samples if sample["t"] >= warmup]
+    middle = kept[len(kept) // 2]
+    return [middle[key] - kept[0][key], kept[-1][key] - middle[key]]
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -253,6 +274,16 @@ async def soak(relay: str, emulator: str, pid: int) -> dict:
         "rss_mb_max": max(sample["rss_mb"] for sample in stats.samples),
         "sqlite_mb_start": first["sqlite_mb"],
         "sqlite_mb_end": last["sqlite_mb"],
+        "rss_anon_mb_start": first["rss_anon_mb"],
+        "rss_anon_mb_end": last["rss_anon_mb"],
+        "rss_file_mb_start": first["rss_file_mb"],
+        "rss_file_mb_end": last["rss_file_mb"],
+        "heap_in_use_mb_start": first["heap_in_use_mb"],
+        "heap_in_use_mb_end": last["heap_in_use_mb"],
+        "heap_held_mb_start": first["heap_held_mb"],
+        "heap_held_mb_end": last["heap_held_mb"],
+        "rss_mb_halves": halves(stats.samples, warmup, "rss_mb"),
+        "heap_in_use_mb_halves": halves(stats.samples, warmup, "heap_in_use_mb"),
         "fds_start": first["fds"],
         "fds_end": last["fds"],
         "fds_max": max(sample["fds"] for sample in stats.samples),
@@ -263,7 +294,9 @@ async def soak(relay: str, emulator: str, pid: int) -> dict:
     print("\n".join(stats.table(elapsed)))
     for sample in stats.samples[:: max(1, len(stats.samples) // 12)] + [stats.samples[-1]]:
         print(
-            f"  t={sample['t']:>6.0f}s  RSS {sample['rss_mb']:6.1f} MB (SQLite {sample['sqlite_mb']:5.1f} MB)  "
+            f"  t={sample['t']:>6.0f}s  RSS {sample['rss_mb']:6.1f} MB (anon {sample['rss_anon_mb']:5.1f}, file "
+            f"{sample['rss_file_mb']:5.1f}; heap in use {sample['heap_in_use_mb']:5.1f}, held {sample['heap_held_mb']:5.1f}; "
+            f"SQLite {sample['sqlite_mb']:5.1f} MB)  "
             f"fds {sample['fds']:>4}  threads {sample['threads']}"
         )
     return report
