@@ -72,7 +72,7 @@ let package = Package(
 
         // Tests: one target per library, plus end-to-end tests through real sockets.
         .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"]),
-        .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayJSON"]),
+        .testTarget(name: "RelayHTTPTests", dependencies: ["RelayTestSupport", "RelayHTTP", "RelayJSON"]),
         .testTarget(
             name: "RelayTodoTests",
             dependencies: ["RelayTestSupport", "RelayTodo", "RelayJSON", "RelayCloudKit", "RelayMCP"]),
@@ -112,7 +112,9 @@ let package = Package(
         .testTarget(name: "RelayVaultTests", dependencies: ["RelayVault", "RelayCrypto", "RelayStore"]),
         .testTarget(
             name: "RelayOAuthTests",
-            dependencies: ["RelayOAuth", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault"]
+            dependencies: [
+                "RelayTestSupport", "RelayOAuth", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault",
+            ]
         ),
         .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayTestSupport", "RelayHTTP"]),
         .testTarget(

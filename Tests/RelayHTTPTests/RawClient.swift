@@ -1,5 +1,6 @@
 import Foundation
 import RelayHTTP
+import RelayTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -19,60 +20,28 @@ final class RawClient {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    let fd: Int32
+    private let connection: LoopbackConnection
+    var fd: Int32 { connection.fd }
     private var buffer: [UInt8] = []
 
     init(port: Int, receiveTimeout: Double = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw SocketFailure(message: "connect: \(String(cString: strerror(errno)))")
-        }
-        setReceiveTimeout(receiveTimeout)
+        connection = try LoopbackConnection(port: port, receiveTimeout: receiveTimeout)
     }
-
-    deinit { close(fd) }
 
     struct SocketFailure: Error { let message: String }
 
-    func setReceiveTimeout(_ seconds: Double) {
-        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    }
+    func setReceiveTimeout(_ seconds: Double) { connection.setReceiveTimeout(seconds) }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    func send(_ text: String) throws { try connection.send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            guard sent > 0 else { throw SocketFailure(message: "send: \(String(cString: strerror(errno)))") }
-            offset += sent
-        }
-    }
+    func send(_ bytes: [UInt8]) throws { try connection.send(bytes) }
 
     /// Reads more bytes into the buffer; returns false on EOF, throws on timeout or reset.
     @discardableResult
     private func fill() throws -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = recv(fd, &chunk, chunk.count, 0)
-        if count > 0 {
-            buffer.append(contentsOf: chunk[0..<count])
-            return true
-        }
-        if count == 0 { return false }
-        throw SocketFailure(message: "recv: \(String(cString: strerror(errno)))")
+        let chunk = try connection.receive()
+        buffer += chunk
+        return !chunk.isEmpty
     }
 
     /// Reads one response (Content-Length framing; HEAD responses pass `expectBody: false`).

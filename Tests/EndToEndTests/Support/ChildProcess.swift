@@ -84,27 +84,10 @@ final class ChildProcess: Sendable {
 
 /// A one-shot HTTP GET over a fresh connection (URLSession would pool and retry).
 func httpGet(port: Int, path: String) throws -> (status: Int, body: String) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
-    guard connected == 0 else { throw ChildProcess.ChildProcessError.missing("connect to \(port) failed") }
-    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-    _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    let connection = try LoopbackConnection(port: port)
+    try connection.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
     var response: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = recv(fd, &chunk, chunk.count, 0)
-        if count <= 0 { break }
-        response.append(contentsOf: chunk[0..<count])
-    }
+    while let chunk = try? connection.receive(), !chunk.isEmpty { response += chunk }
     let text = String(decoding: response, as: UTF8.self)
     let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
     let body = text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")

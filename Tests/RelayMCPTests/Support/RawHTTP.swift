@@ -1,5 +1,6 @@
 import Foundation
 import RelayJSON
+import RelayTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -45,34 +46,11 @@ enum RawHTTP {
     }
 
     private static func exchange(port: Int, _ raw: [UInt8]) throws -> RawResponse {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket() failed") }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw Failure(description: "connect() failed") }
-        var sent = 0
-        while sent < raw.count {
-            let count = raw[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw Failure(description: "send() failed") }
-            sent += count
-        }
+        let connection = try LoopbackConnection(port: port, receiveTimeout: 10)
+        try connection.send(raw)
         var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received.append(contentsOf: buffer[0..<count])
-        }
+        // Read until the server closes, or until a read fails or times out: what came is the answer.
+        while let chunk = try? connection.receive(), !chunk.isEmpty { received += chunk }
         return try parse(received)
     }
 

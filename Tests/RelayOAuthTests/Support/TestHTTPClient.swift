@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RelayHTTP
+import RelayTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -70,40 +71,9 @@ struct TestHTTPClient: Sendable {
     struct Failure: Error { let message: String }
 
     private static func exchange(_ request: [UInt8], port: Int) throws -> TestResponse {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw Failure(message: "connect failed") }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var offset = 0
-        while offset < request.count {
-            let sent = request.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress! + offset, request.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            guard sent > 0 else { throw Failure(message: "send failed") }
-            offset += sent
-        }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = recv(fd, &chunk, chunk.count, 0)
-            if count > 0 {
-                data += chunk[0..<count]
-            } else if count == 0 {
-                break
-            } else {
-                throw Failure(message: "recv failed")
-            }
-        }
+        let connection = try LoopbackConnection(port: port, receiveTimeout: 10)
+        try connection.send(request)
+        let data = try connection.receiveToEnd()
         guard let end = data.firstRange(of: [13, 10, 13, 10]) else { throw Failure(message: "no response head") }
         let lines = String(decoding: data[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let status = Int(lines[0].split(separator: " ")[1]) ?? 0

@@ -1,0 +1,61 @@
+import Foundation
+import RelayTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The raw loopback connection the HTTP-level tests send bytes through.
+struct LoopbackConnectionTests {
+    @Test func sendsEverythingAndReadsToTheEnd() throws {
+        let (listener, port) = try listen()
+        defer { close(listener) }
+        let connection = try LoopbackConnection(port: port, receiveTimeout: 5)
+        let peer = accept(listener, nil, nil)
+        #expect(peer >= 0)
+        let request = [UInt8](repeating: 0x61, count: 300_000)  // larger than one socket buffer
+        let echo = Thread {
+            var received = 0
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while received < request.count {
+                let count = recv(peer, &chunk, chunk.count, 0)
+                if count <= 0 { break }
+                received += count
+            }
+            let answer = Array("got \(received)".utf8)
+            _ = answer.withUnsafeBytes { send(peer, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            close(peer)
+        }
+        echo.start()
+        try connection.send(request)
+        #expect(String(decoding: try connection.receiveToEnd(), as: UTF8.self) == "got 300000")
+    }
+
+    @Test func aRefusedConnectionAndATimeoutAreErrorsThatSayWhat() throws {
+        let (listener, port) = try listen()
+        close(listener)
+        #expect { try LoopbackConnection(port: port) } throws: { error in
+            "\(error)".contains("connect to 127.0.0.1:\(port)") && "\(error)".contains("refused")
+        }
+        let (silent, silentPort) = try listen()
+        defer { close(silent) }
+        let connection = try LoopbackConnection(port: silentPort, receiveTimeout: 0.2)
+        #expect { try connection.receive() } throws: { "\($0)".hasPrefix("recv:") }
+    }
+
+    private func listen() throws -> (Int32, Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && Glibc.listen(fd, 4) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        try #require(bound, "listen on loopback")
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}
