@@ -1,4 +1,5 @@
 import Foundation
 import RelayApp
 
+ProcessMemory.limitMallocArenas()
 exit(await RelayCommand.main(CommandLine.arguments))

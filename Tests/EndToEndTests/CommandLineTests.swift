@@ -47,6 +47,11 @@ final class CommandLineTests: XCTestCase {
                 .flatMap { Double($0.split(separator: " ")[1]) }
             XCTAssertGreaterThan(value ?? 0, 1_000_000, "\(gauge) must report the process's memory")
         }
+        // The relay runs more threads than this machine has cores; malloc's arenas stay at one per core.
+        let arenas = metrics.body.split(separator: "\n").first { $0.hasPrefix("relay_heap_arenas ") }
+            .flatMap { Double($0.split(separator: " ")[1]) }
+        XCTAssertGreaterThanOrEqual(arenas ?? 0, 1)
+        XCTAssertLessThanOrEqual(arenas ?? .infinity, Double(max(2, ProcessInfo.processInfo.activeProcessorCount)))
         relay.signal(SIGINT)
         let status = try await relay.waitForExit()
         XCTAssertEqual(status, 0)

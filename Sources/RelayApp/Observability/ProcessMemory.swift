@@ -5,7 +5,22 @@ import Foundation
 /// into bytes the program holds and bytes malloc keeps for reuse. A leak shows as `heapInUse`
 /// rising without bound; malloc's arenas filling after start-up show as `heapHeld` rising and then
 /// staying put; mapped code and libraries being paged in show only in `resident`.
-enum ProcessMemory {
+public enum ProcessMemory {
+    /// Caps glibc's malloc arenas at one per core (at least 2) unless the operator chose a number
+    /// (`MALLOC_ARENA_MAX`, or `glibc.malloc.arena_max` in `GLIBC_TUNABLES`). glibc's default is 8 per
+    /// core, and each arena keeps the memory freed into it for reuse by the threads that share it,
+    /// so a server whose requests hop between event-loop and pool threads slowly spreads free space
+    /// over many arenas: the bench/soak run held 2.8 MB more than it used after six minutes with
+    /// the default and 0.8 MB with this. Threads' own malloc caches keep the arena locks cold.
+    /// Call it first thing in `main`, before threads start.
+    public static func limitMallocArenas() {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["MALLOC_ARENA_MAX"] == nil,
+            environment["GLIBC_TUNABLES"]?.contains("arena_max") != true
+        else { return }
+        mallopt(M_ARENA_MAX, Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
+    }
+
     /// Resident set size in bytes (`/proc/self/statm`, second field, in pages); 0 if unreadable.
     static var resident: Double {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
@@ -26,6 +41,18 @@ enum ProcessMemory {
         return Double(info.arena + info.hblkhd)
     }
 
+    /// malloc's arenas (glibc's `malloc_info` lists one `<heap>` per arena); 0 if unreadable.
+    static var arenas: Double {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        guard let stream = open_memstream(&buffer, &size) else { return 0 }
+        let written = malloc_info(0, stream)
+        fclose(stream)
+        defer { free(buffer) }
+        guard written == 0, let buffer else { return 0 }
+        return Double(String(cString: buffer).components(separatedBy: "<heap nr=").count - 1)
+    }
+
     static func declareGauges(on metrics: Metrics) {
         metrics.declareGauge("process_resident_memory_bytes", help: "Resident memory size in bytes.") { resident }
         metrics.declareGauge(
@@ -34,5 +61,8 @@ enum ProcessMemory {
         metrics.declareGauge(
             "relay_heap_held_bytes", help: "Bytes malloc holds from the system, in use or free for reuse."
         ) { heapHeld }
+        metrics.declareGauge("relay_heap_arenas", help: "malloc arenas (capped at one per core, at least 2).") {
+            arenas
+        }
     }
 }
