@@ -55,6 +55,7 @@ def proc(pid: int) -> dict[str, float]:
                 values["threads"] = int(line.split()[1])
     values["fds"] = len(os.listdir(f"/proc/{pid}/fd"))
     values.update(memory_gauges_mb())
+    values["rss_less_sqlite_mb"] = values["rss_mb"] - values["sqlite_mb"]
     return values
 
 
@@ -284,6 +285,7 @@ async def soak(relay: str, emulator: str, pid: int) -> dict:
         "heap_held_mb_end": last["heap_held_mb"],
         "rss_mb_halves": halves(stats.samples, warmup, "rss_mb"),
         "heap_in_use_mb_halves": halves(stats.samples, warmup, "heap_in_use_mb"),
+        "rss_less_sqlite_mb_halves": halves(stats.samples, warmup, "rss_less_sqlite_mb"),
         "fds_start": first["fds"],
         "fds_end": last["fds"],
         "fds_max": max(sample["fds"] for sample in stats.samples),
