@@ -7,7 +7,10 @@ soak: SOAK_MINUTES of open-loop traffic at a fixed schedule — SOAK_RATE tool c
 over the grants (get_me 50 %, list_todos 30 %, add_todo 10 %, delete_todo of an earlier add 10 %),
 every grant refreshing its tokens every SOAK_REFRESH_SECONDS, and a new connection (registration +
 the full OAuth flow through the consent and sign-in pages) every SOAK_CONNECT_SECONDS, whose grant
-then joins the pool. Latency runs from the scheduled start, so a stall shows up in it. The relay's
+then joins the pool while the oldest one leaves it: that client disconnects by revoking its
+refresh token (RFC 7009), and its access token must then get 401. Connections come and go at a
+steady rate and the pool stays at SOAK_GRANTS, so memory that retired grants leave behind shows
+as growth (SOAK_RETIRE=0 keeps every grant instead). Latency runs from the scheduled start, so a stall shows up in it. The relay's
 RSS, open descriptors and threads are sampled from /proc every 5 s.
 
 burst: BURST_GRANTS grants made through the OAuth flow, then BURST_CALLS `get_me` calls sent at
@@ -186,6 +189,30 @@ async def refresh(relay: str, pool: Pool, grant: Grant, stats: Stats) -> None:
         stats.error("refresh", str(error))
 
 
+async def retire(pool: Pool, grant: Grant, stats: Stats) -> None:
+    """A client disconnecting: its grant has left the rotation; once its last calls are done, it
+    revokes its refresh token (RFC 7009), which ends the grant, and its access token must then be
+    refused."""
+    await asyncio.sleep(5)
+    started = time.monotonic()
+    form = urllib.parse.urlencode({"token": grant.tokens["refresh_token"], "client_id": grant.tokens["client_id"]})
+    try:
+        response = await pool.request(
+            "POST", "/revoke", {"Content-Type": "application/x-www-form-urlencoded"}, form.encode()
+        )
+        if response.status != 200:
+            raise RuntimeError(f"HTTP {response.status} {response.body[:80]!r}")
+        stats.ok("revoke", time.monotonic() - started)
+        try:
+            await tool_call(pool, grant, "get_me", {})
+            stats.error("revoke", "a revoked grant's access token still works")
+        except RuntimeError as refused:
+            if str(refused) != "HTTP 401":
+                stats.error("revoke", f"after revocation: {refused}")
+    except Exception as error:  # noqa: BLE001
+        stats.error("revoke", str(error))
+
+
 def new_connection(relay: str, emulator: str, apple_id: str, serial: int) -> dict:
     client_id = oauth_client.register(relay, "soak client")
     tokens = oauth_client.connect(relay, client_id, apple_id, f"10.200.{serial >> 8 & 255}.{serial & 255}")
@@ -199,6 +226,8 @@ async def soak(relay: str, emulator: str, pid: int) -> dict:
     grant_count = int(os.environ.get("SOAK_GRANTS", "20"))
     refresh_every = float(os.environ.get("SOAK_REFRESH_SECONDS", "60"))
     connect_every = float(os.environ.get("SOAK_CONNECT_SECONDS", "10"))
+    retiring = os.environ.get("SOAK_RETIRE", "1") != "0"
+    retired = 0
     stats = Stats()
     grants = [
         Grant(tokens)
@@ -229,6 +258,7 @@ async def soak(relay: str, emulator: str, pid: int) -> dict:
             index += 1
 
     async def connector() -> None:
+        nonlocal retired
         serial = 0
         while time.monotonic() - start + connect_every < duration:
             await asyncio.sleep(connect_every)
@@ -237,6 +267,9 @@ async def soak(relay: str, emulator: str, pid: int) -> dict:
                 tokens = await asyncio.to_thread(new_connection, relay, emulator, f"soak-new{serial}@example.com", serial)
                 grants.append(Grant(tokens))
                 stats.ok("connect", time.monotonic() - began)
+                if retiring and len(grants) > grant_count:
+                    retired += 1
+                    spawn(retire(pool, grants.pop(0), stats))
             except Exception as error:  # noqa: BLE001
                 stats.error("connect", str(error))
             serial += 1
@@ -270,6 +303,7 @@ async def soak(relay: str, emulator: str, pid: int) -> dict:
         "errors": sum(stats.errors.values()),
         "error_kinds": dict(stats.errors),
         "grants_at_end": len(grants),
+        "grants_retired": retired,
         "rss_mb_start": first["rss_mb"],
         "rss_mb_end": last["rss_mb"],
         "rss_mb_max": max(sample["rss_mb"] for sample in stats.samples),
