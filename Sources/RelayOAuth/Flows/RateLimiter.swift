@@ -1,7 +1,14 @@
+import Foundation
 import RelayStore
 
-/// A fixed-window counter per key (a client address), in memory. Enough for one relay instance;
-/// with several instances each enforces its own share.
+/// A fixed-window counter per client address, in memory. Enough for one relay instance; with
+/// several instances each enforces its own share.
+///
+/// IPv6 addresses count per /64: one subscriber gets at least a /64 and can draw a fresh address
+/// from it for every request, so a per-address budget would be no budget. The table holds at most
+/// `capacity` windows: past it, expired windows go first, then the oldest ones (those addresses
+/// start afresh), a tenth of the table at a time, so a flood of new addresses costs bounded memory
+/// and amortised constant time per request rather than a scan of the table on every request.
 final class RateLimiter: Sendable {
     private struct Window {
         var start: Int
@@ -9,14 +16,22 @@ final class RateLimiter: Sendable {
     }
 
     private let limit: OAuthConfiguration.RateLimit
+    private let capacity: Int
     private let windows = Locked<[String: Window]>([:])
 
-    init(_ limit: OAuthConfiguration.RateLimit) { self.limit = limit }
+    init(_ limit: OAuthConfiguration.RateLimit, capacity: Int = 100_000) {
+        self.limit = limit
+        self.capacity = max(10, capacity)
+    }
 
-    /// Counts one request for `key` at `now`; returns the seconds to wait when over the limit.
-    func admit(_ key: String, now: Int) -> Int? {
-        windows.withLock { windows in
-            if windows.count > 10_000 { windows = windows.filter { now - $0.value.start < limit.window } }
+    /// Windows held (for tests).
+    var count: Int { windows.withLock { $0.count } }
+
+    /// Counts one request from `address` at `now`; returns the seconds to wait when over the limit.
+    func admit(_ address: String, now: Int) -> Int? {
+        let key = Self.key(address)
+        return windows.withLock { windows in
+            if windows[key] == nil && windows.count >= capacity { makeRoom(&windows, now: now) }
             var window = windows[key] ?? Window(start: now, count: 0)
             if now - window.start >= limit.window { window = Window(start: now, count: 0) }
             guard window.count < limit.requests else { return max(1, window.start + limit.window - now) }
@@ -24,5 +39,30 @@ final class RateLimiter: Sendable {
             windows[key] = window
             return nil
         }
+    }
+
+    /// Drops expired windows; if that frees less than a tenth of the table, the oldest windows too.
+    private func makeRoom(_ windows: inout [String: Window], now: Int) {
+        windows = windows.filter { now - $0.value.start < limit.window }
+        let target = capacity - capacity / 10
+        guard windows.count > target else { return }
+        let oldest = windows.sorted { $0.value.start < $1.value.start }.prefix(windows.count - target)
+        for (key, _) in oldest { windows[key] = nil }
+    }
+
+    /// The key an address counts under: an IPv4 address as it is, an IPv6 address as its /64
+    /// (an IPv4-mapped one as the IPv4 address), anything else as it is.
+    static func key(_ address: String) -> String {
+        guard address.contains(":") else { return address }
+        var bytes = in6_addr()
+        guard inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+        let octets = withUnsafeBytes(of: bytes) { Array($0) }
+        if octets[0..<10].allSatisfy({ $0 == 0 }) && octets[10] == 0xff && octets[11] == 0xff {
+            return octets[12...].map(String.init).joined(separator: ".")
+        }
+        let groups = stride(from: 0, to: 8, by: 2).map {
+            String(UInt16(octets[$0]) << 8 | UInt16(octets[$0 + 1]), radix: 16)
+        }
+        return groups.joined(separator: ":") + "::/64"
     }
 }
