@@ -39,4 +39,25 @@ final class GrantStatesTests: XCTestCase {
         states.forget("g")
         XCTAssertEqual(states.current("g", snapshot: .init(sealed: t0, version: 3)).sealed, t0)
     }
+
+    /// Stale entries go when the table reaches twice what the last prune kept (at least 10,000),
+    /// so with many active grants a call does not scan the table each time, and the table stays
+    /// within twice the grants active in the last minute.
+    func testStaleEntriesArePrunedAndTheTableStaysWithinTwiceTheActiveGrants() {
+        let clock = ManualClock()
+        let states = GrantStates(clock: clock)
+        for index in 0..<9_999 { states.record("old\(index)", .init(sealed: t1, version: 1)) }
+        states.record("unsaved", .init(sealed: t1, version: 2, unsaved: true, replaced: t0))
+        clock.advance(by: 61)
+        states.record("new0", .init(sealed: t1, version: 1))  // the 10,001st: the stale 9,999 go
+        XCTAssertEqual(states.count, 2)
+        XCTAssertEqual(states.current("unsaved", snapshot: .init(sealed: t0, version: 2)).sealed, t1)
+        // 15,000 grants active within a minute: kept (all live), and the next prune waits for 30,000.
+        for index in 1..<15_000 { states.record("new\(index)", .init(sealed: t1, version: 1)) }
+        XCTAssertEqual(states.count, 15_001)
+        clock.advance(by: 61)
+        for index in 0..<15_000 { states.record("next\(index)", .init(sealed: t1, version: 1)) }
+        XCTAssertLessThanOrEqual(states.count, 30_001)
+        XCTAssertEqual(states.current("new1", snapshot: .init(sealed: t0, version: 1)).sealed, t0, "stale")
+    }
 }

@@ -25,7 +25,15 @@ final class GrantStates: Sendable {
         var updatedAt: Double
     }
 
-    private let entries = Locked([String: Entry]())
+    private struct Table {
+        var entries: [String: Entry] = [:]
+        /// The size at which stale entries are dropped next: twice what stayed after the last
+        /// prune, so pruning costs amortised constant time per call however many grants are active.
+        var pruneAt = GrantStates.minimumPruneAt
+    }
+
+    private static let minimumPruneAt = 10_000
+    private let table = Locked(Table())
     private let clock: any Clock
     private let lifetime = 60.0
 
@@ -36,8 +44,8 @@ final class GrantStates: Sendable {
     /// (a refresh rotation) changed the grant's version meanwhile.
     func current(_ grantID: String, snapshot: State) -> State {
         let now = clock.now()
-        return entries.withLock { entries in
-            guard let entry = entries[grantID], entry.state.unsaved || now - entry.updatedAt < lifetime else {
+        return table.withLock { table in
+            guard let entry = table.entries[grantID], entry.state.unsaved || now - entry.updatedAt < lifetime else {
                 return snapshot
             }
             if entry.state.unsaved {
@@ -53,15 +61,19 @@ final class GrantStates: Sendable {
 
     func record(_ grantID: String, _ state: State) {
         let now = clock.now()
-        entries.withLock { entries in
-            if entries.count > 10_000 {
-                entries = entries.filter { $0.value.state.unsaved || now - $0.value.updatedAt < lifetime }
+        table.withLock { table in
+            if table.entries.count >= table.pruneAt {
+                table.entries = table.entries.filter { $0.value.state.unsaved || now - $0.value.updatedAt < lifetime }
+                table.pruneAt = max(Self.minimumPruneAt, table.entries.count * 2)
             }
-            entries[grantID] = Entry(state: state, updatedAt: now)
+            table.entries[grantID] = Entry(state: state, updatedAt: now)
         }
     }
 
     func forget(_ grantID: String) {
-        entries.withLock { $0[grantID] = nil }
+        table.withLock { $0.entries[grantID] = nil }
     }
+
+    /// Grants with an entry (stale ones included until the next prune).
+    var count: Int { table.withLock { $0.entries.count } }
 }
