@@ -27,7 +27,7 @@ public final class MemoryStore: Store {
     }
 
     public func get(_ key: ItemKey) async throws(StoreError) -> Item? {
-        try Limits.check(key)
+        try StoreLimits.check(key)
         let now = clock.epochSeconds()
         return partitions.withLock { $0[ExactString(key.pk)]?[ExactString(key.sk)] }.flatMap {
             $0.isLive(at: now) ? $0 : nil
@@ -57,7 +57,7 @@ public final class MemoryStore: Store {
     }
 
     public func query(_ query: Query) async throws(StoreError) -> QueryPage {
-        try Limits.check(query)
+        try StoreLimits.check(query)
         let now = clock.epochSeconds()
         let candidates = partitions.withLock { $0[ExactString(query.pk)].map { Array($0.values) } ?? [] }
         var items = candidates.filter {
@@ -73,7 +73,7 @@ public final class MemoryStore: Store {
     }
 
     public func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
-        try Limits.checkScan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
+        try StoreLimits.checkScan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
         let now = clock.epochSeconds()
         var items = partitions.withLock { partitions in
             partitions.filter { $0.key.value.utf8.starts(with: pkPrefix.utf8) }.values.flatMap(\.values)

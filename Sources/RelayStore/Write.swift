@@ -24,13 +24,13 @@ struct Write: Sendable {
 
     /// Checks the request before any I/O.
     func validate() throws(StoreError) {
-        try Limits.check(key)
+        try StoreLimits.check(key)
         switch change {
         case .put(_, let expiresAt):
-            try Limits.check(expiresAt: expiresAt)
+            try StoreLimits.check(expiresAt: expiresAt)
         case .update(let update):
             guard condition != .absent else { throw .invalid("update cannot require an absent item") }
-            if case .set(let seconds) = update.expiresAt { try Limits.check(expiresAt: seconds) }
+            if case .set(let seconds) = update.expiresAt { try StoreLimits.check(expiresAt: seconds) }
             for name in update.remove where update.set[name] != nil {
                 throw .invalid("an update cannot both set and remove one attribute")
             }
@@ -43,7 +43,7 @@ struct Write: Sendable {
     func apply(to current: Item?) throws(StoreError) -> Outcome {
         switch change {
         case .put(let attributes, let expiresAt):
-            let encoded = try Limits.encode(attributes)  // an oversized item is invalid whatever is stored
+            let encoded = try StoreLimits.encode(attributes)  // an oversized item is invalid whatever is stored
             try requireCondition(current)
             let version = (current?.version ?? 0) + 1
             let item = Item(pk: key.pk, sk: key.sk, attributes: attributes, version: version, expiresAt: expiresAt)
@@ -59,7 +59,7 @@ struct Write: Sendable {
             case .clear: item.expiresAt = nil
             }
             item.version += 1
-            return .store(item, encoded: try Limits.encode(item.attributes))
+            return .store(item, encoded: try StoreLimits.encode(item.attributes))
         case .delete:
             try requireCondition(current)
             return .remove(previous: current)
@@ -80,16 +80,17 @@ struct Write: Sendable {
     }
 }
 
-/// Request limits shared by every backend, set to what DynamoDB accepts so a request that works on
+/// Request limits shared by every backend (each checks them before any request, so every store
+/// answers a bad request the same way), set to what DynamoDB accepts so a request that works on
 /// SQLite also works there.
-enum Limits {
+public enum StoreLimits {
     /// DynamoDB allows 2048 bytes for a partition key and 1024 for a sort key; one limit keeps it simple.
-    static let maximumKeyBytes = 1024
+    public static let maximumKeyBytes = 1024
     /// DynamoDB items are at most 400 KB including names and keys; JSON is a little larger than
     /// DynamoDB's own encoding, so this leaves room.
-    static let maximumAttributeBytes = 300_000
+    public static let maximumAttributeBytes = 300_000
 
-    static func check(_ key: ItemKey) throws(StoreError) {
+    public static func check(_ key: ItemKey) throws(StoreError) {
         guard !key.pk.isEmpty, !key.sk.isEmpty else { throw .invalid("partition and sort keys must not be empty") }
         guard key.pk.utf8.count <= maximumKeyBytes, key.sk.utf8.count <= maximumKeyBytes else {
             throw .invalid("keys are limited to \(maximumKeyBytes) bytes")
@@ -97,7 +98,7 @@ enum Limits {
     }
 
     /// The attributes as compact JSON, if within the size limit.
-    static func encode(_ attributes: JSONObject) throws(StoreError) -> [UInt8] {
+    public static func encode(_ attributes: JSONObject) throws(StoreError) -> [UInt8] {
         let bytes = JSONValue.object(attributes).bytes
         guard bytes.count <= maximumAttributeBytes else {
             throw .invalid("attributes exceed \(maximumAttributeBytes) bytes")
@@ -105,11 +106,11 @@ enum Limits {
         return bytes
     }
 
-    static func check(expiresAt: Int?) throws(StoreError) {
+    public static func check(expiresAt: Int?) throws(StoreError) {
         if let expiresAt, expiresAt < 0 { throw .invalid("expiresAt must not be negative") }
     }
 
-    static func checkScan(pkPrefix: String, cursor: ScanCursor?, limit: Int) throws(StoreError) {
+    public static func checkScan(pkPrefix: String, cursor: ScanCursor?, limit: Int) throws(StoreError) {
         guard pkPrefix.utf8.count <= maximumKeyBytes else {
             throw .invalid("partition key prefix is limited to \(maximumKeyBytes) bytes")
         }
@@ -119,7 +120,7 @@ enum Limits {
         if let cursor { try check(cursor.lastKey) }
     }
 
-    static func check(_ query: Query) throws(StoreError) {
+    public static func check(_ query: Query) throws(StoreError) {
         guard !query.pk.isEmpty, query.pk.utf8.count <= maximumKeyBytes else {
             throw .invalid("partition key must be 1...\(maximumKeyBytes) bytes")
         }

@@ -13,13 +13,7 @@ extension DynamoDBStore {
     /// Needs `dynamodb:Scan`, which the relay's own role does not need: only `mustdo-relayctl` and
     /// the optional grants gauge call it.
     public func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
-        guard pkPrefix.utf8.count <= StoreLimits.maximumKeyBytes else {
-            throw .invalid("partition key prefix is limited to \(StoreLimits.maximumKeyBytes) bytes")
-        }
-        guard (1...Query.maximumLimit).contains(limit) else {
-            throw .invalid("scan limit must be 1...\(Query.maximumLimit)")
-        }
-        if let cursor { try StoreLimits.check(cursor.lastKey) }
+        try StoreLimits.checkScan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
         var parts = ExpressionParts()
         var filter = parts.notExpired(now: clock.epochSeconds())
         if !pkPrefix.isEmpty {

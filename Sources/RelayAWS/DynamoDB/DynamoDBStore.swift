@@ -44,7 +44,7 @@ public final class DynamoDBStore: Store {
         _ key: ItemKey, attributes: JSONObject, expiresAt: Int?, condition: WriteCondition
     ) async throws(StoreError) -> Item {
         try StoreLimits.check(key)
-        try StoreLimits.check(attributes: attributes)
+        _ = try StoreLimits.encode(attributes)  // the size check every store makes
         try StoreLimits.check(expiresAt: expiresAt)
         switch condition {
         case .absent:

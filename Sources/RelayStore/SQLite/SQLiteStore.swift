@@ -130,7 +130,7 @@ public final class SQLiteStore: Store {
     }
 
     public func get(_ key: ItemKey) async throws(StoreError) -> Item? {
-        try Limits.check(key)
+        try StoreLimits.check(key)
         let clock = self.clock
         return try await threads.read { (connection) throws(StoreError) -> Item? in
             try ItemTable.fetchLive(connection, key, now: clock.epochSeconds())
@@ -160,7 +160,7 @@ public final class SQLiteStore: Store {
     }
 
     public func query(_ query: Query) async throws(StoreError) -> QueryPage {
-        try Limits.check(query)
+        try StoreLimits.check(query)
         let clock = self.clock
         return try await threads.read { (connection) throws(StoreError) -> QueryPage in
             try ItemTable.query(connection, query, now: clock.epochSeconds())
@@ -168,7 +168,7 @@ public final class SQLiteStore: Store {
     }
 
     public func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
-        try Limits.checkScan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
+        try StoreLimits.checkScan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
         let clock = self.clock
         return try await threads.read { (connection) throws(StoreError) -> ScanPage in
             try ItemTable.scan(connection, pkPrefix: pkPrefix, cursor: cursor, limit: limit, now: clock.epochSeconds())
