@@ -23,6 +23,8 @@ public struct Application: Sendable {
     public let metrics: Metrics
     /// Counts active grants in the background, when configured.
     let grantsGauge: GrantsGauge?
+    /// Gives free heap memory back to the system after bursts.
+    let memoryTrimmer: MemoryTrimmer
 
     /// Starts listening; returns once connections are accepted.
     public func start() throws {
@@ -34,11 +36,13 @@ public struct Application: Sendable {
             throw error
         }
         grantsGauge?.start()
+        memoryTrimmer.start()
     }
 
     /// Stops accepting and drains in-flight requests (returns at once; see `waitUntilStopped`).
     public func shutdown() {
         grantsGauge?.stop()
+        memoryTrimmer.stop()
         server.shutdown()
         metricsServer?.shutdown()
     }
@@ -143,5 +147,6 @@ public func buildApplication(
     }
     return Application(
         configuration: configuration, backends: backends, oauth: oauth, server: server, metricsServer: metricsServer,
-        logger: logger, metrics: metrics, grantsGauge: grantsGauge)
+        logger: logger, metrics: metrics, grantsGauge: grantsGauge,
+        memoryTrimmer: MemoryTrimmer(logger: logger, metrics: metrics))
 }

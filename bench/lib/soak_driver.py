@@ -385,6 +385,7 @@ async def burst(relay: str, emulator: str, pid: int) -> dict:
         await asyncio.sleep(2)  # let the relay see the connections close
         values = stats.latencies["get_me"]
         print("\n".join(stats.table(elapsed)))
+        after = proc(pid)
         rounds.append(
             {
                 "completed": len(values),
@@ -394,13 +395,15 @@ async def burst(relay: str, emulator: str, pid: int) -> dict:
                 "p50_ms": percentile(values, 0.5),
                 "p99_ms": percentile(values, 0.99),
                 "fds_with_connections_open": opened["fds"],
-                "rss_mb_after": proc(pid)["rss_mb"],
-                "fds_after": proc(pid)["fds"],
+                **{key + "_after": value for key, value in after.items() if key.endswith("_mb")},
+                "fds_after": after["fds"],
             }
         )
     done = True
     await watcher
     after = proc(pid)
+    await asyncio.sleep(15)  # the relay looks for free memory to give back every 10 s
+    settled = proc(pid)
     return {
         "calls": calls,
         "grants": grant_count,
@@ -413,6 +416,10 @@ async def burst(relay: str, emulator: str, pid: int) -> dict:
         "threads_after": after["threads"],
         "rss_mb_before": before["rss_mb"],
         "fds_before": before["fds"],
+        "rss_mb_settled": settled["rss_mb"],
+        "heap_held_mb_settled": settled["heap_held_mb"],
+        "heap_in_use_mb_settled": settled["heap_in_use_mb"],
+        "fds_settled": settled["fds"],
     }
 
 

@@ -29,6 +29,18 @@ public enum ProcessMemory {
         return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
     }
 
+    /// Anonymous resident memory in bytes (`RssAnon` in `/proc/self/status`: the heap, thread
+    /// stacks, anonymous mappings); 0 if unreadable.
+    static var residentAnonymous: Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("RssAnon:") }),
+            let kib = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap({
+                Double($0)
+            })
+        else { return 0 }
+        return kib * 1024
+    }
+
     /// Bytes allocated through malloc and not yet freed (in arenas and in their own mappings).
     static var heapInUse: Double {
         let info = mallinfo2()

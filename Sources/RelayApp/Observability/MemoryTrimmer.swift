@@ -1,0 +1,61 @@
+import CMalloc
+import RelayStore
+
+/// Gives back to the system the memory malloc keeps for reuse after a burst. glibc returns freed
+/// memory by itself only from the top of the main heap, so after 2,000 calls in flight at once
+/// (bench/soak's burst) the relay kept about 140 MB resident of which it used 25. Every `interval`
+/// this compares anonymous resident memory with the bytes in use and, when more than `slack` is
+/// resident but free, calls `malloc_trim(0)`, which releases every free page of every arena. It
+/// does not run on a request path; a trim takes the arena locks for about a millisecond per
+/// hundred megabytes released. `relay_heap_trims_total` counts trims; each logs `memory.trimmed`
+/// with the bytes released.
+final class MemoryTrimmer: Sendable {
+    /// How often the relay looks.
+    static let interval: Duration = .seconds(10)
+    /// Resident-but-free bytes tolerated (thread stacks and other anonymous mappings count too).
+    static let slack = 16.0 * 1024 * 1024
+
+    private let logger: Logger
+    private let metrics: Metrics
+    private let task = Locked<Task<Void, Never>?>(nil)
+
+    init(logger: Logger, metrics: Metrics) {
+        self.logger = logger
+        self.metrics = metrics
+        metrics.declareCounter(
+            "relay_heap_trims_total", help: "Times free memory malloc kept was given back to the system.")
+    }
+
+    /// Looks every interval from now on (idempotent).
+    func start() {
+        task.withLock { task in
+            guard task == nil else { return }
+            task = Task.detached(priority: .background) { [weak self] in
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: Self.interval) } catch { return }
+                    guard let self else { return }
+                    self.trimIfWorthIt()
+                }
+            }
+        }
+    }
+
+    func stop() {
+        task.withLock { $0?.cancel() }
+    }
+
+    /// One look: trims when more than `slack` bytes are resident but not in use. Returns the bytes
+    /// of resident memory released (0 when it did not trim).
+    @discardableResult
+    func trimIfWorthIt(slack: Double = MemoryTrimmer.slack) -> Int {
+        guard ProcessMemory.residentAnonymous - ProcessMemory.heapInUse > slack else { return 0 }
+        let before = ProcessMemory.resident
+        malloc_trim(0)
+        let released = Int(max(0, before - ProcessMemory.resident))
+        metrics.increment("relay_heap_trims_total")
+        var event = LogEvent(.info, "memory.trimmed")
+        event.count = released
+        logger.log(event)
+        return released
+    }
+}
