@@ -5,7 +5,10 @@ import RelayStore
 /// memory by itself only from the top of the main heap, so after 2,000 calls in flight at once
 /// (bench/soak's burst) the relay kept about 140 MB resident of which it used 25. Every `interval`
 /// this compares anonymous resident memory with the bytes in use and, when more than `slack` is
-/// resident but free, calls `malloc_trim(0)`, which releases every free page of every arena. It
+/// resident but free, calls `malloc_trim(0)`, which releases every free page of every arena. What
+/// a trim cannot release (free space on pages that also hold live objects) stays as the new floor:
+/// the next trim waits until the free memory has grown by another `slack` beyond it (as caches
+/// filled by the burst expire), so a fragmented heap is not trimmed in vain every interval. It
 /// does not run on a request path; a trim takes the arena locks for about a millisecond per
 /// hundred megabytes released. `relay_heap_trims_total` counts trims; each logs `memory.trimmed`
 /// with the bytes released.
@@ -18,6 +21,8 @@ final class MemoryTrimmer: Sendable {
     private let logger: Logger
     private let metrics: Metrics
     private let task = Locked<Task<Void, Never>?>(nil)
+    /// Resident-but-free bytes left after the last trim (0 once the heap is back within `slack`).
+    private let floor = Locked<Double>(0)
 
     init(logger: Logger, metrics: Metrics) {
         self.logger = logger
@@ -44,14 +49,22 @@ final class MemoryTrimmer: Sendable {
         task.withLock { $0?.cancel() }
     }
 
-    /// One look: trims when more than `slack` bytes are resident but not in use. Returns the bytes
-    /// of resident memory released (0 when it did not trim).
+    /// One look: trims when more than `slack` bytes are resident but not in use, and that is
+    /// `slack` more than the last trim left. Returns the bytes of resident memory released (0 when
+    /// it did not trim).
     @discardableResult
     func trimIfWorthIt(slack: Double = MemoryTrimmer.slack) -> Int {
-        guard ProcessMemory.residentAnonymous - ProcessMemory.heapInUse > slack else { return 0 }
+        let free = ProcessMemory.residentAnonymous - ProcessMemory.heapInUse
+        let due = floor.withLock { floor -> Bool in
+            if free <= slack { floor = 0 }
+            return free > slack && free > floor + slack
+        }
+        guard due else { return 0 }
         let before = ProcessMemory.resident
         malloc_trim(0)
         let released = Int(max(0, before - ProcessMemory.resident))
+        let left = ProcessMemory.residentAnonymous - ProcessMemory.heapInUse
+        floor.withLock { $0 = left }
         metrics.increment("relay_heap_trims_total")
         var event = LogEvent(.info, "memory.trimmed")
         event.count = released
