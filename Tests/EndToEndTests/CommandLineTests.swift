@@ -42,14 +42,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(
             metrics.body.contains(#"relay_http_requests_total{route="unmatched",status="404"} 2"#), metrics.body)
         XCTAssertTrue(metrics.body.contains("relay_http_open_connections"), metrics.body)
-        for gauge in ["process_resident_memory_bytes", "relay_heap_in_use_bytes", "relay_heap_held_bytes"] {
-            let value = metrics.body.split(separator: "\n").first { $0.hasPrefix(gauge + " ") }
+        func gauge(_ name: String) -> Double? {
+            metrics.body.split(separator: "\n").first { $0.hasPrefix(name + " ") }
                 .flatMap { Double($0.split(separator: " ")[1]) }
-            XCTAssertGreaterThan(value ?? 0, 1_000_000, "\(gauge) must report the process's memory")
+        }
+        for name in ["process_resident_memory_bytes", "relay_heap_in_use_bytes", "relay_heap_held_bytes"] {
+            XCTAssertGreaterThan(gauge(name) ?? 0, 1_000_000, "\(name) must report the process's memory")
         }
         // The relay runs more threads than this machine has cores; malloc's arenas stay at one per core.
-        let arenas = metrics.body.split(separator: "\n").first { $0.hasPrefix("relay_heap_arenas ") }
-            .flatMap { Double($0.split(separator: " ")[1]) }
+        let arenas = gauge("relay_heap_arenas")
         XCTAssertGreaterThanOrEqual(arenas ?? 0, 1)
         XCTAssertLessThanOrEqual(arenas ?? .infinity, Double(max(2, ProcessInfo.processInfo.activeProcessorCount)))
         relay.signal(SIGINT)
