@@ -71,7 +71,10 @@ extension World {
             guard let code = item["serverErrorCode"]?.stringValue else { return nil }
             return "\(item["recordName"]?.stringValue ?? "?"): \(code) \(item["reason"]?.stringValue ?? "")"
         }
-        guard refused.isEmpty else { throw .control("records refused: " + refused.joined(separator: "; ")) }
+        guard refused.isEmpty else {
+            let shown = refused.prefix(3).joined(separator: "; ") + (refused.count > 3 ? "; …" : "")
+            throw .control("\(refused.count) record(s) refused: \(shown)")
+        }
         return ["records": .array(results)]
     }
 

@@ -30,7 +30,7 @@ final class ToolHarness: Sendable {
         http = try HTTPClient()
         client = CloudKitClient(
             configuration: CloudKitConfiguration(
-                baseURL: emulator.baseURL, container: "iCloud.jp.lightning.mustdo", environment: .development,
+                baseURL: emulator.baseURL, container: "iCloud.jp.lightning.mustdo", environment: .production,
                 apiToken: CloudKitAPIToken("emulator-api-token"), timeout: timeout,
                 retry: CloudKitRetryPolicy(
                     maxAttempts: 2, baseDelay: .milliseconds(5), maxDelay: .milliseconds(10),
