@@ -79,7 +79,9 @@ final class RelayctlCloudKitCheckTests: XCTestCase {
         try setup.signIn()
         let full = try await setup.check(["--web-auth-token-file", setup.tokenFile])
         XCTAssertEqual(full.status, 0, full.description)
-        for name in ["sign-in", "web auth token", "zone", "query Todo", "query Occurrence", "fields Todo", "fields Occurrence"] {
+        for name in [
+            "sign-in", "web auth token", "zone", "query Todo", "query Occurrence", "fields Todo", "fields Occurrence",
+        ] {
             XCTAssertEqual(checks(full)[name]?.0, "ok", "\(name): \(full.description)")
         }
         XCTAssertTrue(checks(full)["fields Todo"]?.1.contains("repeatRule") == true)
@@ -204,7 +206,8 @@ final class RelayctlCloudKitCheckTests: XCTestCase {
         defer { nowhere.finish() }
         let unreachable = try await nowhere.check()
         XCTAssertEqual(unreachable.status, 1, unreachable.description)
-        XCTAssertTrue(checks(unreachable)["sign-in"]?.2.contains("cannot reach CloudKit") == true, unreachable.description)
+        XCTAssertTrue(
+            checks(unreachable)["sign-in"]?.2.contains("cannot reach CloudKit") == true, unreachable.description)
         let usage = try await nowhere.check(["--web-auth-token-file"])
         XCTAssertEqual(usage.status, 2, usage.description)
     }

@@ -43,7 +43,9 @@ import Testing
         #expect(error?.kind == .throttled)
         #expect(error?.retryAfter == expected)
         #expect(harness.faultsServed == 1, "a long wait is the caller's to decide")
-        #expect(RetryAfter.advisedSeconds(try #require(error?.retryAfter)) == min(300, Int((value >= 1000 ? value / 1000 : value).rounded(.up))))
+        #expect(
+            RetryAfter.advisedSeconds(try #require(error?.retryAfter))
+                == min(300, Int((value >= 1000 ? value / 1000 : value).rounded(.up))))
     }
 
     @Test func retryAfterHeaderIsRead() async throws {

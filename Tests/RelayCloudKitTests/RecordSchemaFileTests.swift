@@ -39,14 +39,17 @@ import Testing
         let schema = try Self.schemaFile()
         let defaults = RecordSchema()
         #expect(
-            Set(Self.written.keys) == [defaults.todo.recordType, defaults.occurrence.recordType, defaults.account.recordType])
+            Set(Self.written.keys) == [
+                defaults.todo.recordType, defaults.occurrence.recordType, defaults.account.recordType,
+            ])
         #expect(Set(schema.recordTypes.keys) == Set(Self.written.keys).union(["Users"]), "Users is CloudKit's own")
         for (type, record) in Self.written {
             #expect(record.recordType == type)
             let declared = try #require(schema.recordTypes[type]).declaredFields
             let schemaFields = Dictionary(uniqueKeysWithValues: declared.map { ($0.name, $0.type) })
             let codecFields = record.fields.mapValues { $0.json["type"]?.stringValue ?? "?" }
-            #expect(Set(schemaFields.keys) == Set(codecFields.keys), "\(type): the codec and the file list other fields")
+            #expect(
+                Set(schemaFields.keys) == Set(codecFields.keys), "\(type): the codec and the file list other fields")
             for (name, tag) in codecFields {
                 let type = try #require(schemaFields[name], "\(type).\(name) is not in deploy/cloudkit/schema.ckdb")
                 #expect(type.wireTags.contains(tag), "\(name): the codec sends \(tag), the file says \(type)")
@@ -66,6 +69,8 @@ import Testing
         let refused = try await harness.client.modify(
             [RecordOperation(.forceReplace, extra)], token: saved.nextToken(after: token))
         #expect(refused.value.first?.error?.kind == .badRequest)
-        #expect(refused.value.first?.error?.reason == "Cannot create or modify field 'priority' in record 'Todo' in production schema")
+        #expect(
+            refused.value.first?.error?.reason
+                == "Cannot create or modify field 'priority' in record 'Todo' in production schema")
     }
 }

@@ -33,7 +33,10 @@ import Testing
         // The relay's two queries are served.
         #expect(try await session.call("records/query", Self.query("Todo")).status == 200)
         let occurrences = Self.query(
-            "Occurrence", filters: [["fieldName": "todoId", "comparator": "IN", "fieldValue": ["value": ["a"], "type": "STRING_LIST"]]])
+            "Occurrence",
+            filters: [
+                ["fieldName": "todoId", "comparator": "IN", "fieldValue": ["value": ["a"], "type": "STRING_LIST"]]
+            ])
         #expect(try await session.call("records/query", occurrences).status == 200)
 
         let cases: [(JSONValue, (Int, String?, String?))] = [
@@ -91,7 +94,9 @@ import Testing
             body["resultsLimit"] = .int(limit)
             let reply = try await session.call("records/query", .object(body))
             #expect(reply.status == status, "resultsLimit \(limit)")
-            if status == 400 { #expect(reply.json["reason"] == "BadRequestException: resultsLimit must be between 1 and 200") }
+            if status == 400 {
+                #expect(reply.json["reason"] == "BadRequestException: resultsLimit must be between 1 and 200")
+            }
         }
         let changes: JSONValue = ["zones": [["zoneID": Self.zone, "resultsLimit": 201]]]
         #expect(try await session.call("changes/zone", changes).status == 400)
@@ -112,8 +117,11 @@ import Testing
                     "BadRequestException: Your request contains 201 items which is more than the maximum number of items in a single request (200)"
                 ))
         let lookups: [JSONValue] = (0..<201).map { ["recordName": .string("t\($0)")] }
-        #expect(try await session.call("records/lookup", ["zoneID": Self.zone, "records": .array(lookups)]).status == 400)
-        let zones: [JSONValue] = (0..<201).map { ["operationType": "create", "zone": ["zoneID": ["zoneName": .string("z\($0)")]]] }
+        #expect(
+            try await session.call("records/lookup", ["zoneID": Self.zone, "records": .array(lookups)]).status == 400)
+        let zones: [JSONValue] = (0..<201).map {
+            ["operationType": "create", "zone": ["zoneID": ["zoneName": .string("z\($0)")]]]
+        }
         #expect(try await session.call("zones/modify", ["operations": .array(zones)]).status == 400)
         let twoHundred = try await session.call(
             "records/lookup", ["zoneID": Self.zone, "records": .array(Array(lookups.prefix(200)))])
@@ -143,14 +151,17 @@ import Testing
         #expect(records[4]["recordName"] == .string(good))
         #expect(records[4]["recordChangeTag"] != nil)
         let lookup = try await session.call(
-            "records/lookup", ["zoneID": Self.zone, "records": [["recordName": "tödo"], ["recordName": .string(good)]]])
+            "records/lookup",
+            ["zoneID": Self.zone, "records": [["recordName": "tödo"], ["recordName": .string(good)]]])
         #expect(lookup.json["records"]?[0]?["serverErrorCode"] == "BAD_REQUEST")
         #expect(lookup.json["records"]?[1]?["recordName"] == .string(good))
     }
 
     @Test func unknownTypeTagsAndLocationsWithoutCoordinatesAreUnexpectedInput() async throws {
         let schema = try ContainerSchema(
-            parsing: "DEFINE SCHEMA RECORD TYPE Place ( \"___recordID\" REFERENCE QUERYABLE, spot LOCATION, path LIST<LOCATION> );")
+            parsing:
+                "DEFINE SCHEMA RECORD TYPE Place ( \"___recordID\" REFERENCE QUERYABLE, spot LOCATION, path LIST<LOCATION> );"
+        )
         let client = try EmulatorClient(EmulatorConfiguration(schema: schema))
         let session = try Session(client)
         func save(_ fields: JSONValue) async throws -> EmulatorClient.Reply {
@@ -163,14 +174,20 @@ import Testing
         }
         let unexpected = (400, Optional("BAD_REQUEST"), Optional("BadRequestException: Unexpected input"))
         #expect(Self.refusal(try await save(["spot": ["value": ["latitude": 1], "type": "LOCATION"]])) == unexpected)
-        #expect(Self.refusal(try await save(["spot": ["value": ["latitude": 1, "longitude": 2], "type": "LIST"]])) == unexpected)
+        #expect(
+            Self.refusal(try await save(["spot": ["value": ["latitude": 1, "longitude": 2], "type": "LIST"]]))
+                == unexpected)
         #expect(Self.refusal(try await save(["spot": ["value": 3, "type": "BOOLEAN"]])) == unexpected)
         #expect(Self.refusal(try await save(["spot": "not a field dictionary"])) == unexpected)
         #expect(
-            Self.refusal(try await save(["path": ["value": [["latitude": 1, "longitude": 2], ["longitude": 2]], "type": "LOCATION_LIST"]]))
+            Self.refusal(
+                try await save([
+                    "path": ["value": [["latitude": 1, "longitude": 2], ["longitude": 2]], "type": "LOCATION_LIST"]
+                ]))
                 == unexpected)
         let untyped = try await save(["spot": ["value": ["longitude": 2]]])
-        #expect(untyped.json["records"]?[0]?["serverErrorCode"] == "BAD_REQUEST", "typed by the schema, still no latitude")
+        #expect(
+            untyped.json["records"]?[0]?["serverErrorCode"] == "BAD_REQUEST", "typed by the schema, still no latitude")
         let saved = try await save(["spot": ["value": ["latitude": 35.68, "longitude": 139.76], "type": "LOCATION"]])
         #expect(saved.json["records"]?[0]?["fields"]?["spot"]?["type"] == "LOCATION")
         #expect(try client.emulator.records(of: "alice@example.com").count == 1)

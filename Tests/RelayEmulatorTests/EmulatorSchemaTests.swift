@@ -1,3 +1,4 @@
+import Foundation
 import RelayEmulator
 import RelayJSON
 import Testing
@@ -12,13 +13,17 @@ import Testing
     }
 
     static func create(_ name: String, _ type: String, _ fields: JSONValue) -> JSONValue {
-        ["operationType": "create", "record": ["recordName": .string(name), "recordType": .string(type), "fields": fields]]
+        [
+            "operationType": "create",
+            "record": ["recordName": .string(name), "recordType": .string(type), "fields": fields],
+        ]
     }
 
     /// Every field the relay writes on a `Todo` (deploy/cloudkit/schema.ckdb), typed as the client sends them.
     static let fullTodo: JSONValue = [
         "title": ["value": "Buy milk", "type": "STRING"], "notes": ["value": "2 l", "type": "STRING"],
-        "dueAt": ["value": 1_735_722_000_000, "type": "TIMESTAMP"], "timeZone": ["value": "Asia/Tokyo", "type": "STRING"],
+        "dueAt": ["value": 1_735_722_000_000, "type": "TIMESTAMP"],
+        "timeZone": ["value": "Asia/Tokyo", "type": "STRING"],
         "sound": ["value": "bell", "type": "STRING"], "repeatRule": ["value": "{}", "type": "STRING"],
         "status": ["value": "pending", "type": "STRING"], "snoozedUntil": ["value": 1, "type": "TIMESTAMP"],
         "completedAt": ["value": 2, "type": "TIMESTAMP"], "deletedAt": ["value": 3, "type": "TIMESTAMP"],
@@ -45,12 +50,20 @@ import Testing
         #expect(records[0]["fields"]?["dueAt"] == ["value": 1_735_722_000_000, "type": "TIMESTAMP"])
         let refusals = records[1...4].map { ($0["serverErrorCode"]?.stringValue, $0["reason"]?.stringValue) }
         #expect(refusals[0] == ("BAD_REQUEST", "Cannot create new type Note in production schema"))
-        #expect(refusals[1] == ("BAD_REQUEST", "Cannot create or modify field 'done' in record 'Todo' in production schema"))
+        #expect(
+            refusals[1] == ("BAD_REQUEST", "Cannot create or modify field 'done' in record 'Todo' in production schema")
+        )
         #expect(
             refusals[2]
-                == ("BAD_REQUEST", "invalid attempt to set value type INT64 for field 'title' for type 'Todo', defined to be: STRING"))
+                == (
+                    "BAD_REQUEST",
+                    "invalid attempt to set value type INT64 for field 'title' for type 'Todo', defined to be: STRING"
+                ))
         #expect(
-            refusals[3] == ("BAD_REQUEST", "BadRequestException: Invalid value, expected type TIMESTAMP but actual value was a string"))
+            refusals[3] == (
+                "BAD_REQUEST",
+                "BadRequestException: Invalid value, expected type TIMESTAMP but actual value was a string"
+            ))
         #expect(records[5]["fields"]?["title"]?["type"] == "STRING")
         // Nothing refused was written.
         let stored = try client.emulator.records(of: "alice@example.com").compactMap { $0["recordName"]?.stringValue }
@@ -91,7 +104,8 @@ import Testing
         #expect(records[1]["fields"]?["done"] == ["value": 1, "type": "INT64"])
         #expect(
             records[2]["reason"]
-                == "cannot use an empty list to initialize a new field (field 'empty' in record type 'Todo' should be more precise)")
+                == "cannot use an empty list to initialize a new field (field 'empty' in record type 'Todo' should be more precise)"
+        )
         let development = client.emulator.schema(environment: "development")
         #expect(development.recordTypes["Note"]?.fields["tags"]?.type == FieldType(.string, list: true))
         #expect(development.recordTypes["Todo"]?.fields["done"]?.type == FieldType(.int64))
@@ -110,15 +124,35 @@ import Testing
         #expect(production.json["schema"]?.stringValue == ContainerSchema.relay.text)
     }
 
+    @Test func whatDevelopmentCreatedSurvivesARestartWithAStateFile() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-\(UUID().uuidString).json")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let first = try EmulatorClient(EmulatorConfiguration(stateFile: path), environment: "development")
+            let session = try Session(first)
+            let saved = try await session.call(
+                "records/modify", Self.modify([Self.create("n1", "Note", ["body": ["value": "x"]])]))
+            #expect(saved.json["records"]?[0]?["recordChangeTag"] != nil)
+            first.emulator.shutdown()
+            await first.emulator.waitUntilStopped()
+        }
+        let second = try EmulatorClient(EmulatorConfiguration(stateFile: path), environment: "development")
+        #expect(second.emulator.schema(environment: "development").recordTypes["Note"]?.fields["body"] != nil)
+        #expect(second.emulator.schema(environment: "production") == .relay)
+    }
+
     @Test func seededRecordsMustFitProductionsSchema() throws {
         let client = try EmulatorClient()
         #expect(throws: EmulatorError.self) {
             try client.emulator.seed(
-                "alice@example.com", records: [["recordName": "x", "recordType": "Todo", "fields": ["done": ["value": 1]]]])
+                "alice@example.com",
+                records: [["recordName": "x", "recordType": "Todo", "fields": ["done": ["value": 1]]]])
         }
         let lenient = try EmulatorClient(EmulatorConfiguration(lenientSchema: true))
         let seeded = try lenient.emulator.seed(
-            "alice@example.com", records: [["recordName": "x", "recordType": "Thing", "fields": ["done": ["value": 1]]]])
+            "alice@example.com",
+            records: [["recordName": "x", "recordType": "Thing", "fields": ["done": ["value": 1]]]])
         #expect(seeded.first?["fields"]?["done"] == ["value": 1, "type": "INT64"])
     }
 }

@@ -15,7 +15,9 @@ import Testing
 
     @Test func theDefaultSchemaIsTheSchemaFile() throws {
         let file = try Self.schemaFile()
-        #expect(ContainerSchema.relayText + "\n" == file, "edit deploy/cloudkit/schema.ckdb and ContainerSchema+Relay.swift together")
+        #expect(
+            ContainerSchema.relayText + "\n" == file,
+            "edit deploy/cloudkit/schema.ckdb and ContainerSchema+Relay.swift together")
         let parsed = try ContainerSchema(parsing: file)
         #expect(parsed == ContainerSchema.relay)
         // Laid out as cktool export-schema writes it: printing the parsed file gives the file back.

@@ -25,7 +25,9 @@ struct CloudKitCheck {
         var extra: JSONObject = [:]
 
         var json: JSONValue {
-            var object: JSONObject = ["name": .string(name), "status": .string(status.rawValue), "detail": .string(detail)]
+            var object: JSONObject = [
+                "name": .string(name), "status": .string(status.rawValue), "detail": .string(detail),
+            ]
             if let fix { object["fix"] = .string(fix) }
             for (key, value) in extra { object[key] = value }
             return .object(object)

@@ -77,8 +77,9 @@ enum CloudKitCommands {
         var lines = ["cloudkit check: \(settings.container) (\(settings.environment)) at \(settings.baseURL)"]
         for outcome in outcomes {
             let mark = outcome.status == .fail ? "FAIL" : outcome.status.rawValue
-            lines.append("  " + mark.padding(toLength: 6, withPad: " ", startingAt: 0) + outcome.name + ": "
-                + outcome.detail)
+            lines.append(
+                "  " + mark.padding(toLength: 6, withPad: " ", startingAt: 0) + outcome.name + ": "
+                    + outcome.detail)
             if let fix = outcome.fix { lines.append("        fix: " + fix) }
         }
         if let note { lines.append(note) }
@@ -127,8 +128,9 @@ enum TokenFile {
     /// Replaces the file's contents with `token` (mode 0600, in one step); a note for the operator.
     static func write(_ token: String, to path: String) -> String {
         let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(
-            atPath: temporary, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600]),
+        guard
+            FileManager.default.createFile(
+                atPath: temporary, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600]),
             rename(temporary, path) == 0
         else {
             try? FileManager.default.removeItem(atPath: temporary)

@@ -74,7 +74,8 @@ extension World {
         for item in requested {
             guard let name = item["recordName"]?.stringValue else { throw .badRequest("recordName is required") }
             if let problem = RecordNameRules.problem(name) {
-                results.append(RecordWire.itemError(name, code: "BAD_REQUEST", reason: "BadRequestException: \(problem)"))
+                results.append(
+                    RecordWire.itemError(name, code: "BAD_REQUEST", reason: "BadRequestException: \(problem)"))
                 continue
             }
             guard let record = zone.records[name] else {

@@ -57,7 +57,8 @@ enum StateSnapshot {
         if let text = json["developmentSchema"]?.stringValue {
             let saved = try ContainerSchema(parsing: text)
             for (name, type) in saved.recordTypes {
-                for (field, definition) in type.fields where world.schemas.development.recordTypes[name]?.fields[field] == nil {
+                for (field, definition) in type.fields
+                where world.schemas.development.recordTypes[name]?.fields[field] == nil {
                     if world.schemas.development.recordTypes[name] == nil {
                         world.schemas.development.recordTypes[name] = ContainerSchema.RecordType(name: name)
                     }

@@ -36,7 +36,9 @@ extension ContainerSchema {
         let scalars = name.unicodeScalars
         let plain =
             scalars.first.map { $0.isASCII && $0.properties.isAlphabetic } == true
-            && scalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+            && scalars.allSatisfy {
+                $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+            }
             && !SchemaLanguage.reservedWords.contains(name.uppercased())
         return plain ? name : "\"\(name)\""
     }

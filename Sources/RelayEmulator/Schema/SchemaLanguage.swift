@@ -85,8 +85,9 @@ extension SchemaLanguage {
                     index += 1
                 } else if character.properties.isAlphabetic || character == "_" || ("0"..."9").contains(character) {
                     var word = ""
-                    while let next = peek(), next.isASCII, next == "_" || next.properties.isAlphabetic
-                        || ("0"..."9").contains(next)
+                    while let next = peek(), next.isASCII,
+                        next == "_" || next.properties.isAlphabetic
+                            || ("0"..."9").contains(next)
                     {
                         word.unicodeScalars.append(next)
                         index += 1
@@ -174,7 +175,8 @@ extension SchemaLanguage {
                         guard let system = ContainerSchema.Field.systemFields.first(where: { $0.name == field.name })
                         else { throw error(token.line, "\(field.name) is not a CloudKit system field") }
                         guard system.type == field.type else {
-                            throw error(token.line, "the system field \(field.name) is \(system.type), not \(field.type)")
+                            throw error(
+                                token.line, "the system field \(field.name) is \(system.type), not \(field.type)")
                         }
                     }
                     fields.append(field)
@@ -225,7 +227,10 @@ extension SchemaLanguage {
             guard let token = current, token.kind == .word,
                 let primitive = FieldType.Primitive(rawValue: token.text.uppercased())
             else {
-                throw error(line, "expected a data type (STRING, INT64, TIMESTAMP, LIST<…>…), found \"\(current?.text ?? "the end")\"")
+                throw error(
+                    line,
+                    "expected a data type (STRING, INT64, TIMESTAMP, LIST<…>…), found \"\(current?.text ?? "the end")\""
+                )
             }
             position += 1
             if encrypted, [.asset, .reference, .number].contains(primitive) {

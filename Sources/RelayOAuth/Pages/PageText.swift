@@ -135,7 +135,8 @@ struct PageText: Sendable {
         scopeRead: "To-Do とその時刻を見る",
         scopeWrite: "To-Do の追加・変更・完了・スヌーズ・削除",
         storedNote: "MustDo Relay がこの接続のために保存するのは、暗号化した iCloud のサインイン情報だけです。To-Do の内容は保存しません。いつでも接続を解除できます。",
-        keepSignedIn: "Apple のサインイン画面では「サインインしたままにする」にチェックを入れてください。チェックしないと、Apple が 30 分でサインインを終了することがあり、アプリの再接続が必要になります。",
+        keepSignedIn:
+            "Apple のサインイン画面では「サインインしたままにする」にチェックを入れてください。チェックしないと、Apple が 30 分でサインインを終了することがあり、アプリの再接続が必要になります。",
         onlyIfYouStarted: "このアプリから接続を始めたばかりの場合にだけ続けてください。",
         continueWithApple: "Apple で続ける",
         cancel: "キャンセル",

@@ -83,7 +83,9 @@ struct TodoDatabase: Sendable {
     /// The `Occurrence` records of the to-dos `ids` (at most 200 ids).
     func occurrences(of ids: [String]) async throws(CloudKitError) -> [OccurrenceRecord] {
         guard !ids.isEmpty else { return [] }
-        return try await queryAll(TodoQueries.occurrences(of: ids, schema)).compactMap { try? OccurrenceRecord(record: $0, schema: schema.occurrence) }
+        return try await queryAll(TodoQueries.occurrences(of: ids, schema)).compactMap {
+            try? OccurrenceRecord(record: $0, schema: schema.occurrence)
+        }
     }
 
     private func queryAll(_ query: RecordQuery) async throws(CloudKitError) -> [Record] {
