@@ -43,10 +43,11 @@ struct AWSCredentialsTests {
             [
                 "AWS_DEFAULT_REGION": "eu-north-1", "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": secret,
                 "RELAY_DYNAMODB_ENDPOINT": "http://127.0.0.1:8000",
-            ])
+            ], httpClient: AWSTestSupport.httpClient)
         #expect(configuration.region == "eu-north-1" && configuration.endpoint == "http://127.0.0.1:8000")
         #expect(throws: AWSError.self) {
-            try AWSConfiguration.fromEnvironment(["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"])
+            try AWSConfiguration.fromEnvironment(
+                ["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"], httpClient: AWSTestSupport.httpClient)
         }
     }
 
