@@ -83,7 +83,10 @@ struct RefreshingCredentialsTests {
         let source = Source(clock: clock)
         let provider = provider(source)
         #expect(try await provider.credentials().accessKeyID == "ASIAKEY1")
-        clock.advance(by: 3600 - 899)  // 14 min 59 s left: inside the 15-minute window
+        clock.advance(by: 3600 - 961)
+        _ = try await provider.credentials()
+        #expect(provider.fetchCount == 1, "16 min 1 s left: not yet")
+        clock.advance(by: 2)  // 15 min 59 s left: inside the window (15 min before the last minute)
         source.hold()
         // Every call answers at once with the current key although the fetch is held.
         #expect(Set(await keys(provider, count: 300)) == ["ASIAKEY1"])
@@ -158,11 +161,11 @@ struct RefreshingCredentialsTests {
         #expect(events.failures.count == 1)
     }
 
-    @Test func shortLivedCredentialsAreRenewedAtHalfTheirLife() async throws {
-        let source = Source(clock: clock, lifetime: 900)  // the shortest STS session
+    @Test func shortLivedCredentialsAreRenewedHalfWayThroughTheirUsableLife() async throws {
+        let source = Source(clock: clock, lifetime: 900)  // the shortest STS session: usable for 840 s
         let provider = provider(source)
         _ = try await provider.credentials()
-        clock.advance(by: 449)
+        clock.advance(by: 419)
         _ = try await provider.credentials()
         #expect(source.fetches == 1)
         clock.advance(by: 2)

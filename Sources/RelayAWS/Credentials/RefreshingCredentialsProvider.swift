@@ -13,9 +13,10 @@ public enum AWSCredentialEvent: Sendable, Equatable {
 
 /// When a refreshing provider renews its credentials.
 public struct AWSCredentialRefreshTiming: Sendable {
-    /// Renew this many seconds before expiry, in the background, while the current credentials keep
-    /// signing: 15 minutes, botocore's advisory refresh window. Capped at half the life the
-    /// credentials had left when they arrived, so short-lived ones are not renewed on every call.
+    /// Renew this many seconds before the credentials stop being usable (`minimumRemaining` before
+    /// expiry), in the background, while the current ones keep signing: 15 minutes, botocore's
+    /// advisory refresh window. Capped at half the usable life the credentials had when they
+    /// arrived, so short-lived ones are not renewed on every call.
     public var refreshAhead: Double
     /// Never sign with credentials closer to expiry than this many seconds (a request must reach
     /// AWS before they end): callers then wait for the refresh.
@@ -167,13 +168,15 @@ public final class RefreshingCredentialsProvider: AWSCredentialsProvider, Custom
         return result
     }
 
+    /// The window is measured back from the end of the usable life (a minute before expiry), so
+    /// a background refresh always has time to finish before anyone would have to wait.
     private func current(_ credentials: AWSCredentials, now: Double) -> Current {
         guard let expiration = credentials.expiration else {
             return Current(credentials: credentials, refreshAt: .infinity, usableUntil: .infinity)
         }
-        let ahead = min(timing.refreshAhead, (expiration - now) / 2)
-        return Current(
-            credentials: credentials, refreshAt: expiration - ahead, usableUntil: expiration - timing.minimumRemaining)
+        let usableUntil = expiration - timing.minimumRemaining
+        let ahead = min(timing.refreshAhead, (usableUntil - now) / 2)
+        return Current(credentials: credentials, refreshAt: usableUntil - ahead, usableUntil: usableUntil)
     }
 
     /// `initialBackoff` × 2^(failures − 1), at most `maximumBackoff`, less up to a quarter at
