@@ -30,7 +30,21 @@ final class InstanceMetadataCredentialSource: AWSCredentialSource {
 
     var origin: String { "the instance metadata service at \(endpoint.base)" }
 
+    /// Added to every failure: IMDS is what the chain falls back to when nothing else is set, so
+    /// its failure off EC2 usually means a missing setting rather than an IMDS problem.
+    static let hint =
+        "the instance metadata service is the last source of the chain, used because none of "
+        + "AWS_ACCESS_KEY_ID, AWS_WEB_IDENTITY_TOKEN_FILE, AWS_PROFILE or AWS_CONTAINER_CREDENTIALS_* is set"
+
     func fetch() async throws(AWSError) -> AWSCredentials {
+        do {
+            return try await fetchFromIMDS()
+        } catch {
+            throw .credentials("\(error.reason) (\(Self.hint))")
+        }
+    }
+
+    private func fetchFromIMDS() async throws(AWSError) -> AWSCredentials {
         var token = try await sessionToken(renew: false)
         var renewed = false
         while true {
@@ -106,9 +120,8 @@ final class InstanceMetadataCredentialSource: AWSCredentialSource {
             response = try await CredentialHTTP.send(http, request, origin: origin)
         } catch {
             throw .credentials(
-                "\(error.reason); not on EC2, or in a container with the metadata hop limit at 1 "
-                    + "(set it to 2, or give the task a role); nothing earlier in the chain is configured "
-                    + "(AWS_ACCESS_KEY_ID, AWS_WEB_IDENTITY_TOKEN_FILE, a profile, AWS_CONTAINER_CREDENTIALS_*)")
+                "\(error.reason): not on EC2, or in a container on EC2 with the metadata hop limit at 1 "
+                    + "(raise it to 2, or give the container a task role)")
         }
         switch response.status {
         case 200:
