@@ -21,7 +21,8 @@ public struct AWSConfiguration: Sendable {
     /// 1 s, attempt 3 s, 4 attempts).
     public init(
         region: String, credentials: any AWSCredentialsProvider, endpoint: String? = nil,
-        connectTimeout: Duration = .seconds(1), requestTimeout: Duration = .seconds(3), retry: RetryPolicy = RetryPolicy()
+        connectTimeout: Duration = .seconds(1), requestTimeout: Duration = .seconds(3),
+        retry: RetryPolicy = RetryPolicy()
     ) {
         self.region = region
         self.credentials = credentials

@@ -54,9 +54,11 @@ enum ConfigurationCheck {
             problems.append(error.description)
             awsFailed = true
         }
-        if !awsFailed, let keyService = note({ () throws(Backends.Failure) in
-            try Backends.openKeyService(configuration, http: http, awsCredentials: aws)
-        }) {
+        if !awsFailed,
+            let keyService = note({ () throws(Backends.Failure) in
+                try Backends.openKeyService(configuration, http: http, awsCredentials: aws)
+            })
+        {
             if let problem = await roundTrip(keyService) { problems.append(problem) }
         }
         if case .sqlite(let path) = configuration.store, !FileManager.default.fileExists(atPath: path) {

@@ -59,7 +59,8 @@ final class RoleCredentialsTests: XCTestCase {
         XCTAssertTrue(log.contains(#""event":"aws.credentials","outcome":"web-identity""#), log)
         XCTAssertTrue(log.contains(#""event":"aws.credentials_refreshed","outcome":"web-identity""#), log)
         XCTAssertFalse(log.contains("acceptance.token") || log.contains("eyJhbGciOiJSUzI1NiJ9"), "a token in the log")
-        let refreshes = try await relay.metric(#"relay_aws_credential_refreshes_total{source="web-identity",outcome="ok"}"#)
+        let refreshes = try await relay.metric(
+            #"relay_aws_credential_refreshes_total{source="web-identity",outcome="ok"}"#)
         XCTAssertEqual(refreshes, 1)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RelayStore
 import Testing
 
 @testable import RelayAWS
@@ -25,6 +26,23 @@ struct AWSCredentialsTests {
             #expect(!text.contains(secret) && !text.contains(token) && !text.contains(signature.signature), "\(text)")
         }
         #expect("\(credentials)".contains("ASIA"), "the key is still recognisable")
+    }
+
+    @Test func providersNeverShowTheirCredentialsOrTokens() async throws {
+        let ecs = try FakeContainerEndpoint(host: "127.0.0.8", clock: ManualClock(start: Date().timeIntervalSince1970))
+        let chain = try AWSCredentialChain.resolve(
+            environment: ["AWS_CONTAINER_CREDENTIALS_FULL_URI": ecs.url, "AWS_CONTAINER_AUTHORIZATION_TOKEN": token],
+            http: AWSTestSupport.httpClient,
+            options: AWSCredentialChain.Options(region: "eu-west-1", homeDirectory: nil))
+        let credentials = try await chain.provider.credentials()
+        var dumped = ""
+        dump(chain.provider, to: &dumped)
+        dump((chain.provider as? RefreshingCredentialsProvider)?.source, to: &dumped)
+        let configuration = AWSConfiguration(region: "eu-west-1", credentials: chain.provider)
+        for text in [dumped, "\(chain.provider)", "\(configuration)", String(reflecting: configuration)] {
+            #expect(!text.contains(token) && !text.contains(credentials.secretAccessKey), "\(text)")
+            #expect(!text.contains(credentials.sessionToken ?? "-"), "\(text)")
+        }
     }
 
     @Test func fromEnvironment() throws {

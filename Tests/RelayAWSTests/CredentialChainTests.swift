@@ -67,7 +67,10 @@ struct CredentialChainTests {
                 "AWS_ROLE_ARN must be a role ARN"
             ),
             (
-                ["AWS_WEB_IDENTITY_TOKEN_FILE": "/t", "AWS_ROLE_ARN": "arn:aws:iam::1:role/r", "AWS_ROLE_SESSION_NAME": "a b"],
+                [
+                    "AWS_WEB_IDENTITY_TOKEN_FILE": "/t", "AWS_ROLE_ARN": "arn:aws:iam::1:role/r",
+                    "AWS_ROLE_SESSION_NAME": "a b",
+                ],
                 "AWS_ROLE_SESSION_NAME"
             ),
             (["AWS_PROFILE": "relay", "AWS_CONFIG_FILE": directory + "/none"], "no profile relay"),
@@ -140,7 +143,8 @@ struct CredentialChainTests {
         let first = try await provider.credentials()
         #expect(first.accessKeyID == "ASIASTS1" && first.sessionToken?.hasSuffix("&/+=") == true)
         let expiration = try #require(first.expiration)
-        #expect((3500...3700).contains(expiration - clock.now()) && expiration.truncatingRemainder(dividingBy: 1) == 0.5)
+        #expect(
+            (3500...3700).contains(expiration - clock.now()) && expiration.truncatingRemainder(dividingBy: 1) == 0.5)
         try "second.jwt.token".write(toFile: tokenFile, atomically: true, encoding: .utf8)
         let source = try #require((provider as? RefreshingCredentialsProvider)?.source)
         _ = try await source.fetch()
@@ -226,7 +230,8 @@ final class FakeSTS: Sendable {
             .replacingOccurrences(of: "ASgeIAIOSFODNN7EXAMPLE", with: "ASIASTS\(count)")
             .replacingOccurrences(
                 of: "2026-12-01T20:58:45Z",
-                with: FakeIssuer.iso8601(Date().timeIntervalSince1970 + 3600).replacingOccurrences(of: "Z", with: ".5Z"))
+                with: FakeIssuer.iso8601(Date().timeIntervalSince1970 + 3600).replacingOccurrences(of: "Z", with: ".5Z")
+            )
         return Response(headers: ["Content-Type": "text/xml"], body: Array(body.utf8))
     }
 }

@@ -89,7 +89,9 @@ struct CredentialRefreshLoadTests {
         #expect(requests.count == 1100)
         for request in requests {
             let expiration = try #require(imds.issuer.expiration(of: request.accessKeyID), "\(request.accessKeyID)")
-            #expect(expiration - request.at >= 60, "\(request.accessKeyID) signed \(expiration - request.at) s before expiry")
+            #expect(
+                expiration - request.at >= 60,
+                "\(request.accessKeyID) signed \(expiration - request.at) s before expiry")
         }
         let keys = requests.map(\.accessKeyID)
         #expect(Set(keys[0..<500]) == [first.accessKeyID])

@@ -50,7 +50,9 @@ struct CredentialSourceTests {
             _ = try await provider.credentials()
             Issue.record("credentials without a role")
         } catch {
-            #expect("\(error)".contains("at \(imds.base) has no IAM role credentials (HTTP 404): attach an instance profile"))
+            #expect(
+                "\(error)".contains(
+                    "at \(imds.base) has no IAM role credentials (HTTP 404): attach an instance profile"))
             #expect("\(error)".contains("the last source of the chain"))
         }
         // A port nobody listens on: "not on EC2".

@@ -30,7 +30,8 @@ import Testing
             configFile: path, environment: ["AWS_ROLE_ARN": "arn:aws:iam::1:role/env", "HOME": "/root"])
         #expect(
             configuration.awsVariables == [
-                "AWS_REGION": "eu-west-1", "AWS_ROLE_ARN": "arn:aws:iam::1:role/env", "AWS_WEB_IDENTITY_TOKEN_FILE": "/t",
+                "AWS_REGION": "eu-west-1", "AWS_ROLE_ARN": "arn:aws:iam::1:role/env",
+                "AWS_WEB_IDENTITY_TOKEN_FILE": "/t",
             ])
         guard case .dynamoDB(_, "eu-west-1", _) = configuration.store else {
             Issue.record("the region from the file")
@@ -49,7 +50,8 @@ import Testing
             try Configuration.load(
                 configFile: nil,
                 environment: [
-                    "RELAY_ISSUER": "https://relay.example.com", "AWS_ACCESS_KEY_ID": "AKIA", "AWS_SECRET_ACCESS_KEY": "s",
+                    "RELAY_ISSUER": "https://relay.example.com", "AWS_ACCESS_KEY_ID": "AKIA",
+                    "AWS_SECRET_ACCESS_KEY": "s",
                 ])
         }
         do {
@@ -86,9 +88,10 @@ import Testing
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
             try JSONValue(parsing: Array($0.utf8))
         }
-        #expect(lines.map { $0["event"]?.stringValue } == [
-            "aws.credentials_refreshed", "aws.credentials_refresh_failed", "aws.credentials_refresh_failed",
-        ])
+        #expect(
+            lines.map { $0["event"]?.stringValue } == [
+                "aws.credentials_refreshed", "aws.credentials_refresh_failed", "aws.credentials_refresh_failed",
+            ])
         #expect(lines.map { $0["level"]?.stringValue } == ["info", "warning", "error"])
         #expect(lines[1]["outcome"]?.stringValue == "web-identity" && lines[1]["count"]?.intValue == 540)
         #expect(lines[1]["reason"]?.stringValue == "\(reason)")

@@ -12,12 +12,15 @@ import RelayHTTP
 /// loopback address, `localhost`, or the ECS and EKS agents' link-local addresses, as botocore's
 /// `ContainerMetadataFetcher` allows. Otherwise a variable set by mistake could send the token to
 /// any host over plain http.
-struct ContainerCredentialSource: AWSCredentialSource {
+struct ContainerCredentialSource: AWSCredentialSource, CustomStringConvertible, CustomReflectable {
     let url: String
     let tokenFile: String?
     let token: String?
     let http: HTTPClient
     var kind: AWSCredentialSourceKind { .container }
+    /// The token (`AWS_CONTAINER_AUTHORIZATION_TOKEN`) is a secret: never shown.
+    var description: String { "ContainerCredentialSource(\(url), token redacted)" }
+    var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 
     /// The ECS agent's address, the base of a relative URI.
     static let ecsHost = "169.254.170.2"
@@ -81,7 +84,8 @@ struct ContainerCredentialSource: AWSCredentialSource {
         let response = try await CredentialHTTP.send(http, request, attempts: 3, origin: origin)
         guard response.status == 200 else {
             throw .credentials(
-                "\(origin) answered HTTP \(response.status); check the task role (ECS) or the pod identity association (EKS)")
+                "\(origin) answered HTTP \(response.status); check the task role (ECS) or the pod identity association (EKS)"
+            )
         }
         return try CredentialDocument.parse(response.body, origin: origin)
     }

@@ -65,7 +65,8 @@ enum ISO8601Time {
             guard index + 1 == bytes.count else { return nil }
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"),
-                let hours = number(bytes[(index + 1)..<(index + 3)]), let minutes = number(bytes[(index + 4)..<(index + 6)]),
+                let hours = number(bytes[(index + 1)..<(index + 3)]),
+                let minutes = number(bytes[(index + 4)..<(index + 6)]),
                 hours < 24, minutes < 60
             else { return nil }
             offset = (hours * 60 + minutes) * 60 * (bytes[index] == UInt8(ascii: "+") ? 1 : -1)

@@ -71,7 +71,8 @@ final class InstanceMetadataCredentialSource: AWSCredentialSource {
 
     private func roleName(token: String) async throws(FetchError) -> String {
         let body = try await get(Self.credentialsPath, token: token)
-        let role = String(decoding: body, as: UTF8.self).split(whereSeparator: \.isNewline).first
+        let role =
+            String(decoding: body, as: UTF8.self).split(whereSeparator: \.isNewline).first
             .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         guard !role.isEmpty, role.utf8.allSatisfy({ SigV4Encoding.isUnreserved($0) || "+=,@".utf8.contains($0) })
         else {

@@ -50,7 +50,9 @@ public struct AWSCredentialRefreshTiming: Sendable {
 ///   `.refreshFailed` and is retried after a growing backoff (never on every call);
 /// - only with no usable credentials (at start, or after every retry failed until
 ///   `minimumRemaining`) do calls wait, all of them on the same single fetch.
-public final class RefreshingCredentialsProvider: AWSCredentialsProvider, CustomStringConvertible {
+public final class RefreshingCredentialsProvider: AWSCredentialsProvider, CustomStringConvertible,
+    CustomReflectable
+{
     private struct Current {
         let credentials: AWSCredentials
         let refreshAt: Double
@@ -98,6 +100,9 @@ public final class RefreshingCredentialsProvider: AWSCredentialsProvider, Custom
     public var fetchCount: Int { state.withLock { $0.fetches } }
 
     public var description: String { "RefreshingCredentialsProvider(\(source.kind.rawValue))" }
+
+    /// Reflection shows the source only: `dump` must not reach the cached keys.
+    public var customMirror: Mirror { Mirror(self, children: ["source": source.kind.rawValue]) }
 
     public func credentials() async throws(AWSError) -> AWSCredentials {
         let now = clock.now()
@@ -161,7 +166,8 @@ public final class RefreshingCredentialsProvider: AWSCredentialsProvider, Custom
                 state.nextAttempt = now + delay
                 state.lastError = error
                 let validFor = state.current.map { $0.usableUntil - now }.flatMap { $0 > 0 ? Int($0) : nil }
-                return .refreshFailed(source: source.kind, error: error, validFor: validFor, retryIn: Int(delay.rounded(.up)))
+                return .refreshFailed(
+                    source: source.kind, error: error, validFor: validFor, retryIn: Int(delay.rounded(.up)))
             }
         }
         onEvent(event)

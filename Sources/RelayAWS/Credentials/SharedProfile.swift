@@ -36,7 +36,8 @@ enum SharedProfile {
         for (path, section) in places {
             guard let path, let sections = try read(path), let settings = sections[section] else { continue }
             found = true
-            let id = settings["aws_access_key_id"], secret = settings["aws_secret_access_key"]
+            let id = settings["aws_access_key_id"]
+            let secret = settings["aws_secret_access_key"]
             if id != nil || secret != nil {
                 guard let id, let secret, !id.isEmpty, !secret.isEmpty else {
                     throw .configuration(
@@ -87,7 +88,8 @@ enum SharedProfile {
 
     /// Keys may come only from a file no one else can read, like the relay's other secret files.
     private static func checkPrivate(_ path: String) throws(AWSError) {
-        let mode = ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber)?
+        let mode =
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber)?
             .intValue ?? 0
         guard mode & 0o077 == 0 else {
             throw .configuration(

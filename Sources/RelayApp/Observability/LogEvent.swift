@@ -130,7 +130,8 @@ public struct LogReason: Sendable, Hashable, CustomStringConvertible {
     public let description: String
 
     public init(_ error: AWSError) {
-        description = String(error.description.unicodeScalars.filter { $0.value >= 0x20 }.prefix(400).map(Character.init))
+        description = String(
+            error.description.unicodeScalars.filter { $0.value >= 0x20 }.prefix(400).map(Character.init))
     }
 }
 
