@@ -12,6 +12,9 @@ import Testing
 struct CredentialChainTests {
     let clock = ManualClock(start: Date().timeIntervalSince1970)
     let http = AWSTestSupport.httpClient
+    /// A moto of their own: the shared one is busy with the conformance suites, and STS answers
+    /// within the relay's 5-second bound only when moto is not queueing behind them.
+    static let moto = SharedMoto()
 
     func resolve(_ environment: [String: String], home: String? = nil) throws -> (
         AWSCredentialSourceKind, any AWSCredentialsProvider
@@ -22,7 +25,7 @@ struct CredentialChainTests {
     }
 
     @Test func environmentWinsOverWebIdentityOverProfileOverContainerOverInstanceMetadata() async throws {
-        let moto = try await AWSTestSupport.moto()
+        let moto = try await Self.moto.server()
         let ecs = try FakeContainerEndpoint(clock: clock)
         let imds = try FakeInstanceMetadata(clock: clock)
         let directory = try temporaryDirectory()
@@ -172,7 +175,7 @@ struct CredentialChainTests {
     }
 
     @Test func webIdentityAgainstMotosSTS() async throws {
-        let moto = try await AWSTestSupport.moto()
+        let moto = try await Self.moto.server()
         let directory = try temporaryDirectory()
         try "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJyZWxheSJ9.c2ln".write(
             toFile: directory + "/token", atomically: true, encoding: .utf8)
@@ -185,7 +188,8 @@ struct CredentialChainTests {
         let remaining = try #require(credentials.expiration) - Date().timeIntervalSince1970
         #expect((3500...3700).contains(remaining), "moto's default session: one hour")
         // moto files what these keys create under the role's account: proof they are STS's keys.
-        let configuration = AWSConfiguration(region: "us-east-1", credentials: provider, endpoint: moto.endpoint)
+        let configuration = AWSConfiguration(
+            region: "us-east-1", credentials: provider, endpoint: moto.endpoint, requestTimeout: .seconds(30))
         let table = "web-identity-\(UUID().uuidString.prefix(8))"
         let store = try DynamoDBStore(tableName: table, configuration: configuration, httpClient: http)
         #expect(try await store.createTable())
