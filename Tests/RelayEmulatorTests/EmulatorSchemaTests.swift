@@ -98,6 +98,8 @@ import Testing
                 Self.create("n1", "Note", ["body": ["value": "x"], "tags": ["value": ["a"], "type": "STRING_LIST"]]),
                 Self.create("t1", "Todo", ["done": ["value": 1]]),
                 Self.create("t2", "Todo", ["empty": ["value": []]]),
+                Self.create("t4", "Todo", ["not-a-name": ["value": 1]]),
+                Self.create("x1", "_Hidden", ["body": ["value": "x"]]),
             ]))
         let records = try #require(reply.json["records"]?.arrayValue)
         #expect(records[0]["fields"]?["tags"] == ["value": ["a"], "type": "STRING_LIST"])
@@ -106,6 +108,8 @@ import Testing
             records[2]["reason"]
                 == "cannot use an empty list to initialize a new field (field 'empty' in record type 'Todo' should be more precise)"
         )
+        #expect(records[3]["reason"] == "BadRequestException: invalid field name 'not-a-name'")
+        #expect(records[4]["reason"] == "BadRequestException: invalid record type name '_Hidden'")
         let development = client.emulator.schema(environment: "development")
         #expect(development.recordTypes["Note"]?.fields["tags"]?.type == FieldType(.string, list: true))
         #expect(development.recordTypes["Todo"]?.fields["done"]?.type == FieldType(.int64))

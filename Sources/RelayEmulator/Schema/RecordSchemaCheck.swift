@@ -19,6 +19,7 @@ struct RecordSchemaCheck {
             guard mode.createsSchema else {
                 throw Self.refusal("Cannot create new type \(recordType) in production schema")
             }
+            guard Self.isName(recordType) else { throw .badRequest("invalid record type name '\(recordType)'") }
             schema.recordTypes[recordType] = ContainerSchema.RecordType(name: recordType)
         }
         var result: [String: StoredField?] = [:]
@@ -59,6 +60,7 @@ struct RecordSchemaCheck {
         guard mode.createsSchema else {
             throw Self.refusal("Cannot create or modify field '\(name)' in record '\(recordType)' in production schema")
         }
+        guard Self.isName(name) else { throw .badRequest("invalid field name '\(name)'") }
         guard let newTag = tag ?? RecordWire.inferredType(value), let type = FieldType.inferred(fromTag: newTag) else {
             throw Self.refusal(
                 "cannot use an empty list to initialize a new field (field '\(name)' in record type '\(recordType)' "
@@ -67,6 +69,16 @@ struct RecordSchemaCheck {
         let field = ContainerSchema.Field(name, type)
         schema.recordTypes[recordType]?.fields[name] = field
         return field
+    }
+
+    /// A name a save may create. Apple, `CKRecord` `subscript(_:)`: "A key must consist of one or more
+    /// alphanumeric characters and must start with a letter. CloudKit permits the use of underscores, but not
+    /// spaces." The schema language's identifier rule is the same (and the saved schema must parse back).
+    static func isName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+        }
     }
 
     /// A schema refusal: BAD_REQUEST, Apple's server message as the reason.
