@@ -57,8 +57,14 @@ import Testing
 
     @Test func anEmptyRegistryListsNoToolsOnOnePage() throws {
         let registry = try ToolRegistry<TestPrincipal>([])
-        let page = try #require(registry.page(cursor: nil, version: .latest))
+        let page = try #require(registry.page(cursor: nil, version: .latestLegacy))
         #expect(try JSONValue(parsing: page.bytes(id: .int(1)))["result"] == ["tools": []])
-        #expect(registry.page(cursor: "page-1", version: .latest) == nil)
+        #expect(registry.page(cursor: "page-1", version: .latestLegacy) == nil)
+        // 2026-07-28: the same list with resultType and the cache hint (no server stamp: a registry
+        // built alone has no server identity).
+        let modern = try #require(registry.page(cursor: nil, version: .v2026_07_28))
+        #expect(
+            try JSONValue(parsing: modern.bytes(id: .int(1)))["result"]
+                == ["tools": [], "resultType": "complete", "ttlMs": 3_600_000, "cacheScope": "public"])
     }
 }
