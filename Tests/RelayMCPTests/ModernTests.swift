@@ -73,6 +73,7 @@ import Testing
             let expected: JSONValue = [
                 "content": [["type": "text", "text": #"{"echo":"hi hi","user":"alice"}"#]],
                 "structuredContent": ["echo": "hi hi", "user": "alice"],
+                "isError": false,
                 "resultType": "complete",
                 "_meta": ["io.modelcontextprotocol/serverInfo": Self.stamp],
             ]
