@@ -48,11 +48,31 @@ import Testing
         }
         let annotated: JSONValue = [
             "type": "object", "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "properties": ["a": ["type": "string", "description": "x", "format": "date", "x-mcp-header": "A"]],
+            "properties": ["a": ["type": "string", "description": "x", "format": "date", "x-example": "A"]],
         ]
         #expect(register([ToolDefinition(name: "t", description: "", inputSchema: annotated)]) == nil)
         let badOutput = ToolDefinition(name: "t", description: "", outputSchema: ["type": "object", "allOf": 3])
         #expect(register([badOutput]) != nil)
+    }
+
+    @Test func parameterHeadersAreRefusedBecauseNothingWouldCheckThem() {
+        let headed: JSONValue = [
+            "type": "object",
+            "properties": [
+                "region": ["type": "string", "x-mcp-header": "Region"], "x-mcp-header": ["type": "string"],
+            ],
+        ]
+        #expect(
+            register([ToolDefinition(name: "t", description: "", inputSchema: headed)])?.message.contains(
+                "x-mcp-header") == true)
+        let nested: JSONValue = [
+            "type": "object",
+            "properties": ["a": ["type": "object", "properties": ["b": ["type": "integer", "x-mcp-header": "B"]]]],
+        ]
+        #expect(register([ToolDefinition(name: "t", description: "", inputSchema: nested)]) != nil)
+        // A property that is merely called so is no annotation.
+        let named: JSONValue = ["type": "object", "properties": ["x-mcp-header": ["type": "string"]]]
+        #expect(register([ToolDefinition(name: "t", description: "", inputSchema: named)]) == nil)
     }
 
     @Test func anEmptyRegistryListsNoToolsOnOnePage() throws {

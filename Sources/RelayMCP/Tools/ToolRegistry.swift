@@ -18,7 +18,8 @@ public struct ToolRegistry<Principal: Sendable>: Sendable {
     private let pages: [ProtocolVersion: [PreencodedResult]]
 
     /// Registers `tools` in order. Throws when a name is invalid or repeated, or a schema cannot be
-    /// compiled (a programming error, reported at startup rather than on the first call).
+    /// compiled or asks for `x-mcp-header` (a programming error, reported at startup rather than on
+    /// the first call).
     public init(_ tools: [any Tool<Principal>], pageSize: Int = 100) throws(MCPError) {
         try self.init(tools, pageSize: pageSize, envelope: ResultEnvelope(serverInfo: nil, cache: .staticPerDeployment))
     }
@@ -39,6 +40,11 @@ public struct ToolRegistry<Principal: Sendable>: Sendable {
             }
             guard definition.inputSchema["type"] == "object" else {
                 throw .internalError("The inputSchema of \(definition.name) must have \"type\": \"object\".")
+            }
+            guard !Self.annotatesHeaders(definition.inputSchema) else {
+                // 2026-07-28 clients mirror such a parameter into an `Mcp-Param-*` header that the server
+                // MUST then check against the body; this endpoint does not, so it must not offer one.
+                throw .internalError("Tool \(definition.name): x-mcp-header is not supported.")
             }
             let input: JSONSchema
             let output: JSONSchema?
@@ -72,6 +78,20 @@ public struct ToolRegistry<Principal: Sendable>: Sendable {
             if index + 1 < count { result["nextCursor"] = .string(cursor(forPage: index + 1)) }
             // Every page of the list carries the same cache hint (the spec requires one scope per list).
             return PreencodedResult(envelope.finish(result, version: version, cacheable: true))
+        }
+    }
+
+    /// Whether a schema uses the 2026 `x-mcp-header` keyword anywhere (a property merely named so
+    /// inside `properties` does not count).
+    static func annotatesHeaders(_ schema: JSONValue, namesProperties: Bool = false) -> Bool {
+        switch schema {
+        case .object(let object):
+            object.contains { key, value in
+                (!namesProperties && key == "x-mcp-header")
+                    || annotatesHeaders(value, namesProperties: !namesProperties && key == "properties")
+            }
+        case .array(let elements): elements.contains { annotatesHeaders($0) }
+        default: false
         }
     }
 
