@@ -58,12 +58,12 @@ public struct MCPError: Error, Sendable, Equatable {
 
     /// -32022 (2026-07-28): the requested revision is not served; `data` names every served version
     /// (both eras, as the spec's own example does) and the one requested.
-    public static func unsupportedProtocolVersion(_ requested: String, detail: String? = nil) -> MCPError {
+    public static func unsupportedProtocolVersion(_ requested: String) -> MCPError {
         MCPError(
             code: Code.unsupportedProtocolVersion,
-            message: "Unsupported protocol version \"\(requested)\". "
-                + (detail ?? "Supported: \(ProtocolVersion.supportedStrings.joined(separator: ", ")).")
-                + " The 2025 revisions start with initialize; 2026-07-28 needs no handshake.",
+            message: "Unsupported protocol version \"\(requested)\". Supported: "
+                + ProtocolVersion.supportedStrings.joined(separator: ", ")
+                + ". The 2025 revisions start with initialize; 2026-07-28 needs no handshake.",
             data: [
                 "supported": .array(ProtocolVersion.supportedStrings.map { .string($0) }),
                 "requested": .string(requested),

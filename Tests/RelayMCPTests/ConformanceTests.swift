@@ -15,8 +15,8 @@ import Testing
 ///
 /// Not compared, because the two differ on purpose (docs/architecture.md): `subscriptions/listen`
 /// (the reference without a subscription bus answers 404; the relay acknowledges an empty filter
-/// and closes), and a modern body sent with a 2025 version header (the SDK routes on the header
-/// alone and serves it as a 2025 request; the relay refuses the disagreement with -32020).
+/// and closes), and a 2026 `_meta` with no version header (the SDK serves it as 2025-03-26; the
+/// relay refuses the missing header with -32020, as the revision says).
 @Suite(.enabled(if: PythonSDK.pythonExists, "python3 is not installed; skipping the conformance comparison"))
 struct ConformanceTests {
     struct Exchange: CustomStringConvertible, Sendable {
@@ -63,6 +63,9 @@ struct ConformanceTests {
         Exchange(
             description: "no _meta", body: TestServer.request("tools/list", id: 14),
             headers: TestServer.modernHeaders("tools/list")),
+        Exchange(
+            description: "a 2026 body under a 2025 header", body: TestServer.modern("tools/list", id: 16),
+            headers: [("MCP-Protocol-Version", "2025-11-25"), ("Mcp-Method", "tools/list")]),
         Exchange(
             description: "a notification",
             body: ["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": 1]],

@@ -24,7 +24,6 @@ import Testing
         Case(
             description: "no version header", headers: [("Mcp-Method", "tools/call"), ("Mcp-Name", "echo")],
             code: -32020),
-        Case(description: "a 2025 version header", headers: Case.headers(version: "2025-11-25"), code: -32020),
         Case(description: "an unknown version header", headers: Case.headers(version: "2099-01-01"), code: -32020),
         Case(
             description: "a body version unlike the header", headers: Case.headers(),
@@ -65,9 +64,6 @@ import Testing
         Case(
             description: "a version no one serves, in both", headers: Case.headers(version: "2099-01-01"),
             meta: TestServer.modernMeta(version: "2099-01-01"), code: -32022),
-        Case(
-            description: "a 2025 version in a modern envelope", headers: Case.headers(version: "2025-11-25"),
-            meta: TestServer.modernMeta(version: "2025-11-25"), code: -32022),
     ]
 
     @Test(arguments: cases)
@@ -88,6 +84,33 @@ import Testing
                         == refused.meta?["io.modelcontextprotocol/protocolVersion"])
             }
             #expect(server.records.isEmpty, "a tool ran")
+        }
+    }
+
+    /// claude.ai connectors send the 2026 `_meta` under `MCP-Protocol-Version: 2025-11-25`
+    /// (anthropics/claude-code#93290); the Python SDK routes on the header and serves it as 2025, and
+    /// so does the relay, still holding any routing header the request carries to its body.
+    @Test func a2026BodyUnderA2025HeaderIsServedInThatRevision() async throws {
+        try await withServer(TestServer()) { server in
+            let body = TestServer.modern("tools/call", params: ["name": "echo", "arguments": ["text": "hi"]])
+            let served = try await server.post(body, extra: Case.headers(version: "2025-11-25"))
+            #expect(served.status == 200)
+            #expect(served.json?["result"]?["structuredContent"]?["echo"] == "hi")
+            #expect(served.json?["result"]?["resultType"] == nil)
+            #expect(served.json?["result"]?["isError"] == nil)
+            let bare = try await server.post(body, extra: [("MCP-Protocol-Version", "2025-06-18")])
+            #expect(bare.status == 200)
+            for headers in [
+                Case.headers(name: "schedule", version: "2025-11-25"),
+                Case.headers(method: "tools/list", version: "2025-11-25"),
+                Case.headers(version: "2025-11-25") + [("Mcp-Name", "echo")],
+                [("MCP-Protocol-Version", "2025-11-25"), ("Mcp-Name", "=?base64?ZWNobx==?=")],
+            ] {
+                let refused = try await server.post(body, extra: headers)
+                #expect(refused.status == 400, "\(headers)")
+                #expect(refused.json?["error"]?["code"] == -32020, "\(headers)")
+            }
+            #expect(server.records.count == 2)
         }
     }
 

@@ -30,11 +30,19 @@ extension MCPEndpoint {
             // The handshake is legacy-only and negotiates in the body, whatever the header says.
             return .now(reply(answerLegacy(message, version: version.version ?? .latestLegacy), format: format))
         case .message(.request(let call)):
-            // Served in the era the request names: a modern `_meta` or a modern version header.
-            if version.version?.isModern == true || ModernEnvelope.isNamed(by: call.params) {
+            // Served in the era the request names: a modern version header, or a modern `_meta` under no
+            // header or one naming no served revision (the envelope check then refuses the disagreement).
+            let namedModern = ModernEnvelope.isNamed(by: call.params)
+            if version.version?.isModern == true || (namedModern && (version.raw == nil || version.version == nil)) {
                 return postModern(call, request: request, principal: principal, format: format)
             }
             guard let negotiated = version.version else { return .now(versionError(version, id: call.id)) }
+            // A modern `_meta` under a served 2025 header is served in that 2025 revision, as the Python
+            // SDK routes it: claude.ai connectors send exactly this (anthropics/claude-code#93290), and a
+            // 2025 request may carry any `_meta`. Routing headers it mirrors must still agree with the body.
+            if namedModern, let mismatch = ModernEnvelope.mirrorMismatch(call, headers: request.headers) {
+                return .now(MCPResponses.error(.badRequest, .headerMismatch(mismatch), id: call.id))
+            }
             switch answerLegacy(call, version: negotiated) {
             case .ready(let bytes, let status): return .now(MCPResponses.payload(bytes, status: status, format: format))
             case .toolCall(let call):

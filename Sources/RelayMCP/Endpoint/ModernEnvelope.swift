@@ -36,12 +36,8 @@ struct ModernEnvelope: Sendable, Equatable {
         let versionHeader = headers.values("mcp-protocol-version")
         let methodHeader = headers.values("mcp-method")
         let nameHeader = headers.values("mcp-name")
-        for (name, values) in [
-            ("MCP-Protocol-Version", versionHeader), ("Mcp-Method", methodHeader), ("Mcp-Name", nameHeader),
-        ]
-        where values.count > 1 {
-            // A first-copy reader and a last-copy reader would route the request differently.
-            return .failure(.headerMismatch("the \(name) header appears more than once."))
+        if let repeated = repeatedHeader(versionHeader, methodHeader, nameHeader) {
+            return .failure(.headerMismatch(repeated))
         }
         guard case .object(let meta)? = call.params?["_meta"] else {
             return .failure(
@@ -69,13 +65,36 @@ struct ModernEnvelope: Sendable, Equatable {
             return .failure(.invalidParams("params._meta.\(protocolVersionKey) must be a string."))
         }
         guard let version = ProtocolVersion(rawValue: requested), version.isModern else {
-            let detail =
-                ProtocolVersion(rawValue: requested) == nil
-                ? nil
-                : "\(requested) is served only after initialize, not through params._meta."
-            return .failure(.unsupportedProtocolVersion(requested, detail: detail))
+            return .failure(.unsupportedProtocolVersion(requested))
         }
         return .success(ModernEnvelope(version: version, clientCapabilities: capabilities, clientInfo: clientInfo))
+    }
+
+    /// For a 2026 body served in a 2025 revision (its header names one): what disagrees between the
+    /// routing headers the request carries and its body, or nil. Absent headers are not required there.
+    static func mirrorMismatch(_ call: JSONRPCRequest, headers: HTTPHeaders) -> String? {
+        let methodHeader = headers.values("mcp-method")
+        let nameHeader = headers.values("mcp-name")
+        if let repeated = repeatedHeader([], methodHeader, nameHeader) { return repeated }
+        if let method = methodHeader.first, !HeaderValue.isPlain(method) || method != call.method {
+            return "the Mcp-Method header does not match the method \"\(call.method)\"."
+        }
+        guard let name = nameHeader.first else { return nil }
+        let member = namedParameter[call.method] ?? "name"
+        guard HeaderValue.isPlain(name), let decoded = HeaderValue.decode(name),
+            .string(decoded) == call.params?[member]
+        else { return "the Mcp-Name header does not match params.\(member)." }
+        return nil
+    }
+
+    /// A routing header given more than once: a first-copy reader and a last-copy reader would route
+    /// the request differently.
+    private static func repeatedHeader(_ version: [String], _ method: [String], _ name: [String]) -> String? {
+        for (header, values) in [("MCP-Protocol-Version", version), ("Mcp-Method", method), ("Mcp-Name", name)]
+        where values.count > 1 {
+            return "the \(header) header appears more than once."
+        }
+        return nil
     }
 
     /// What disagrees between the routing headers and the body, or nil when they agree.
