@@ -6,8 +6,8 @@
 /// - what the writer makes of a parsed value parses again, to the same value (numbers compared by
 ///   value: `2.0` is written `2` and comes back as an integer), and writing that again gives the same
 ///   bytes, so the written form is canonical;
-/// - the nesting limit is exact: a value nested `d` deep parses with `maxDepth: d` and fails with
-///   `maxDepth: d - 1`;
+/// - the nesting limit is exact: the written form of a value nested `d` deep parses with
+///   `maxDepth: d` and fails with `maxDepth: d - 1`;
 /// - the input parses the same when it is surrounded by whitespace.
 public enum JSONFuzzing {
     /// Checks every property on `input`.
@@ -30,10 +30,12 @@ public enum JSONFuzzing {
         }
         precondition(sameValue(value, again), "parse -> write -> parse changed the value")
         precondition(again.bytes == written, "writing is not canonical")
+        // On the written form, whose nesting is the value's (in the input, a repeated key may have
+        // hidden a deeper member that the value no longer holds).
         let depth = nesting(value)
-        precondition((try? JSONValue(parsing: input, maxDepth: depth)) != nil, "the depth limit refused its own depth")
+        precondition((try? JSONValue(parsing: written, maxDepth: depth)) != nil, "the depth limit refused its own depth")
         if depth > 0 {
-            precondition((try? JSONValue(parsing: input, maxDepth: depth - 1)) == nil, "the depth limit let one more in")
+            precondition((try? JSONValue(parsing: written, maxDepth: depth - 1)) == nil, "the depth limit let one more in")
         }
         let padded = (try? JSONValue(parsing: [0x09, 0x0D, 0x0A, 0x20] + input + [0x20]))
         precondition(padded.map { sameValue($0, value) } ?? false, "surrounding whitespace changed the value")

@@ -40,6 +40,8 @@ public struct LogEvent: Sendable {
     public var outcome: StaticOrRoute?
     /// Counts (connections removed, items purged…).
     public var count: Int?
+    /// On a summary line: how many lines of this kind were counted instead of written (`LogBudget`).
+    public var suppressed: Int?
 
     /// An event with only its level and name; set the other fields as needed.
     public init(_ level: Level, _ event: StaticString) {
@@ -181,6 +183,7 @@ extension LogEvent {
         if let tool { member("tool", .string(tool.description)) }
         if let outcome { member("outcome", .string(outcome.description)) }
         if let count { member("count", .int(count)) }
+        if let suppressed { member("suppressed", .int(suppressed)) }
         output.append(contentsOf: "}\n".utf8)
     }
 
