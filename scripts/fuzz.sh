@@ -15,7 +15,11 @@ fuzzers=(http json)
 [ -n "$only" ] && fuzzers=("$only")
 share=$((seconds / ${#fuzzers[@]}))
 [ "$share" -lt 1 ] && share=1
-flags=(-c release --scratch-path .build-fuzz --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING)
+# swiftc keeps only the last -sanitize= it is given, and SwiftPM passes one per --sanitize: without the
+# combined flag the code is built with AddressSanitizer alone and libFuzzer runs blind (no coverage,
+# "Is the code instrumented for coverage?"). The --sanitize options still choose the link step.
+flags=(-c release --scratch-path .build-fuzz --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address
+    -Xswiftc -DFUZZING)
 for name in "${fuzzers[@]}"; do
     product="fuzz-$name-parser"
     if ! swift build "${flags[@]}" --product "$product" > .build-fuzz.log 2>&1; then
@@ -36,6 +40,11 @@ for name in "${fuzzers[@]}"; do
         echo "fuzz: $product FAILED; the crashing input is in $artifacts/" >&2
         exit 1
     }
-    grep -E 'stat::number_of_executed_units|Done [0-9]+ runs' ".build-fuzz/run-$name.log" \
+    grep -E 'stat::number_of_executed_units|Done [0-9]+ runs|DONE' ".build-fuzz/run-$name.log" \
         || tail -n 3 ".build-fuzz/run-$name.log"
+    # A fuzzer without coverage feedback only replays mutations of the seeds: treat it as a failure.
+    if grep -q 'Is the code instrumented for coverage' ".build-fuzz/run-$name.log"; then
+        echo "fuzz: $product was built without coverage instrumentation" >&2
+        exit 1
+    fi
 done

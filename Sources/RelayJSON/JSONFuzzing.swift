@@ -33,9 +33,11 @@ public enum JSONFuzzing {
         // On the written form, whose nesting is the value's (in the input, a repeated key may have
         // hidden a deeper member that the value no longer holds).
         let depth = nesting(value)
-        precondition((try? JSONValue(parsing: written, maxDepth: depth)) != nil, "the depth limit refused its own depth")
+        precondition(
+            (try? JSONValue(parsing: written, maxDepth: depth)) != nil, "the depth limit refused its own depth")
         if depth > 0 {
-            precondition((try? JSONValue(parsing: written, maxDepth: depth - 1)) == nil, "the depth limit let one more in")
+            precondition(
+                (try? JSONValue(parsing: written, maxDepth: depth - 1)) == nil, "the depth limit let one more in")
         }
         let padded = (try? JSONValue(parsing: [0x09, 0x0D, 0x0A, 0x20] + input + [0x20]))
         precondition(padded.map { sameValue($0, value) } ?? false, "surrounding whitespace changed the value")
@@ -56,7 +58,9 @@ public enum JSONFuzzing {
             let first = Array(a.members)
             let second = Array(b.members)
             return first.count == second.count
-                && zip(first, second).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && sameValue($0.value, $1.value) }
+                && zip(first, second).allSatisfy {
+                    $0.key.utf8.elementsEqual($1.key.utf8) && sameValue($0.value, $1.value)
+                }
         default: return false
         }
     }

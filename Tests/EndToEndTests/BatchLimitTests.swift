@@ -71,7 +71,8 @@ final class BatchLimitTests: XCTestCase {
     func testEveryCallInABatchCountsAgainstTheConnectionsBudget() async throws {
         let relay = try await RelayHarness { $0.toolCallsPerMinute = 15 }
         defer { relay.removeFiles() }
-        let tokens = try await OAuthDriver(http: relay.http, issuer: relay.issuer).connect(appleID: "budget@example.com")
+        let tokens = try await OAuthDriver(http: relay.http, issuer: relay.issuer).connect(
+            appleID: "budget@example.com")
         let other = try await OAuthDriver(http: relay.http, issuer: relay.issuer).connect(appleID: "other@example.com")
 
         let started = Date()
@@ -83,7 +84,8 @@ final class BatchLimitTests: XCTestCase {
         let refusedFlags = answers.map { $0["result"]?["isError"]?.boolValue == true }
         XCTAssertEqual(refusedFlags, Array(repeating: false, count: 15) + Array(repeating: true, count: 5))
         for answer in answers.suffix(5) {
-            XCTAssertTrue(Self.text(answer).hasPrefix("Too many tool calls for this connection. Retry in "), answer.jsonString)
+            XCTAssertTrue(
+                Self.text(answer).hasPrefix("Too many tool calls for this connection. Retry in "), answer.jsonString)
         }
         let spent = cloudKitOperations(relay) - before
         XCTAssertLessThanOrEqual(spent, 2 * 15, "refused calls reached CloudKit")
@@ -96,7 +98,8 @@ final class BatchLimitTests: XCTestCase {
             XCTAssertEqual(content?["error"]?["code"]?.stringValue, "RATE_LIMITED")
             XCTAssertGreaterThanOrEqual(content?["error"]?["retryAfter"]?.intValue ?? 0, 1)
         }
-        let (fresh, content) = try await MCPCalls(http: relay.http, url: relay.mcpURL).tool("get_me", token: other.access)
+        let (fresh, content) = try await MCPCalls(http: relay.http, url: relay.mcpURL).tool(
+            "get_me", token: other.access)
         XCTAssertEqual(fresh.status, 200)
         XCTAssertNotNil(content?["today"])
         let metrics = try await relay.metricsText()

@@ -29,8 +29,9 @@ final class RelayctlDisplayTests: XCTestCase {
             XCTAssertEqual(result.status, 0, result.description)
             XCTAssertTrue(result.stdout.contains("Claude?exe.txt???[2J?"), result.stdout)
             let hidden = result.stdout.unicodeScalars.filter { scalar in
-                scalar != "\n" && (scalar.properties.generalCategory == .control
-                    || scalar.properties.generalCategory == .format || scalar == "\u{2028}")
+                scalar != "\n"
+                    && (scalar.properties.generalCategory == .control
+                        || scalar.properties.generalCategory == .format || scalar == "\u{2028}")
             }
             XCTAssertTrue(hidden.isEmpty, "\(arguments): \(hidden.map { String($0.value, radix: 16) })")
         }

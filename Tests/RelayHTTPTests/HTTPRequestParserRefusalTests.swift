@@ -43,7 +43,7 @@ import Testing
             "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n folded: x\r\n\r\n",
             .obsoleteLineFolding
         ),
-    ] + trailers.map { (chunkedWithTrailers($0.0), $0.1) }
+    ]
 
     /// Trailer sections (after `0\r\n`) refused as the head's fields would be, plus the forbidden fields.
     static let trailers: [(String, HTTPParseError)] = [
@@ -154,6 +154,14 @@ import Testing
         #expect(parseError(input, limits: limits) == .headersTooLarge)
     }
 
+    @Test(arguments: trailers)
+    func refusesMalformedAndForbiddenTrailers(trailers: String, expected: HTTPParseError) {
+        let input = Self.chunkedWithTrailers(trailers)
+        #expect(parseError(input) == expected)
+        #expect(parseRequests(input, pieceSize: 1).last == .invalid(expected))
+        #expect(expected.status == .badRequest)
+    }
+
     @Test func trailerFieldsCountAgainstTheFieldLimit() {
         let limits = HTTPParserLimits(maxHeaderCount: 3)
         #expect(parseError(Self.chunkedWithTrailers("A: 1\r\nB: 2\r\nC: 3\r\n\r\n"), limits: limits) == nil)
@@ -173,7 +181,9 @@ import Testing
     }
 
     @Test func fuzzHarnessInvariantsHoldOnTheSeedShapes() {
-        for (input, _) in Self.smuggling + Self.malformedHeads {
+        for (input, _) in Self.smuggling + Self.malformedHeads
+            + Self.trailers.map({ (Self.chunkedWithTrailers($0.0), $0.1) })
+        {
             ParserFuzzing.run(Array(input.utf8))
         }
         ParserFuzzing.run(Array("GET / HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\nHost: a\r\n\r\n".utf8))

@@ -40,7 +40,8 @@ final class ServerLimitTests: XCTestCase {
             "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffff\r\n", status: 400)
         // A trailer line without a colon, and a framing field sent as a trailer.
         try await assertRefused(
-            "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\nX-Sum\r\n\r\n", status: 400)
+            "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\nX-Sum\r\n\r\n",
+            status: 400)
         try await assertRefused(
             "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\nContent-Length: 9\r\n\r\n",
             status: 400)

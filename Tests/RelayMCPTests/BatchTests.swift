@@ -106,7 +106,8 @@ import Testing
             #expect(replies.count == 7)
             // 2025-03-26 results carry no structuredContent: the outcomes are in the tool-call records.
             // ping is no tool call; an invalid call is refused before admission; three calls fit.
-            #expect(server.records.map(\.outcome) == ["ok", "ok", "INVALID_ARGUMENT", "ok", "RATE_LIMITED", "RATE_LIMITED"])
+            #expect(
+                server.records.map(\.outcome) == ["ok", "ok", "INVALID_ARGUMENT", "ok", "RATE_LIMITED", "RATE_LIMITED"])
             #expect(replies[5]["result"]?["isError"] == true)
             #expect(replies[5]["result"]?["content"]?[0]?["text"] == "Too many calls.")
             #expect(replies[4]["result"]?["isError"] == nil)

@@ -115,7 +115,8 @@ public final class Metrics: Sendable {
         let gaugeSnapshot = gauges.withLock { $0 }
         for name in gaugeSnapshot.keys.sorted() {
             let gauge = gaugeSnapshot[name]!
-            output += "# HELP \(name) \(gauge.help)\n# TYPE \(name) \(gauge.kind)\n\(name) \(Self.format(gauge.read()))\n"
+            output +=
+                "# HELP \(name) \(gauge.help)\n# TYPE \(name) \(gauge.kind)\n\(name) \(Self.format(gauge.read()))\n"
         }
         return output
     }

@@ -47,7 +47,10 @@ struct RedirectPathEndpointTests {
     }
 
     @Test func registrationRefusesThemWithInvalidRedirectURI() async throws {
-        try await withHarness(configure: { $0.registrationRateLimit = .init(requests: 1000, window: 3600) }) { h in
+        let generous: (inout OAuthConfiguration) -> Void = {
+            $0.registrationRateLimit = .init(requests: 1000, window: 3600)
+        }
+        try await withHarness(configure: generous) { h in
             for uri in Self.misleading {
                 let response = try await h.client.postJSON("/register", "{\"redirect_uris\":[\"\(uri)\"]}")
                 #expect(response.status == 400, "\(uri)")
