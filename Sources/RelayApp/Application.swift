@@ -107,6 +107,13 @@ public func buildApplication(
         configuration: configuration.mcpConfiguration(logger: logger, metrics: metrics),
         tools: TodoTools.tools(client: backends.cloudKit, for: GrantPrincipal.self),
         authenticator: authenticator)
+    // A tool whose scope the authorization server does not offer could never be called: no
+    // consent can grant it. Refuse to start rather than serve a tool nobody can use.
+    let unoffered = endpoint.registry.declaredScopes.subtracting(oauth.configuration.scopes)
+    guard unoffered.isEmpty else {
+        throw MCPError.internalError(
+            "Tools require scopes the authorization server does not offer: \(unoffered.sorted())")
+    }
 
     let observer = RequestObserver(logger: logger, metrics: metrics, router: router, mcpPaths: endpoint.paths)
     var responder = endpoint.responder(otherwise: router.responder)

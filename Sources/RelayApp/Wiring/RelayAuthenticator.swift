@@ -8,6 +8,10 @@ import RelayVault
 struct GrantPrincipal: TodoPrincipal {
     let grant: BearerGrant
     let session: any CloudKitSession
+
+    /// The scopes the endpoint checks before every tool call: read from the token and grant records
+    /// the bearer validation already loaded (or the cache holds), so the check costs no store read.
+    var scopes: [String] { grant.scopes }
 }
 
 /// The MCP endpoint's authenticator: OAuth bearer validation (header only, audience, expiry,
@@ -55,6 +59,10 @@ struct RelayAuthenticator: MCPAuthenticator {
         observer.event(.info, "cloudkit.session_ended", grant: principal.grant)
         _ = try? await oauth.deleteGrant(principal.grant.grantID, reason: "CloudKit session ended")
         return oauth.invalidTokenResponse()
+    }
+
+    func insufficientScopeChallenge(principal: GrantPrincipal, needed: [String]) -> String {
+        oauth.insufficientScopeChallenge(needed: needed, granted: principal.grant.scopes)
     }
 
     private func principal(_ grant: BearerGrant, token: String) -> GrantPrincipal {

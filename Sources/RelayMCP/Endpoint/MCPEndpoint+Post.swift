@@ -41,6 +41,8 @@ extension MCPEndpoint {
                     case .reply(let bytes): MCPResponses.payload(bytes, format: format)
                     case .sessionEnded:
                         MCPResponses.withCORS(await authenticator.sessionEnded(request, principal: principal))
+                    case .insufficientScope(let needed):
+                        scopeRefusal(principal: principal, needed: needed, id: call.id, batch: false)
                     }
                 }
             }
@@ -80,6 +82,16 @@ extension MCPEndpoint {
             }
         }
         guard !answers.isEmpty else { return .now(MCPResponses.accepted) }
+        // A batch runs whole or not at all: when one of its tool calls is beyond the token's scope,
+        // the whole POST gets the 403 step-up challenge (only an HTTP status makes a client step
+        // up) and nothing in it runs, so no call has taken effect when the client retries it.
+        let toolCalls = answers.compactMap { answer -> JSONRPCRequest? in
+            if case .toolCall(let call) = answer { return call }
+            return nil
+        }
+        if let needed = scopesNeeded(byBatch: toolCalls, principal: principal) {
+            return .now(scopeRefusal(principal: principal, needed: needed, id: nil, batch: true))
+        }
         if answers.allSatisfy({ if case .ready = $0 { true } else { false } }) {
             return .now(MCPResponses.payload(JSONRPCEncoding.batch(answers.compactMap(\.bytes)), format: format))
         }
@@ -93,11 +105,35 @@ extension MCPEndpoint {
                     case .reply(let bytes): bodies.append(bytes)
                     case .sessionEnded:
                         return MCPResponses.withCORS(await authenticator.sessionEnded(request, principal: principal))
+                    case .insufficientScope(let needed):
+                        return scopeRefusal(principal: principal, needed: needed, id: nil, batch: true)
                     }
                 }
             }
             return MCPResponses.payload(JSONRPCEncoding.batch(bodies), format: format)
         }
+    }
+
+    /// HTTP 403 with the authenticator's `insufficient_scope` challenge and a JSON-RPC error that
+    /// says which scopes are missing (RFC 6750 §3.1; MCP 2025-11-25 "Runtime Insufficient Scope
+    /// Errors"). `needed`: every scope the request needs; the challenge decides what to ask for.
+    func scopeRefusal(principal: Principal, needed: [String], id: JSONRPCID?, batch: Bool) -> Response {
+        let missing = principal.missingScopes(needed)
+        let list = (missing.isEmpty ? needed : missing).joined(separator: " ")
+        let what = batch ? "A tool call in this batch" : "This tool"
+        let error = MCPError(
+            code: MCPError.Code.serverError,
+            message: "Forbidden: \(what) needs the scope \(list), which this connection was not granted."
+                + (batch ? " Nothing in the batch was run." : "")
+                + " Connect again and allow it to use this tool.",
+            data: [
+                "error": "insufficient_scope", "requiredScopes": .array(needed.map { .string($0) }),
+                "missingScopes": .array(missing.map { .string($0) }),
+            ])
+        var response = MCPResponses.error(.forbidden, error, id: id)
+        response.headers.add(
+            "WWW-Authenticate", authenticator.insufficientScopeChallenge(principal: principal, needed: needed))
+        return response
     }
 
     /// Refuses a non-`initialize` message whose header names an unsupported version, or a request

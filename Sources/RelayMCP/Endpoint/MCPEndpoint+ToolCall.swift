@@ -1,14 +1,17 @@
 import RelayJSON
 
 extension MCPEndpoint {
-    /// How a `tools/call` ended: a JSON-RPC response, or the session-ended signal that becomes a 401.
+    /// How a `tools/call` ended: a JSON-RPC response, the session-ended signal that becomes a 401,
+    /// or a refusal for want of scopes that becomes a 403 (`needed`: the tool's required scopes).
     enum ToolCallOutcome: Sendable {
         case reply([UInt8])
         case sessionEnded
+        case insufficientScope(needed: [String])
     }
 
-    /// Looks the tool up, validates the arguments against its input schema, runs it, and turns
-    /// whatever it throws into a result (or the 401 signal).
+    /// The one path every `tools/call` takes, whatever the protocol revision or framing: looks the
+    /// tool up, checks the principal's scopes against the tool's, validates the arguments against
+    /// its input schema, runs it, and turns whatever it throws into a result (or the 401 signal).
     func callTool(_ call: JSONRPCRequest, version: ProtocolVersion, principal: Principal) async -> ToolCallOutcome {
         guard let name = call.params?["name"]?.stringValue else {
             return .reply(
@@ -17,6 +20,15 @@ extension MCPEndpoint {
         guard let entry = registry.entry(named: name) else {
             return .reply(JSONRPCEncoding.error(id: call.id, .invalidParams("Unknown tool: \(name).")))
         }
+        let clock = ContinuousClock()
+        let started = clock.now
+        // Before anything about the arguments is looked at: a caller without the scope learns only
+        // that it needs it. `ToolRegistry` admits no tool without a declared scope, and an empty
+        // list here would still refuse rather than allow.
+        if entry.requiredScopes.isEmpty || !principal.missingScopes(entry.requiredScopes).isEmpty {
+            report(name, started, clock, Self.insufficientScopeOutcome)
+            return .insufficientScope(needed: entry.requiredScopes)
+        }
         let arguments: JSONObject
         switch call.params?["arguments"] {
         case nil, .null?: arguments = [:]
@@ -24,8 +36,6 @@ extension MCPEndpoint {
         default:
             return .reply(JSONRPCEncoding.error(id: call.id, .invalidParams("params.arguments must be an object.")))
         }
-        let clock = ContinuousClock()
-        let started = clock.now
         let result: ToolResult
         if let violation = entry.input.validate(.object(arguments)) {
             result = ToolResult(error: violation.toolError)
@@ -48,6 +58,24 @@ extension MCPEndpoint {
         }
         report(name, started, clock, outcome(of: result))
         return .reply(JSONRPCEncoding.result(id: call.id, result.json(for: version)))
+    }
+
+    /// The outcome label of a call refused for want of scope (metrics, logs).
+    static var insufficientScopeOutcome: String { "INSUFFICIENT_SCOPE" }
+
+    /// The scopes a batch's tool calls need when the principal lacks one of them (every tool call's
+    /// scopes, held ones included, in first-seen order), or nil when the batch may run. Unknown
+    /// tools and malformed calls need nothing here: `callTool` answers them with their JSON-RPC error.
+    func scopesNeeded(byBatch calls: [JSONRPCRequest], principal: Principal) -> [String]? {
+        var needed: [String] = []
+        var refused = false
+        for call in calls {
+            guard let name = call.params?["name"]?.stringValue, let required = registry.requiredScopes(of: name)
+            else { continue }
+            if required.isEmpty || !principal.missingScopes(required).isEmpty { refused = true }
+            for scope in required where !needed.contains(scope) { needed.append(scope) }
+        }
+        return refused ? needed : nil
     }
 
     private static var unexpected: ToolError {

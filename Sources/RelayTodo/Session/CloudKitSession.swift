@@ -1,4 +1,5 @@
 import RelayCloudKit
+import RelayMCP
 
 /// One person's way into CloudKit: every CloudKit call a to-do tool makes goes through `perform`, which hands
 /// it the grant's current web auth token and keeps the token CloudKit rotates to.
@@ -34,8 +35,9 @@ public protocol CloudKitSession: Sendable {
     ) async throws(CloudKitError) -> Value
 }
 
-/// What the to-do tools need from the MCP principal (the authenticated grant): its CloudKit session.
-public protocol TodoPrincipal: Sendable {
+/// What the to-do tools need from the MCP principal (the authenticated grant): its CloudKit session, and
+/// (for the endpoint's check before every call) the scopes it was granted.
+public protocol TodoPrincipal: MCPPrincipal {
     /// The session of the grant the request was authenticated with.
     var session: any CloudKitSession { get }
 }
