@@ -74,7 +74,8 @@ public func buildApplication(
     let upstream = UpstreamObserver(logger: logger, metrics: metrics)
     let cache = BearerCache(ttl: configuration.oauth.validationCacheTTL, clock: clock)
     let states = GrantStates(clock: clock)
-    let oauthEvents = OAuthEventObserver(logger: logger, metrics: metrics, cache: cache, states: states)
+    let oauthEvents = OAuthEventObserver(
+        logger: logger, metrics: metrics, cache: cache, states: states, vault: backends.vault)
 
     let oauth = AuthorizationServer(
         configuration: try configuration.oauthConfiguration(),

@@ -43,9 +43,10 @@ struct RelayAuthenticator: MCPAuthenticator {
 
     func authenticate(_ request: Request) async -> MCPAuthentication<GrantPrincipal> {
         do {
+            let started = cache.now()
             let grant = try await oauth.validateBearer(request)
             guard let token = Self.bearerToken(request) else { return .rejected(oauth.invalidTokenResponse()) }
-            cache.insert(grant, key: BearerCache.key(token))
+            cache.insert(grant, key: BearerCache.key(token), validatedSince: started)
             return .authorized(principal(grant, token: token))
         } catch {
             return .rejected(error.response())
@@ -53,9 +54,11 @@ struct RelayAuthenticator: MCPAuthenticator {
     }
 
     func sessionEnded(_ request: Request, principal: GrantPrincipal) async -> Response {
+        // Forget the grant in every cache before and after deleting it (the deletion's own event
+        // does it again): no request of this grant is served from memory once this answer is sent.
         cache.evict(grantID: principal.grant.grantID)
         states.forget(principal.grant.grantID)
-        if let token = Self.bearerToken(request) { vault.evictCachedKey(token: token) }
+        vault.evictCachedKeys(grantID: principal.grant.grantID)
         observer.event(.info, "cloudkit.session_ended", grant: principal.grant)
         _ = try? await oauth.deleteGrant(principal.grant.grantID, reason: "CloudKit session ended")
         return oauth.invalidTokenResponse()
