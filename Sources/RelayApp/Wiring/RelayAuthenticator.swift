@@ -24,6 +24,7 @@ struct RelayAuthenticator: MCPAuthenticator {
     let serializer: GrantSerializer
     let states: GrantStates
     let observer: UpstreamObserver
+    let credentials: APITokenMonitor
 
     func authenticateImmediately(_ request: Request) -> MCPAuthentication<GrantPrincipal>? {
         // A token found in the cache passed the precheck (format and checksum) when it was validated
@@ -73,7 +74,7 @@ struct RelayAuthenticator: MCPAuthenticator {
             grant: grant,
             session: GrantSession(
                 grant: grant, token: token, oauth: oauth, vault: vault, serializer: serializer, states: states,
-                observer: observer))
+                observer: observer, credentials: credentials))
     }
 
     /// The token of a request that passed `bearerPrecheck` (one `Authorization: Bearer` header).
