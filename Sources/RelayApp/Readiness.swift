@@ -48,7 +48,8 @@ final class Readiness: Sendable {
         }
         var text = failures.isEmpty ? "ready" : "not ready: \(failures.joined(separator: ", "))"
         if apiToken == .refused {
-            text = (failures.isEmpty ? "" : text + "; ")
+            text =
+                (failures.isEmpty ? "" : text + "; ")
                 + "degraded: CloudKit refuses the API token (RELAY_CLOUDKIT_API_TOKEN_FILE, container or environment)"
         }
         let response: Response = .text(text, status: failures.isEmpty ? .ok : .serviceUnavailable)

@@ -31,7 +31,8 @@ final class APITokenFaultTests: XCTestCase {
         defer { setup.remove() }
         tokenFile = setup.directory + "/secrets/cloudkit-api-token"
         var relay = try await setup.start(http: http)
-        let (alice, aliceTokens) = try await RelayClient.connected(http: http, appleID: "alice@example.com", at: relay.base)
+        let (alice, aliceTokens) = try await RelayClient.connected(
+            http: http, appleID: "alice@example.com", at: relay.base)
         let (bob, bobTokens) = try await RelayClient.connected(http: http, appleID: "bob@example.com", at: relay.base)
         XCTAssertResult(try await alice.callTool("get_me", access: aliceTokens.access, at: relay.base))
         try await stop(relay)
@@ -85,7 +86,8 @@ final class APITokenFaultTests: XCTestCase {
         try writeAPIToken(EmulatorProcess.apiToken)
         relay = try await setup.start(http: http)
         XCTAssertResult(try await alice.callTool("get_me", access: aliceTokens.access, at: relay.base))
-        XCTAssertResult(try await bob.callTool("add_todo", ["title": "after the fix"], access: bobTokens.access, at: relay.base))
+        XCTAssertResult(
+            try await bob.callTool("add_todo", ["title": "after the fix"], access: bobTokens.access, at: relay.base))
         try await eventually("/readyz is plain ready again") {
             let readiness = try await relay.readiness()
             return readiness.status == 200 && readiness.body == "ready"
@@ -140,7 +142,8 @@ extension RelayClient {
         -> String
     {
         let body: JSONValue = [
-            "jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": ["name": .string(name), "arguments": arguments],
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": ["name": .string(name), "arguments": arguments],
         ]
         let response = try await http.send(
             ClientRequest(

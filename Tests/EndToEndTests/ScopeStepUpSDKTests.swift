@@ -15,12 +15,14 @@ final class ScopeStepUpSDKTests: XCTestCase {
             defer { try? FileManager.default.removeItem(atPath: data) }
             let demo = try ChildProcess("mustdo-relay", ["demo", "--port", "0", "--data", data])
             let url = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)"#)
-            let run = try await PythonScript.run(python, "Tests/EndToEndTests/e2e/scope_step_up.py", [url], timeout: 240)
+            let run = try await PythonScript.run(
+                python, "Tests/EndToEndTests/e2e/scope_step_up.py", [url], timeout: 240)
             demo.signal(SIGINT)
             _ = try await demo.waitForExit()
             XCTAssertEqual(run.status, 0, run.output)
             let report = run.report
-            XCTAssertTrue((report["sdk"] as? String)?.hasPrefix(venv == ".venv-mcp2" ? "2." : "1.") == true, "\(report)")
+            XCTAssertTrue(
+                (report["sdk"] as? String)?.hasPrefix(venv == ".venv-mcp2" ? "2." : "1.") == true, "\(report)")
 
             let granted = try XCTUnwrap(report["granted"] as? [String: Any], run.output)
             XCTAssertEqual(granted["grantedScope"] as? String, "todos:read", venv)

@@ -27,7 +27,8 @@ import Testing
             #expect(register([ToolDefinition(name: bad, description: "", requiredScopes: ["s"])]) != nil, "\(bad)")
         }
         let twice = register([
-            ToolDefinition(name: "dup", description: "", requiredScopes: ["s"]), ToolDefinition(name: "dup", description: "", requiredScopes: ["s"]),
+            ToolDefinition(name: "dup", description: "", requiredScopes: ["s"]),
+            ToolDefinition(name: "dup", description: "", requiredScopes: ["s"]),
         ])
         #expect(twice?.message.contains("twice") == true)
     }
@@ -62,15 +63,19 @@ import Testing
         ]
         for schema in cases {
             #expect(
-                register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: schema)]) != nil,
+                register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: schema)])
+                    != nil,
                 "\(schema.jsonString)")
         }
         let annotated: JSONValue = [
             "type": "object", "$schema": "https://json-schema.org/draft/2020-12/schema",
             "properties": ["a": ["type": "string", "description": "x", "format": "date", "x-mcp-header": "A"]],
         ]
-        #expect(register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: annotated)]) == nil)
-        let badOutput = ToolDefinition(name: "t", description: "", requiredScopes: ["s"], outputSchema: ["type": "object", "allOf": 3])
+        #expect(
+            register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: annotated)]) == nil
+        )
+        let badOutput = ToolDefinition(
+            name: "t", description: "", requiredScopes: ["s"], outputSchema: ["type": "object", "allOf": 3])
         #expect(register([badOutput]) != nil)
     }
 
