@@ -56,6 +56,22 @@ import Testing
         }
     }
 
+    /// The 2026-07-28 revision takes the same path: the same 403 and challenge, the read still served.
+    @Test func theModernRevisionIsRefusedTheSameWay() async throws {
+        try await withServer(TestServer()) { server in
+            let token = FakeAuthenticator.readOnlyToken
+            let refused = try await server.callModern("schedule", ["title": "x"], id: 9, token: token)
+            #expect(refused.status == 403)
+            #expect(refused.header("WWW-Authenticate") == Self.challenge)
+            #expect(refused.json?["id"] == 9)
+            #expect(refused.json?["error"]?["data"]?["missingScopes"] == ["todos:write"])
+            let read = try await server.callModern("echo", ["text": "hi"], token: token)
+            #expect(read.status == 200)
+            #expect(read.json?["result"]?["structuredContent"]?["user"] == "reader")
+            #expect(server.records.map(\.outcome) == ["INSUFFICIENT_SCOPE", "ok"])
+        }
+    }
+
     @Test func aWriteOnlyTokenIsAskedForBothScopesWhenItReads() async throws {
         let authenticator = FakeAuthenticator(
             tokens: ["writer-token": "writer"], scopes: ["writer": ["todos:write"]])

@@ -1,10 +1,13 @@
+import RelayHTTP
 import RelayJSON
 
 extension MCPEndpoint {
-    /// How a `tools/call` ended: a JSON-RPC response, the session-ended signal that becomes a 401,
-    /// or a refusal for want of scopes that becomes a 403 (`needed`: the tool's required scopes).
+    /// How a `tools/call` ended, in neither era's terms: the result, a JSON-RPC error, the
+    /// session-ended signal that becomes a 401, or a refusal for want of scopes that becomes a 403
+    /// (`needed`: the tool's required scopes). `encode` frames the first two for a revision.
     enum ToolCallOutcome: Sendable {
-        case reply([UInt8])
+        case result(ToolResult)
+        case error(MCPError)
         case sessionEnded
         case insufficientScope(needed: [String])
     }
@@ -14,11 +17,10 @@ extension MCPEndpoint {
     /// its input schema, runs it, and turns whatever it throws into a result (or the 401 signal).
     func callTool(_ call: JSONRPCRequest, version: ProtocolVersion, principal: Principal) async -> ToolCallOutcome {
         guard let name = call.params?["name"]?.stringValue else {
-            return .reply(
-                JSONRPCEncoding.error(id: call.id, .invalidParams("tools/call needs params.name (a string).")))
+            return .error(.invalidParams("tools/call needs params.name (a string)."))
         }
         guard let entry = registry.entry(named: name) else {
-            return .reply(JSONRPCEncoding.error(id: call.id, .invalidParams("Unknown tool: \(name).")))
+            return .error(.invalidParams("Unknown tool: \(name)."))
         }
         let clock = ContinuousClock()
         let started = clock.now
@@ -34,7 +36,7 @@ extension MCPEndpoint {
         case nil, .null?: arguments = [:]
         case .object(let object)?: arguments = object
         default:
-            return .reply(JSONRPCEncoding.error(id: call.id, .invalidParams("params.arguments must be an object.")))
+            return .error(.invalidParams("params.arguments must be an object."))
         }
         let result: ToolResult
         if let violation = entry.input.validate(.object(arguments)) {
@@ -50,14 +52,68 @@ extension MCPEndpoint {
                 result = ToolResult(error: error)
             } catch let error as MCPError {
                 report(name, started, clock, "JSONRPC_\(error.code)")
-                return .reply(JSONRPCEncoding.error(id: call.id, error))
+                return .error(error)
             } catch {
                 configuration.onError?(name, error)
                 result = ToolResult(error: Self.unexpected)
             }
         }
         report(name, started, clock, outcome(of: result))
-        return .reply(JSONRPCEncoding.result(id: call.id, result.json(for: version)))
+        return .result(result)
+    }
+
+    /// The response body and status of a finished call for a client speaking `version`, or nil for
+    /// the signals answered at the HTTP level (session ended, insufficient scope).
+    func encode(_ outcome: ToolCallOutcome, id: JSONRPCID, version: ProtocolVersion) -> ([UInt8], HTTPStatus)? {
+        switch outcome {
+        case .result(let result):
+            return (
+                JSONRPCEncoding.result(id: id, result.json(for: version), members: envelope.trailer(for: version)), .ok
+            )
+        case .error(let error):
+            return (JSONRPCEncoding.error(id: id, error), Self.status(of: error, in: version.era))
+        case .sessionEnded, .insufficientScope:
+            return nil
+        }
+    }
+
+    /// Runs a single `tools/call` and answers it: the result, its error, the authenticator's 401,
+    /// or the 403 step-up challenge.
+    func respondToToolCall(
+        _ call: JSONRPCRequest, version: ProtocolVersion, principal: Principal, request: Request,
+        format: MCPResponses.Format
+    ) async -> Response {
+        let outcome = await callTool(call, version: version, principal: principal)
+        if case .insufficientScope(let needed) = outcome {
+            return scopeRefusal(principal: principal, needed: needed, id: call.id, batch: false)
+        }
+        guard let (bytes, status) = encode(outcome, id: call.id, version: version) else {
+            return MCPResponses.withCORS(await authenticator.sessionEnded(request, principal: principal))
+        }
+        return MCPResponses.payload(bytes, status: status, format: status == .ok ? format : .json)
+    }
+
+    /// HTTP 403 with the authenticator's `insufficient_scope` challenge and a JSON-RPC error that
+    /// says which scopes are missing (RFC 6750 §3.1; MCP 2025-11-25 "Runtime Insufficient Scope
+    /// Errors"), in every revision. `needed`: every scope the request needs; the authenticator's
+    /// challenge decides what the client is told to ask for.
+    func scopeRefusal(principal: Principal, needed: [String], id: JSONRPCID?, batch: Bool) -> Response {
+        let missing = principal.missingScopes(needed)
+        let list = (missing.isEmpty ? needed : missing).joined(separator: " ")
+        let what = batch ? "A tool call in this batch" : "This tool"
+        let error = MCPError(
+            code: MCPError.Code.serverError,
+            message: "Forbidden: \(what) needs the scope \(list), which this connection was not granted."
+                + (batch ? " Nothing in the batch was run." : "")
+                + " Connect again and allow it to use this tool.",
+            data: [
+                "error": "insufficient_scope", "requiredScopes": .array(needed.map { .string($0) }),
+                "missingScopes": .array(missing.map { .string($0) }),
+            ])
+        var response = MCPResponses.error(.forbidden, error, id: id)
+        response.headers.add(
+            "WWW-Authenticate", authenticator.insufficientScopeChallenge(principal: principal, needed: needed))
+        return response
     }
 
     /// The outcome label of a call refused for want of scope (metrics, logs).
