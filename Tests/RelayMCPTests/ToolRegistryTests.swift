@@ -87,16 +87,19 @@ import Testing
             ],
         ]
         #expect(
-            register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: headed)])?.message.contains(
-                "x-mcp-header") == true)
+            register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: headed)])?.message
+                .contains(
+                    "x-mcp-header") == true)
         let nested: JSONValue = [
             "type": "object",
             "properties": ["a": ["type": "object", "properties": ["b": ["type": "integer", "x-mcp-header": "B"]]]],
         ]
-        #expect(register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: nested)]) != nil)
+        #expect(
+            register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: nested)]) != nil)
         // A property that is merely called so is no annotation.
         let named: JSONValue = ["type": "object", "properties": ["x-mcp-header": ["type": "string"]]]
-        #expect(register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: named)]) == nil)
+        #expect(
+            register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: named)]) == nil)
     }
 
     @Test func anEmptyRegistryListsNoToolsOnOnePage() throws {

@@ -52,6 +52,7 @@ extension TestServer {
     func callModern(_ tool: String, _ arguments: JSONValue, id: JSONValue = 1, token: String = TestServer.token)
         async throws -> RawResponse
     {
-        try await postModern("tools/call", id: id, params: ["name": .string(tool), "arguments": arguments], token: token)
+        try await postModern(
+            "tools/call", id: id, params: ["name": .string(tool), "arguments": arguments], token: token)
     }
 }
