@@ -33,8 +33,9 @@ final class OAuthDriver: @unchecked Sendable {
     }
 
     /// DCR, then the whole browser walk as `appleID` (asking for `scope`, nil: the default, every
-    /// scope), then the code exchange.
-    func connect(appleID: String, scope: String? = nil) async throws -> Tokens {
+    /// scope; ticking "Keep me signed in" on the sign-in page when `keepSignedIn`), then the code
+    /// exchange.
+    func connect(appleID: String, scope: String? = nil, keepSignedIn: Bool = false) async throws -> Tokens {
         let registration = try await json(
             .post, issuer + "/register",
             body: [
@@ -50,7 +51,9 @@ final class OAuthDriver: @unchecked Sendable {
         ]
         if let scope { parameters.append(("scope", scope)) }
         let query = FormDecoding.encode(parameters)
-        let code = try await signIn(authorizationURL: issuer + "/authorize?" + query, appleID: appleID, state: state)
+        let code = try await signIn(
+            authorizationURL: issuer + "/authorize?" + query, appleID: appleID, keepSignedIn: keepSignedIn,
+            state: state)
         secretsSeen.append(code)
         let tokens = try await json(
             .post, issuer + "/token",
@@ -119,7 +122,9 @@ final class OAuthDriver: @unchecked Sendable {
         return Tokens(access: access, refresh: refresh)
     }
 
-    private func signIn(authorizationURL: String, appleID: String, state: String) async throws -> String {
+    private func signIn(
+        authorizationURL: String, appleID: String, keepSignedIn: Bool, state: String
+    ) async throws -> String {
         let consent = try await browse(.get, authorizationURL)
         guard consent.status == 200 else { throw Failure(description: "authorize: \(consent.status) \(consent.text)") }
         lastConsentPage = consent.text
@@ -130,7 +135,7 @@ final class OAuthDriver: @unchecked Sendable {
         guard let signInPage = afterConsent.headers["location"] else {
             throw Failure(description: "consent: \(afterConsent.status) \(afterConsent.text)")
         }
-        let callback = try await appleSignIn(signInPage, appleID: appleID)
+        let callback = try await appleSignIn(signInPage, appleID: appleID, keepSignedIn: keepSignedIn)
         let back = try await browse(.get, callback)
         guard let location = back.headers["location"], let items = URLComponents(string: location)?.queryItems,
             let code = items.first(where: { $0.name == "code" })?.value,
@@ -141,12 +146,15 @@ final class OAuthDriver: @unchecked Sendable {
     }
 
     /// The emulator's Apple sign-in page as `appleID`; returns the callback URL it redirects to.
-    private func appleSignIn(_ signInPage: String, appleID: String) async throws -> String {
+    private func appleSignIn(_ signInPage: String, appleID: String, keepSignedIn: Bool = false) async throws
+        -> String
+    {
         let page = try await browse(.get, signInPage)
         let signInForm = try Self.form(page.text)
         let afterSignIn = try await browse(
             .post, resolve(signInForm.action, against: signInPage),
-            form: signInForm.fields + [("appleID", appleID), ("password", "x")])
+            form: signInForm.fields + [("appleID", appleID), ("password", "x")]
+                + (keepSignedIn ? [("keepSignedIn", "1")] : []))
         guard let callback = afterSignIn.headers["location"] else {
             throw Failure(description: "sign-in: \(afterSignIn.status) \(afterSignIn.text)")
         }
