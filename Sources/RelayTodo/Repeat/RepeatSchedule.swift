@@ -121,7 +121,7 @@ public struct RepeatSchedule: Sendable, Equatable {
 
     /// The occurrences in `period` (ascending; empty when the interval skips it), or nil past year 9999.
     private static func days(_ rule: RepeatRule, start: LocalDate, period: Int) -> [LocalDate]? {
-        guard period >= 0 else { return [] }
+        guard period >= 0, period % rule.interval == 0 else { return [] }
         var days: [LocalDate]
         switch rule.kind {
         case .daily:
