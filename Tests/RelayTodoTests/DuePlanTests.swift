@@ -60,7 +60,10 @@ import Testing
     @Test func aTimeTheClocksSkipIsMovedAndNamed() throws {
         let created = try add(#"{"title":"x","due":"2026-03-08T02:30"}"#)
         #expect(created.todo.dueAt == instant("2026-03-08T03:00:00-04:00"))
-        #expect(created.notices == ["02:30 does not exist on 2026-03-08 in America/New_York (the clocks go forward), so the alarm is at 03:00."])
+        #expect(
+            created.notices == [
+                "02:30 does not exist on 2026-03-08 in America/New_York (the clocks go forward), so the alarm is at 03:00."
+            ])
         // The default time on the day after: the same notice.
         let early = Account(timeZone: "America/New_York", defaultTime: "02:15")
         let defaulted = try add(#"{"title":"x"}"#, account: early)
@@ -69,8 +72,11 @@ import Testing
         // An instant with an offset is exact: nothing to say. A repeated hour takes the earlier: nothing to say.
         #expect(try add(#"{"title":"x","due":"2026-03-08T07:30:00Z"}"#).notices.isEmpty)
         #expect(try add(#"{"title":"x","due":"2026-11-01T01:30"}"#).notices.isEmpty)
-        #expect(try add(#"{"title":"x","due":"2026-03-29T01:30"}"#, account: Account(timeZone: "Europe/London")).notices
-            == ["01:30 does not exist on 2026-03-29 in Europe/London (the clocks go forward), so the alarm is at 02:00."])
+        #expect(
+            try add(#"{"title":"x","due":"2026-03-29T01:30"}"#, account: Account(timeZone: "Europe/London")).notices
+                == [
+                    "01:30 does not exist on 2026-03-29 in Europe/London (the clocks go forward), so the alarm is at 02:00."
+                ])
     }
 
     /// The app keeps an overdue to-do (it just cannot ring), so a past due is saved with a notice.
@@ -109,7 +115,8 @@ import Testing
         let result = UpdateTodo.result(updated, account: newYork)
         #expect(result["notices"]?.arrayValue?.first?.stringValue?.contains("complete_todo") == true)
         // A pending one-off needs no notice.
-        #expect(try update(#"{"id":"a","repeat":{"kind":"daily"}}"#, oneOff(due: "2026-03-09T09:00:00Z")).notices.isEmpty)
+        #expect(
+            try update(#"{"id":"a","repeat":{"kind":"daily"}}"#, oneOff(due: "2026-03-09T09:00:00Z")).notices.isEmpty)
         // status done or skipped on a one-off cancels its snooze too.
         var snoozed = oneOff(due: "2026-03-09T09:00:00Z")
         snoozed.snoozedUntil = instant("2026-03-09T10:00:00Z")
@@ -125,7 +132,9 @@ import Testing
             let account = Account(
                 timeZone: zone, defaultTime: defaultTime, quietHoursStart: start, quietHoursEnd: end)
             // Fridays before spring-forward and fall-back weekends in both hemispheres' zones, and an ordinary day.
-            for text in ["2026-03-07T12:00:00Z", "2026-03-28T12:00:00Z", "2026-10-24T12:00:00Z", "2026-06-10T23:30:00Z"] {
+            for text in [
+                "2026-03-07T12:00:00Z", "2026-03-28T12:00:00Z", "2026-10-24T12:00:00Z", "2026-06-10T23:30:00Z",
+            ] {
                 let at = instant(text)
                 let created = try AddTodo.apply(AddTodo.Request(title: "x"), account: account, now: at, newID: "n")
                 let shown = GetMe.result(account: account, now: at)["defaultDueNext"]

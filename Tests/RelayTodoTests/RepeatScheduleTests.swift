@@ -94,12 +94,16 @@ import Testing
             RepeatRule(kind: .monthly, monthly: .weekdayOrdinal(ordinal: -1, weekday: .friday)), "2026-01-30")
         #expect(walk(lastFriday, until: "2026-04-30") == ["2026-01-30", "2026-02-27", "2026-03-27", "2026-04-24"])
         let firstMonday = RepeatRule(kind: .monthly, monthly: .weekdayOrdinal(ordinal: 1, weekday: .monday))
-        #expect(walk(schedule(firstMonday, "2026-03-02"), until: "2026-05-31") == ["2026-03-02", "2026-04-06", "2026-05-04"])
+        #expect(
+            walk(schedule(firstMonday, "2026-03-02"), until: "2026-05-31") == [
+                "2026-03-02", "2026-04-06", "2026-05-04",
+            ])
     }
 
     @Test func the29thOfFebruaryIsThe28thInOtherYears() {
         let plan = schedule(RepeatRule(kind: .yearly), "2028-02-29")
-        #expect(walk(plan, until: "2032-12-31") == ["2028-02-29", "2029-02-28", "2030-02-28", "2031-02-28", "2032-02-29"])
+        #expect(
+            walk(plan, until: "2032-12-31") == ["2028-02-29", "2029-02-28", "2030-02-28", "2031-02-28", "2032-02-29"])
         let leapOnly = schedule(RepeatRule(kind: .yearly, interval: 4), "2096-02-29")
         // 2100 is not a leap year.
         #expect(walk(leapOnly, until: "2104-12-31") == ["2096-02-29", "2100-02-28", "2104-02-29"])
@@ -126,7 +130,8 @@ import Testing
         #expect(schedule(RepeatRule(kind: .weekly), "9999-12-27").next(after: day("9999-12-27")) == nil)
         let rare = RepeatRule(kind: .monthly, interval: 99, monthly: .weekdayOrdinal(ordinal: 5, weekday: .monday))
         _ = schedule(rare, "2026-03-30").next(after: day("2026-03-30"))
-        #expect(schedule(RepeatRule(kind: .daily), "2026-01-01").previous(before: day("9999-12-31")) == day("9999-12-30"))
+        #expect(
+            schedule(RepeatRule(kind: .daily), "2026-01-01").previous(before: day("9999-12-31")) == day("9999-12-30"))
     }
 
     @Test func aNewFirstOccurrenceMovesToTheFirstListedDay() {

@@ -65,7 +65,8 @@ public enum AddTodo {
     {
         guard account.canAddTodos(now: now) else { throw .paymentRequired }
         let rules = account.rules
-        let plan = DuePlan(request.due, rule: request.repeatRule, rules: rules, quietHours: account.quietHours, now: now)
+        let plan = DuePlan(
+            request.due, rule: request.repeatRule, rules: rules, quietHours: account.quietHours, now: now)
         try request.repeatRule?.checkEnd(firstOccurrence: plan.due, rules: rules, field: "repeat")
         let todo = Todo(
             id: newID.lowercased(), title: request.title, notes: request.notes, dueAt: plan.due,

@@ -59,7 +59,8 @@ struct ArgumentObject {
         if trimmed.unicodeScalars.count > maxLength {
             throw .invalidArgument(path(key), "must be at most \(maxLength) characters")
         }
-        for (index, scalar) in trimmed.unicodeScalars.enumerated() where refusedCharacter(scalar, multiline: multiline) {
+        for (index, scalar) in trimmed.unicodeScalars.enumerated() where refusedCharacter(scalar, multiline: multiline)
+        {
             let hex = String(scalar.value, radix: 16, uppercase: true)
             let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             let allowed = multiline ? "line breaks and tabs are fine" : "use plain text on one line"
