@@ -38,16 +38,19 @@ public struct Backends: Sendable {
 
     /// Opens everything `configuration` names, stopping at the first problem (`ConfigurationCheck`
     /// collects them all).
-    public static func open(_ configuration: Configuration, metrics: Metrics = Metrics()) async throws(Failure)
-        -> Backends
-    {
+    /// `logger` receives the AWS credential events (which source, refreshes, failed refreshes).
+    public static func open(
+        _ configuration: Configuration, metrics: Metrics = Metrics(), logger: Logger? = nil
+    ) async throws(Failure) -> Backends {
         let peppers = try readPeppers(configuration)
         let userIDKey = try readUserIDKey(configuration)
         let bindingSecret = try readBindingSecret(configuration)
         let apiToken = try readAPIToken(configuration)
         let http = try openHTTPClient(configuration)
-        let store = TimedStore(try await openStore(configuration, http: http), metrics: metrics)
-        let keyService = TimedKeyService(try openKeyService(configuration, http: http), metrics: metrics)
+        let aws = try openAWSCredentials(configuration, http: http, logger: logger, metrics: metrics)
+        let store = TimedStore(try await openStore(configuration, http: http, awsCredentials: aws), metrics: metrics)
+        let keyService = TimedKeyService(
+            try openKeyService(configuration, http: http, awsCredentials: aws), metrics: metrics)
         var vaultConfiguration = Vault.Configuration()
         vaultConfiguration.cacheTTL = .seconds(configuration.vaultCacheTTL)
         vaultConfiguration.cacheCapacity = configuration.vaultCacheSize
