@@ -72,6 +72,8 @@ extension MCPEndpoint {
     }
 
     /// A 2025-03-26 batch: answered as an array of the requests' responses, 202 when it holds none.
+    /// At most `maxBatchSize` messages; their tool calls run one after another, never side by side, and
+    /// each is admitted on its own (`MCPAuthenticator.admitToolCall`) exactly as if it came alone.
     private func batch(
         _ elements: [JSONValue], version: HeaderVersion, request: Request, principal: Principal,
         format: MCPResponses.Format
@@ -83,6 +85,13 @@ extension MCPEndpoint {
         }
         guard !elements.isEmpty else {
             return .now(MCPResponses.error(.badRequest, .invalidRequest("An empty batch is not a JSON-RPC message.")))
+        }
+        guard elements.count <= configuration.maxBatchSize else {
+            let error = MCPError.invalidRequest(
+                "A batch may hold at most \(configuration.maxBatchSize) messages; this one holds \(elements.count). "
+                    + "Send fewer at once.",
+                data: ["maxBatchSize": .int(configuration.maxBatchSize), "received": .int(elements.count)])
+            return .now(MCPResponses.error(.badRequest, error))
         }
         var answers: [Answer] = []
         for element in elements {

@@ -31,6 +31,8 @@ extension MCPEndpoint {
         let result: ToolResult
         if let violation = entry.input.validate(.object(arguments)) {
             result = ToolResult(error: violation.toolError)
+        } else if let refusal = authenticator.admitToolCall(principal) {
+            result = ToolResult(error: refusal)
         } else {
             let context = ToolContext(principal: principal, protocolVersion: version, requestID: call.id)
             do {
