@@ -32,7 +32,8 @@ extension FetchTodo {
     /// String values only, as OpenAI's example types `metadata`.
     private static let metadataSchema: JSONValue = [
         "type": "object", "additionalProperties": ["type": "string"],
-        "description": "kind, status, timeZone, source, and due, nextOccurrence, snoozedUntil, completedAt, "
-            + "createdAt, changedAt (ISO 8601) and repeat (in words) when set.",
+        "description": .string(
+            "kind, status, timeZone, source, and due, nextOccurrence, snoozedUntil, completedAt, createdAt, "
+                + "changedAt (ISO 8601) and repeat (in words) when set."),
     ]
 }
