@@ -25,7 +25,7 @@ EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", 
 sys.path.insert(0, os.path.abspath(EXAMPLES))
 from mcp_client import Callback, open_session, provider  # noqa: E402
 
-TOOLS = ["get_me", "list_todos", "add_todo", "update_todo", "complete_todo", "snooze_todo", "delete_todo"]
+TOOLS = ["get_me", "list_todos", "search", "fetch", "add_todo", "update_todo", "complete_todo", "snooze_todo", "delete_todo"]
 
 
 class Checks:
