@@ -42,7 +42,9 @@ import Testing
         _ = try await call("update_todo", ["id": "odd", "title": "x"], as: bob)
         // search and fetch hand the content back to the caller only; their refusals never quote it.
         let found = try await call("search", ["query": .string(canary)])
-        #expect(found.content["results"]?[0]?["id"] == id && found.text.contains(canary), "\(found)")
+        let firstFound: JSONValue? = found.content["results"]?[0]?["id"]
+        #expect(firstFound == id, "\(found)")
+        #expect(found.text.contains(canary), "\(found)")
         #expect(try await call("fetch", ["id": id]).content["text"]?.stringValue?.contains(canary) == true)
         _ = try await call("search", ["query": .string(String(repeating: canary + " ", count: 30))])
         _ = try await call("fetch", ["id": .string(canary)])
@@ -60,7 +62,8 @@ import Testing
         }
         #expect(
             harness.reportedErrors == [
-                "update_todo: CloudKit badRequest", "update_todo: CloudKit invalidRecord", "fetch: CloudKit invalidRecord",
+                "update_todo: CloudKit badRequest", "update_todo: CloudKit invalidRecord",
+                "fetch: CloudKit invalidRecord",
             ])
         let logged = harness.toolCalls.map { "\($0.tool) \($0.outcome) \($0.duration)" } + harness.reportedErrors
         #expect(logged.count == 24)

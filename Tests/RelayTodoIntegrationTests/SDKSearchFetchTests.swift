@@ -21,7 +21,10 @@ import Testing
         ).path
         let client = try Subprocess(
             python,
-            [script, "http://127.0.0.1:\(harness.server.port)/mcp", user.bearer, harness.emulator.baseURL, user.appleID],
+            [
+                script, "http://127.0.0.1:\(harness.server.port)/mcp", user.bearer, harness.emulator.baseURL,
+                user.appleID,
+            ],
             environment: ProcessInfo.processInfo.environment.merging(["PYTHONDONTWRITEBYTECODE": "1"]) { $1 },
             errors: .capture)
         // A hung client must not hang the suite.

@@ -25,16 +25,16 @@ import Testing
             result == [
                 "id": "dentist", "title": "Dentist", "url": "",
                 "text": """
-                    Dentist
-                    Times are in Asia/Tokyo.
-                    One-off to-do, pending.
-                    Due: Friday 2026-06-12 09:00.
-                    Created in the MustDo app: Monday 2026-06-01 09:00.
-                    Last changed: Monday 2026-06-01 09:00.
-                    Notes:
-                    Bring the card
-                    and the form
-                    """,
+                Dentist
+                Times are in Asia/Tokyo.
+                One-off to-do, pending.
+                Due: Friday 2026-06-12 09:00.
+                Created in the MustDo app: Monday 2026-06-01 09:00.
+                Last changed: Monday 2026-06-01 09:00.
+                Notes:
+                Bring the card
+                and the form
+                """,
                 "metadata": [
                     "kind": "one-off", "status": "pending", "timeZone": "Asia/Tokyo", "source": "app",
                     "due": "2026-06-12T09:00:00+09:00", "createdAt": "2026-06-01T09:00:00+09:00",
@@ -126,7 +126,9 @@ import Testing
 
     @Test func idsAreCheckedLikeEveryOtherTool() throws {
         #expect(try FetchTodo.parse(["id": "3f2a-b"]) == FetchTodo.Request(id: "3f2a-b"))
-        for bad: JSONValue in ["", "_hidden", "ä", 7, .string(String(repeating: "a", count: ArgumentObject.maxIDLength + 1))] {
+        for bad: JSONValue in [
+            "", "_hidden", "ä", 7, .string(String(repeating: "a", count: ArgumentObject.maxIDLength + 1)),
+        ] {
             expectInvalid("id") { () throws(TodoError) in try FetchTodo.parse(["id": bad]) }
         }
         expectInvalid("id") { () throws(TodoError) in try FetchTodo.parse([:]) }

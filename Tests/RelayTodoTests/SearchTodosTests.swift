@@ -91,6 +91,20 @@ import Testing
             ])
     }
 
+    @Test func aSnoozedOneOffRanksByTheTimeItWasSnoozedTo() throws {
+        var snoozed = todo("snoozed", "Dentist", due: "2026-06-10T01:00:00Z")
+        snoozed.snoozedUntil = instant("2026-06-13T00:00:00Z")
+        #expect(
+            try search("dentist", [snoozed, todo("sooner", "Dentist", due: "2026-06-12T00:00:00Z")]) == [
+                "sooner", "snoozed",
+            ])
+        let hits = SearchTodos.select(
+            try SearchTodos.parse(["query": "dentist"]), todos: [snoozed], account: tokyo, now: now)
+        #expect(
+            SearchTodos.result(hits, account: tokyo, now: now)["results"]?[0]?["text"]
+                == "Pending, due Wednesday 2026-06-10 10:00, snoozed until Saturday 2026-06-13 09:00 (Asia/Tokyo).")
+    }
+
     @Test func atMostTwentyResultsAndTiesBrokenById() throws {
         let todos = (0..<25).map { todo(String(format: "t%02d", 24 - $0), "Dentist") }
         let found = try search("dentist", todos)
@@ -115,7 +129,8 @@ import Testing
         daily.timeZone = "Asia/Tokyo"
         let untitled = todo("untitled", "", notes: "floss", due: nil)
         let request = try SearchTodos.parse(["query": "floss"])
-        let hits = SearchTodos.select(request, todos: [todo("one", "Floss"), daily, untitled], account: tokyo, now: now)
+        let hits = SearchTodos.select(
+            request, todos: [todo("one", "Floss"), daily, untitled], account: tokyo, now: now)
         let result = SearchTodos.result(hits, account: tokyo, now: now)
         #expect(
             result == [
@@ -126,7 +141,8 @@ import Testing
                     ],
                     [
                         "id": "daily", "title": "Floss", "url": "",
-                        "text": "Repeats every day at 10:00 (Asia/Tokyo time); next Thursday 2026-06-11 10:00 (Asia/Tokyo).",
+                        "text":
+                            "Repeats every day at 10:00 (Asia/Tokyo time); next Thursday 2026-06-11 10:00 (Asia/Tokyo).",
                     ],
                     ["id": "untitled", "title": "(no title)", "url": "", "text": "Pending, no due time."],
                 ]

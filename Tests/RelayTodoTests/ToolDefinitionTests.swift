@@ -32,7 +32,8 @@ import Testing
             ])
         #expect(
             tools.map(\.title) == [
-                "Account and today", "List to-dos", "Search to-dos", "Read one to-do", "Add a to-do", "Update a to-do", "Mark done", "Snooze",
+                "Account and today", "List to-dos", "Search to-dos", "Read one to-do", "Add a to-do", "Update a to-do",
+                "Mark done", "Snooze",
                 "Delete a to-do",
             ])
         let hints = Dictionary(uniqueKeysWithValues: tools.map { ($0.name, $0.annotations) })

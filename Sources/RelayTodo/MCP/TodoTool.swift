@@ -64,7 +64,8 @@ extension TodoTools {
         let environment = TodoToolEnvironment(client: client, schema: schema, clock: clock)
         let bodies: [(ToolDefinition, TodoTool<Principal>.Body)] = [
             (GetMe.definition, GetMe.run), (ListTodos.definition, ListTodos.run),
-            (SearchTodos.definition, SearchTodos.run), (FetchTodo.definition, FetchTodo.run), (AddTodo.definition, AddTodo.run),
+            (SearchTodos.definition, SearchTodos.run), (FetchTodo.definition, FetchTodo.run),
+            (AddTodo.definition, AddTodo.run),
             (UpdateTodo.definition, UpdateTodo.run), (CompleteTodo.definition, CompleteTodo.run),
             (SnoozeTodo.definition, SnoozeTodo.run), (DeleteTodo.definition, DeleteTodo.run),
         ]

@@ -38,7 +38,8 @@ public enum FetchTodo {
         guard let todo, !todo.isDeleted else { throw notFound }
         let document = TodoDocument(todo: todo, account: account, now: now)
         return [
-            "id": .string(todo.id), "title": .string(document.title), "text": .string(document.text(occurrences: occurrences)),
+            "id": .string(todo.id), "title": .string(document.title),
+            "text": .string(document.text(occurrences: occurrences)),
             "url": "", "metadata": .object(document.metadata),
         ]
     }

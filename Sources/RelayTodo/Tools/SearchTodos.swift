@@ -46,8 +46,8 @@ public enum SearchTodos {
 
     /// The to-dos (never a soft-deleted one) whose title or notes contain every word, best first, at most
     /// `maxResults`: those with every word in the title before the others; then to-dos still to do (pending
-    /// one-offs, repeats that have not ended) soonest first, by due time or, for a repeat, its next
-    /// occurrence; then finished ones (done or skipped one-offs, ended repeats), latest first; no due time
+    /// one-offs, repeats that have not ended) soonest first, by due time (a snoozed one-off: the time it was
+    /// snoozed to) or, for a repeat, its next occurrence; then finished ones (done or skipped one-offs, ended repeats), latest first; no due time
     /// last; the id breaks ties.
     public static func select(_ request: Request, todos: [Todo], account: Account, now: Date) -> [Hit] {
         var ranked: [(key: RankKey, hit: Hit)] = []
@@ -58,7 +58,8 @@ public enum SearchTodos {
                 let notes = SearchText.fold(todo.notes ?? "")
                 guard request.words.allSatisfy({ title.contains($0) || notes.contains($0) }) else { continue }
             }
-            ranked.append((RankKey(todo, inTitle: inTitle, account: account, now: now), Hit(todo: todo, inTitle: inTitle)))
+            ranked.append(
+                (RankKey(todo, inTitle: inTitle, account: account, now: now), Hit(todo: todo, inTitle: inTitle)))
         }
         ranked.sort { $0.key < $1.key }
         return ranked.prefix(maxResults).map(\.hit)
@@ -87,7 +88,7 @@ public enum SearchTodos {
             let finished = todo.isFinished(account: account, now: now)
             let when: Date?
             if !todo.isRepeating {
-                when = todo.dueAt
+                when = todo.ringsAt
             } else if finished {
                 when = todo.schedule(account: account)?.last.flatMap { todo.alarm(on: $0, account: account) }
             } else {
@@ -99,6 +100,8 @@ public enum SearchTodos {
             id = todo.id
         }
 
-        static func < (lhs: RankKey, rhs: RankKey) -> Bool { (lhs.tier, lhs.time, lhs.id) < (rhs.tier, rhs.time, rhs.id) }
+        static func < (lhs: RankKey, rhs: RankKey) -> Bool {
+            (lhs.tier, lhs.time, lhs.id) < (rhs.tier, rhs.time, rhs.id)
+        }
     }
 }

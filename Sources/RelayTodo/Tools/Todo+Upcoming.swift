@@ -1,6 +1,12 @@
 import Foundation
 
 extension Todo {
+    /// When a one-off rings: its due time, or for a pending one snoozed past it, the time it was snoozed to.
+    var ringsAt: Date? {
+        guard status == .pending, let snoozedUntil else { return dueAt }
+        return max(snoozedUntil, dueAt ?? snoozedUntil)
+    }
+
     /// The next occurrence that rings at or after `now` (today's when its alarm is still to come), with its
     /// alarm; nil for a one-off, a repeat without a due time, or a repeat that has ended.
     func nextOccurrence(account: Account, now: Date) -> (date: LocalDate, alarm: Date)? {

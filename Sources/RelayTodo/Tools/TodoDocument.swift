@@ -26,7 +26,9 @@ struct TodoDocument {
         guard let repeatRule = todo.repeatRule else {
             let state = todo.status.rawValue.capitalized
             guard let dueAt = todo.dueAt else { return "\(state), no due time." }
-            return "\(state), due \(rules.readable(dueAt)) (\(rules.zoneName))."
+            var line = "\(state), due \(rules.readable(dueAt))"
+            if let ringsAt = todo.ringsAt, ringsAt != dueAt { line += ", snoozed until \(rules.readable(ringsAt))" }
+            return line + " (\(rules.zoneName))."
         }
         var line = "Repeats \(repeatDescription(repeatRule))"
         if let next = todo.nextOccurrence(account: account, now: now) {
