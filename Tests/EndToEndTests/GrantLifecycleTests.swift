@@ -83,7 +83,7 @@ final class GrantLifecycleTests: XCTestCase {
         _ = try await mcp.tool("list_todos", ["status": "all"], token: tokens.access)
         // ChatGPT's search and fetch carry the content back to the caller, and nowhere else.
         let (searched, found) = try await mcp.tool("search", ["query": .string(canary)], token: tokens.access)
-        XCTAssertEqual(found?["results"]?[0]?["id"]?.stringValue, id, searched.body?.jsonString ?? "")
+        XCTAssertEqual(found?["results"]?.arrayValue?.first?["id"]?.stringValue, id, searched.body?.jsonString ?? "")
         let (_, fetched) = try await mcp.tool("fetch", ["id": .string(id)], token: tokens.access)
         XCTAssertTrue(fetched?["text"]?.stringValue?.contains(canary + " edited") == true)
         _ = try await mcp.tool("fetch", ["id": .string(canary)], token: tokens.access)

@@ -42,7 +42,7 @@ import Testing
         _ = try await call("update_todo", ["id": "odd", "title": "x"], as: bob)
         // search and fetch hand the content back to the caller only; their refusals never quote it.
         let found = try await call("search", ["query": .string(canary)])
-        let firstFound: JSONValue? = found.content["results"]?[0]?["id"]
+        let firstFound: JSONValue? = found.content["results"]?.arrayValue?.first?["id"]
         #expect(firstFound == id, "\(found)")
         #expect(found.text.contains(canary), "\(found)")
         #expect(try await call("fetch", ["id": id]).content["text"]?.stringValue?.contains(canary) == true)

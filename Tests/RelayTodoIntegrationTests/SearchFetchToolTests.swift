@@ -59,7 +59,7 @@ import Testing
             ])
         // ChatGPT reads the one text item: it holds the same JSON.
         #expect(reply.result?["content"]?.arrayValue?.count == 1)
-        #expect(reply.result?["content"]?[0]?["type"] == "text")
+        #expect(reply.result?["content"]?.arrayValue?.first?["type"] == "text")
         #expect(try JSONValue(parsing: Array(reply.text.utf8)) == reply.content)
 
         let japanese = try await harness.call("search", ["query": "牛乳"], as: alice)

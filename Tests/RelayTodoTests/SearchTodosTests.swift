@@ -101,7 +101,7 @@ import Testing
         let hits = SearchTodos.select(
             try SearchTodos.parse(["query": "dentist"]), todos: [snoozed], account: tokyo, now: now)
         #expect(
-            SearchTodos.result(hits, account: tokyo, now: now)["results"]?[0]?["text"]
+            SearchTodos.result(hits, account: tokyo, now: now)["results"]?.arrayValue?.first?["text"]
                 == "Pending, due Wednesday 2026-06-10 10:00, snoozed until Saturday 2026-06-13 09:00 (Asia/Tokyo).")
     }
 
