@@ -23,7 +23,7 @@ import Testing
         let result = try fetch(todo)
         #expect(
             result == [
-                "id": "dentist", "title": "Dentist", "url": "",
+                "id": "dentist", "title": "Dentist",
                 "text": """
                 Dentist
                 Times are in Asia/Tokyo.
@@ -35,6 +35,7 @@ import Testing
                 Bring the card
                 and the form
                 """,
+                "url": "",
                 "metadata": [
                     "kind": "one-off", "status": "pending", "timeZone": "Asia/Tokyo", "source": "app",
                     "due": "2026-06-12T09:00:00+09:00", "createdAt": "2026-06-01T09:00:00+09:00",

@@ -135,14 +135,15 @@ import Testing
         #expect(
             result == [
                 "results": [
-                    [
-                        "id": "one", "title": "Floss", "url": "",
-                        "text": "Pending, due Friday 2026-06-12 09:00 (Asia/Tokyo).",
-                    ],
+                    // The repeat rings tomorrow, the one-off the day after.
                     [
                         "id": "daily", "title": "Floss", "url": "",
                         "text":
                             "Repeats every day at 10:00 (Asia/Tokyo time); next Thursday 2026-06-11 10:00 (Asia/Tokyo).",
+                    ],
+                    [
+                        "id": "one", "title": "Floss", "url": "",
+                        "text": "Pending, due Friday 2026-06-12 09:00 (Asia/Tokyo).",
                     ],
                     ["id": "untitled", "title": "(no title)", "url": "", "text": "Pending, no due time."],
                 ]
