@@ -101,13 +101,15 @@ public func buildApplication(
     let readiness = Readiness(store: backends.store, keyService: backends.keyService, clock: clock)
     router.get("/readyz") { _ in await readiness.response() }
     oauth.register(on: &router)
+    LocalBounce(ports: configuration.localBouncePorts).register(on: &router)
 
     let authenticator = RelayAuthenticator(
         oauth: oauth, vault: backends.vault, cache: cache, serializer: GrantSerializer(), states: states,
         observer: upstream)
     let endpoint = try MCPEndpoint(
         configuration: configuration.mcpConfiguration(logger: logger, metrics: metrics),
-        tools: TodoTools.tools(client: backends.cloudKit, for: GrantPrincipal.self),
+        tools: MCPFeatures.tools(client: backends.cloudKit, for: GrantPrincipal.self),
+        prompts: MCPFeatures.prompts,
         authenticator: authenticator)
 
     let observer = RequestObserver(logger: logger, metrics: metrics, router: router, mcpPaths: endpoint.paths)
