@@ -47,7 +47,7 @@ let package = Package(
             name: "RelayApp",
             dependencies: [
                 "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault", "RelayAWS", "RelayCloudKit",
-                "RelayEmulator", "RelayMCP", "RelayTodo", "RelayOAuth", "CMalloc",
+                "RelayEmulator", "RelayMCP", "RelayTodo", "RelayOAuth", "RelaySync", "CMalloc", "CSpawn",
             ]
         ),
 
