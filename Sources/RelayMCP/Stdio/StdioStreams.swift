@@ -30,7 +30,7 @@ enum StdioReader {
                 guard count > 0 else { break }
                 var start = 0
                 for index in 0..<count where buffer[index] == 0x0A {
-                    if discarding {
+                    if discarding || pending.count + (index - start) > maxLineBytes {
                         discarding = false
                         continuation.yield(.tooLong)
                     } else {
