@@ -99,7 +99,11 @@ let package = Package(
         ),
         .testTarget(name: "RelayTestSupportTests", dependencies: ["RelayTestSupport", "RelaySync"]),
         .testTarget(
-            name: "RelayAppTests", dependencies: ["RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore"]),
+            name: "RelayAppTests",
+            dependencies: [
+                "RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore", "RelayCloudKit", "RelayTodo", "RelayHTTP",
+                "RelaySync",
+            ]),
         .testTarget(
             name: "RelayMCPTests", dependencies: ["RelayTestSupport", "RelayMCP", "RelayHTTP", "RelayJSON"],
             exclude: ["e2e"]),

@@ -129,7 +129,14 @@ struct TokenFile: Sendable {
     /// the file) or that is not a directory.
     func ensureDirectory() throws(LocalTokenError) {
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
-            throw LocalTokenError("cannot create \(directory) (\(String(cString: strerror(errno))))")
+            // Missing parents (a MUSTDO_HOME deeper down) are created owner-only too.
+            guard errno == ENOENT,
+                (try? FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]))
+                    != nil
+            else {
+                throw LocalTokenError("cannot create \(directory) (\(String(cString: strerror(errno))))")
+            }
         }
         var status = stat()
         guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
