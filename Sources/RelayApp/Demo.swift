@@ -12,7 +12,7 @@ struct Demo {
 
     /// The demo's pieces, ready to start.
     struct Prepared {
-        let configuration: Configuration
+        var configuration: Configuration
         let emulator: Emulator
         let dataDirectory: String
     }

@@ -19,10 +19,13 @@ final class RelayHarness: @unchecked Sendable {
     var issuer: String { application.configuration.issuer }
     var mcpURL: String { issuer + "/mcp" }
 
-    init(rotation: EmulatorSettings.Rotation = .invalidate) async throws {
+    init(
+        rotation: EmulatorSettings.Rotation = .invalidate, configure: (inout Configuration) -> Void = { _ in }
+    ) async throws {
         dataDirectory =
             FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)").path
-        let prepared = try Demo(port: 0, dataDirectory: dataDirectory).prepare()
+        var prepared = try Demo(port: 0, dataDirectory: dataDirectory).prepare()
+        configure(&prepared.configuration)
         emulator = prepared.emulator
         emulator.updateSettings { $0.rotation = rotation }
         logFile = dataDirectory + "/relay.log"
