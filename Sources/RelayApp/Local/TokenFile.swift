@@ -9,8 +9,9 @@ import RelayJSON
 /// Reads refuse what the relay refuses for its key files: anything but a regular file (a symbolic link
 /// included), or a file group or others may read. Writes go to a new file beside it (created 0600,
 /// exclusive, not following links), which is written, fsynced and renamed over `auth.json`, and then
-/// the directory is fsynced: a crash at any point leaves the old token or the new one, never a mix.
-/// The caller holds the lock (`FileLock`) around a read, the CloudKit call and the write.
+/// the directory is fsynced: a crash at any point leaves the old token or the new one, never a mix (and
+/// at worst a stray new file, which the next write deletes). The caller holds the lock (`FileLock`)
+/// around a read, the CloudKit call and the write.
 struct TokenFile: Sendable {
     /// Where the file is.
     let path: String
@@ -81,6 +82,7 @@ struct TokenFile: Sendable {
         ]
         var bytes = json.bytes
         bytes.append(0x0A)
+        removeLeftovers()
         let temporary = path + ".tmp-" + Base64URL.encode(SecureRandom.bytes(count: 9))
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -117,8 +119,18 @@ struct TokenFile: Sendable {
         syncDirectory()
     }
 
+    /// Deletes new files a process killed before its rename left behind (each holds a token). Every write
+    /// happens under the lock, so any such file belongs to a process that is gone.
+    private func removeLeftovers() {
+        let prefix = (path as NSString).lastPathComponent + ".tmp-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
+            unlink(directory + "/" + name)
+        }
+    }
+
     /// Deletes the file (sign-out, or a session CloudKit ended); nothing when there is none.
     func remove() throws(LocalTokenError) {
+        removeLeftovers()
         guard unlink(path) == 0 || errno == ENOENT else {
             throw LocalTokenError("cannot delete \(path) (\(String(cString: strerror(errno))))")
         }

@@ -4,10 +4,12 @@ page (which sets the binding cookie), the emulator's Apple sign-in page (an Appl
 callback CloudKit sends the browser to (the relay's bounce endpoint when one is configured), the bounce's
 302 to localhost, the local callback and the clean page it ends on.
 
-    python local_browser.py JOURNAL APPLE_ID URL
+    python local_browser.py JOURNAL APPLE_ID CA_FILE URL
 
+CA_FILE is the CA the relay's https certificate comes from ("-" for the system's trust store).
 JOURNAL gets one line per page visited, scheme://host:port/path and the status, never a query (the
-test checks the route and that nothing secret needed writing down). Exits 0 when the last page says
+test checks the route and that nothing secret needed writing down); JOURNAL.secrets gets the web auth
+token the callback URL carried (for the test to look for in every log). Exits 0 when the last page says
 "signed-in". Standard library only (examples/headless_sign_in.py's Browser).
 """
 
@@ -15,10 +17,10 @@ import pathlib
 import sys
 import urllib.parse
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / "examples"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / "examples"))  # the repository's examples/
 from headless_sign_in import Browser, _submit  # noqa: E402
 
-JOURNAL, APPLE_ID, URL = sys.argv[1], sys.argv[2], sys.argv[3]
+JOURNAL, APPLE_ID, CA_FILE, URL = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 
 
 def note(url, status):
@@ -28,7 +30,7 @@ def note(url, status):
 
 
 def main():
-    browser = Browser()
+    browser = Browser(cafile=None if CA_FILE == "-" else CA_FILE)
     url = URL
     status, headers, page = browser.request(url)
     note(url, status)
@@ -45,6 +47,10 @@ def main():
     # Apple → (bounce →) localhost callback → the clean page.
     while status in (302, 303):
         url = browser.follow(url, headers["Location"])
+        for key, values in urllib.parse.parse_qs(urllib.parse.urlsplit(url).query).items():
+            if key in ("ckWebAuthToken", "ckSession"):
+                with open(JOURNAL + ".secrets", "a") as secrets:
+                    secrets.write("\n".join(values) + "\n")
         status, headers, page = browser.request(url)
         note(url, status)
     if 'data-result="signed-in"' not in page:
