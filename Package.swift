@@ -101,7 +101,8 @@ let package = Package(
         .testTarget(
             name: "RelayAppTests",
             dependencies: [
-                "RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore", "RelayCloudKit", "RelayTodo", "RelayHTTP",
+                "RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore", "RelayCloudKit", "RelayTodo",
+                "RelayHTTP",
                 "RelaySync",
             ]),
         .testTarget(

@@ -36,7 +36,8 @@ final class LocalServerTests: XCTestCase {
         let emulator = try ChildProcess(
             "cloudkit-emulator",
             [
-                "--port", "0", "--api-token", "test-api-token", "--container", "iCloud.test.mustdo", "--callback", bounce,
+                "--port", "0", "--api-token", "test-api-token", "--container", "iCloud.test.mustdo", "--callback",
+                bounce,
                 "--token-lifetime", "0",
             ])
         let emulatorURL = try await emulator.waitForOutput(matching: #"listening on (http://\S+)"#)

@@ -40,7 +40,9 @@ import Testing
         #expect(overridden.logLevel == .warning)
         #expect(overridden.browser == nil)
         #expect(overridden.baseURL == "http://127.0.0.1:8787")
-        let tilde = try LocalSettings.load(environment: ["HOME": "/h", "MUSTDO_HOME": "~/x", "MUSTDO_CK_API_TOKEN": "t"])
+        let tilde = try LocalSettings.load(environment: [
+            "HOME": "/h", "MUSTDO_HOME": "~/x", "MUSTDO_CK_API_TOKEN": "t",
+        ])
         #expect(tilde.home == "/h/x")
     }
 

@@ -67,7 +67,9 @@ struct ConformanceTests {
             description: "a 2026 body under a 2025 header", body: TestServer.modern("tools/list", id: 16),
             headers: [("MCP-Protocol-Version", "2025-11-25"), ("Mcp-Method", "tools/list")]),
         .modern("prompts/list", "prompts/list", id: 20),
-        .modern("a prompt", "prompts/get", id: 21, params: ["name": "greet", "arguments": ["name": "Ann", "style": "loud"]]),
+        .modern(
+            "a prompt", "prompts/get", id: 21,
+            params: ["name": "greet", "arguments": ["name": "Ann", "style": "loud"]]),
         .modern("a prompt without arguments", "prompts/get", id: 22, params: ["name": "warm_up"]),
         .modern("an unknown prompt", "prompts/get", id: 23, params: ["name": "nope"]),
         .modern("a missing prompt argument", "prompts/get", id: 24, params: ["name": "greet", "arguments": [:]]),

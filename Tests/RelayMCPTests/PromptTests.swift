@@ -25,7 +25,8 @@ import Testing
         try await withServer(TestServer()) { server in
             let discover = try await server.postModern("server/discover")
             #expect(discover.json?["result"]?["capabilities"] == ["tools": ["listChanged": false]])
-            let list = try await server.post(TestServer.request("prompts/list"), extra: [("MCP-Protocol-Version", "2025-11-25")])
+            let list = try await server.post(
+                TestServer.request("prompts/list"), extra: [("MCP-Protocol-Version", "2025-11-25")])
             #expect(list.json?["error"]?["code"] == -32601)
         }
     }
@@ -81,7 +82,8 @@ import Testing
     @Test func getRendersTheMessages() async throws {
         try await withServer(TestServer(prompts: SamplePrompts.all)) { server in
             let legacy = try await server.post(
-                TestServer.request("prompts/get", params: ["name": "greet", "arguments": ["name": "Ann", "style": "loud"]]),
+                TestServer.request(
+                    "prompts/get", params: ["name": "greet", "arguments": ["name": "Ann", "style": "loud"]]),
                 extra: [("MCP-Protocol-Version", "2025-11-25")])
             #expect(
                 legacy.json?["result"]
@@ -116,7 +118,10 @@ import Testing
         (["name": "greet", "arguments": ["name": "Ann", "mood": "x"]], "Unknown argument \"mood\""),
         (["name": "greet", "arguments": ["name": 7]], "Argument \"name\" must be a string."),
         (["name": "greet", "arguments": "name=Ann"], "params.arguments must be an object"),
-        (["name": "greet", "arguments": ["name": "Ann", "style": "shouty"]], "Invalid argument \"style\": plain or loud."),
+        (
+            ["name": "greet", "arguments": ["name": "Ann", "style": "shouty"]],
+            "Invalid argument \"style\": plain or loud."
+        ),
         (["name": "warm_up", "arguments": ["x": "y"]], "(it takes none)"),
     ]
 
@@ -128,7 +133,8 @@ import Testing
                     extra: [("MCP-Protocol-Version", "2025-11-25")])
                 #expect(legacy.status == 200, "\(refusal.params)")
                 #expect(legacy.json?["error"]?["code"] == -32602, "\(refusal.params)")
-                #expect(legacy.json?["error"]?["message"]?.stringValue?.contains(refusal.says) == true, "\(legacy.text)")
+                #expect(
+                    legacy.json?["error"]?["message"]?.stringValue?.contains(refusal.says) == true, "\(legacy.text)")
 
                 // A name that is not a string cannot be mirrored in Mcp-Name: that is the header check's -32020.
                 guard refusal.params["name"] == nil || refusal.params["name"]?.stringValue != nil else { continue }
@@ -147,7 +153,8 @@ import Testing
             #expect(extra.json?["result"] != nil)
             // 2026: Mcp-Name must mirror the prompt name, as for tools/call.
             let mismatched = try await server.send(
-                body: TestServer.modern("prompts/get", params: ["name": "greet", "arguments": ["name": "A"]]).jsonString,
+                body: TestServer.modern("prompts/get", params: ["name": "greet", "arguments": ["name": "A"]])
+                    .jsonString,
                 headers: [
                     ("Host", "127.0.0.1:\(server.port)"), ("Authorization", "Bearer \(TestServer.token)"),
                     ("Content-Type", "application/json"), ("Accept", "application/json"),

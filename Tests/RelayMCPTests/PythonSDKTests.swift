@@ -67,7 +67,9 @@ struct PythonSDKTests {
 /// connection alive throughout.
 @Suite(.enabled(if: PythonSDK.pythonExists, "python3 is not installed; skipping the MCP Python SDK end-to-end tests"))
 struct PythonSDKPromptTests {
-    static let errors: JSONValue = ["unknown": -32602, "missing": -32602, "unknownArgument": -32602, "badValue": -32602]
+    static let errors: JSONValue = [
+        "unknown": -32602, "missing": -32602, "unknownArgument": -32602, "badValue": -32602,
+    ]
 
     func check(_ summary: JSONValue, titles: Bool) throws {
         try PythonSDK.checkCommon(summary)

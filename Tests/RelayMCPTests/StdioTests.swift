@@ -28,9 +28,11 @@ import Testing
         let echo = try #require(await harness.ask(TestServer.call("echo", ["text": "hi", "times": 2], id: 6)))
         #expect(echo["result"]?["structuredContent"] == ["echo": "hi hi", "user": "alice"])
         let prompt = try #require(
-            await harness.ask(TestServer.request("prompts/get", id: 7, params: ["name": "greet", "arguments": ["name": "Al"]])))
+            await harness.ask(
+                TestServer.request("prompts/get", id: 7, params: ["name": "greet", "arguments": ["name": "Al"]])))
         #expect(prompt["result"]?["messages"]?.arrayValue?.first?["content"]?["text"] == "Say hello to Al.")
-        let missing = try #require(await harness.ask(TestServer.request("prompts/get", id: 8, params: ["name": "greet"])))
+        let missing = try #require(
+            await harness.ask(TestServer.request("prompts/get", id: 8, params: ["name": "greet"])))
         #expect(missing["error"]?["code"] == -32602)
         // The session-ended signal (a 401 over HTTP) is the configured result here.
         let ended = try #require(await harness.ask(TestServer.call("fail", ["mode": "session"], id: 9)))
@@ -52,20 +54,26 @@ import Testing
         let list = try #require(await harness.ask(TestServer.modern("prompts/list", id: 2)))
         #expect(list["result"]?["cacheScope"] == "public")
         #expect(list["result"]?["prompts"]?.arrayValue?.first?["title"] == "Greet")
-        let call = try #require(await harness.ask(TestServer.modern("tools/call", id: 3, params: ["name": "echo", "arguments": ["text": "x"]])))
+        let call = try #require(
+            await harness.ask(
+                TestServer.modern("tools/call", id: 3, params: ["name": "echo", "arguments": ["text": "x"]])))
         #expect(call["result"]?["isError"] == false)
         #expect(call["result"]?["resultType"] == "complete")
         // No _meta, a bad version, a removed method, initialize: each refused with its modern code.
         #expect(await harness.ask(TestServer.request("tools/list", id: 4))?["error"]?["code"] == -32602)
-        #expect(await harness.ask(TestServer.modern("tools/list", id: 5, version: "2099-01-01"))?["error"]?["code"] == -32022)
+        #expect(
+            await harness.ask(TestServer.modern("tools/list", id: 5, version: "2099-01-01"))?["error"]?["code"]
+                == -32022)
         #expect(await harness.ask(TestServer.modern("ping", id: 6))?["error"]?["code"] == -32601)
         let initialize = try #require(await harness.ask(Self.initialize("2025-11-25", id: 7)))
         #expect(initialize["error"]?["code"] == -32022)
         #expect(initialize["error"]?["data"]?["supported"] == ["2026-07-28"])
         #expect(
-            await harness.ask(TestServer.modern("prompts/get", id: 8, params: ["name": "nope"]))?["error"]?["code"] == -32602)
+            await harness.ask(TestServer.modern("prompts/get", id: 8, params: ["name": "nope"]))?["error"]?["code"]
+                == -32602)
         // subscriptions/listen: acknowledged, then ended at once, as two lines.
-        harness.send(TestServer.modern("subscriptions/listen", id: 9, params: ["notifications": ["toolsListChanged": true]]))
+        harness.send(
+            TestServer.modern("subscriptions/listen", id: 9, params: ["notifications": ["toolsListChanged": true]]))
         #expect(await harness.line()?["method"] == "notifications/subscriptions/acknowledged")
         #expect(await harness.line()?["id"] == 9)
         await harness.finish()

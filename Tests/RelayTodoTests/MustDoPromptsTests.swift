@@ -37,7 +37,9 @@ final class MustDoPromptsTests: XCTestCase {
     func testTheTextsNameOnlyRegisteredTools() throws {
         XCTAssertTrue(Set(MustDoPrompts.toolsNamed).isSubset(of: toolNames))
         let word = try NSRegularExpression(pattern: "\\b[a-z]+(?:_[a-z]+)+\\b")
-        let samples: [[String: String]] = [[:], ["date": "2026-08-01", "weekEnding": "2026-08-01", "before": "2026-08-01"]]
+        let samples: [[String: String]] = [
+            [:], ["date": "2026-08-01", "weekEnding": "2026-08-01", "before": "2026-08-01"],
+        ]
         for base in ["plan_my_day", "weekly_review", "clear_backlog"] {
             var namedPerLanguage: [Set<String>] = []
             for name in [base, base + "_ja"] {
@@ -87,7 +89,8 @@ final class MustDoPromptsTests: XCTestCase {
     }
 
     func testFocusIsQuotedWhenGiven() throws {
-        XCTAssertTrue(try text("plan_my_day", ["focus": "  finish the tax return "]).contains("“finish the tax return”"))
+        XCTAssertTrue(
+            try text("plan_my_day", ["focus": "  finish the tax return "]).contains("“finish the tax return”"))
         XCTAssertTrue(try text("plan_my_day_ja", ["focus": "\u{3000}確定申告\u{3000}"]).contains("「確定申告」"))
         XCTAssertFalse(try text("plan_my_day").contains("“"))
     }

@@ -102,7 +102,8 @@ enum LocalCommand {
         let logger = parts.logger
         let principal = LocalPrincipal(local: parts.session, signIn: parts.signIn)
         let configuration = MCPEndpointConfiguration(
-            serverInfo: MCPServerInfo(name: "mustdo-relay-local", title: "MustDo (local)", version: RelayCommand.version),
+            serverInfo: MCPServerInfo(
+                name: "mustdo-relay-local", title: "MustDo (local)", version: RelayCommand.version),
             instructions: Configuration.instructions
                 + " If a tool answers NOT_SIGNED_IN, call sign_in (the user signs in on Apple's page in their browser).",
             onToolCall: { record in
@@ -142,7 +143,9 @@ enum LocalCommand {
         if started.opened {
             print("Opened Apple's sign-in page in your browser. Waiting up to \(wait) s for you to finish…")
         } else {
-            print("Open this link in a browser on this computer and sign in (within \(wait) s):\n\n  \(started.attempt.startURL)\n")
+            print(
+                "Open this link in a browser on this computer and sign in (within \(wait) s):\n\n  \(started.attempt.startURL)\n"
+            )
         }
         fflush(nil)
         switch await parts.signIn.wait(for: started.attempt) {

@@ -20,7 +20,9 @@ final class LocalSession: CloudKitSession {
     /// Why the last call found no usable sign-in.
     private let lastProblem = Locked<String?>(nil)
 
-    init(tokens: TokenFile, lock: FileLock, container: String, environment: String, lockTimeout: Duration = .seconds(20)) {
+    init(
+        tokens: TokenFile, lock: FileLock, container: String, environment: String, lockTimeout: Duration = .seconds(20)
+    ) {
         self.tokens = tokens
         self.lock = lock
         self.container = container
@@ -41,7 +43,8 @@ final class LocalSession: CloudKitSession {
             }
             guard let held = taken else {
                 // Another local server kept the lock all this time: like a full queue, retry shortly.
-                throw CloudKitError(.throttled, reason: "another mustdo-relay local is calling iCloud", retryAfter: .seconds(1))
+                throw CloudKitError(
+                    .throttled, reason: "another mustdo-relay local is calling iCloud", retryAfter: .seconds(1))
             }
             defer { held.release() }
             let token = try currentToken()
@@ -54,7 +57,8 @@ final class LocalSession: CloudKitSession {
                     // Nothing rotated survives a refused token; forget it so it is not sent again.
                     if (try? tokens.read())?.token == (error.rotatedToken ?? token).rawValue { try? tokens.remove() }
                     lastProblem.withLock {
-                        $0 = "iCloud ended the sign-in (it expired, or the person signed out or changed their password)."
+                        $0 =
+                            "iCloud ended the sign-in (it expired, or the person signed out or changed their password)."
                     }
                 } else {
                     try? store(error.rotatedToken)

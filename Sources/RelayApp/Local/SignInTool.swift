@@ -80,7 +80,8 @@ struct SignInTool: Tool {
         case .timedOut?:
             throw ToolError(
                 code: "SIGN_IN_TIMEOUT",
-                message: "Nobody finished signing in within \(seconds) seconds. Call sign_in again when the user is ready.")
+                message:
+                    "Nobody finished signing in within \(seconds) seconds. Call sign_in again when the user is ready.")
         case nil:
             throw CancellationError()
         }

@@ -59,7 +59,9 @@ struct TokenFile: Sendable {
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let count = bytes.withUnsafeMutableBytes {
+                Glibc.read(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             offset += count
@@ -123,7 +125,8 @@ struct TokenFile: Sendable {
     /// happens under the lock, so any such file belongs to a process that is gone.
     private func removeLeftovers() {
         let prefix = (path as NSString).lastPathComponent + ".tmp-"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix)
+        {
             unlink(directory + "/" + name)
         }
     }
