@@ -1,4 +1,5 @@
 import Foundation
+import RelayCloudKit
 import RelayHTTP
 
 /// Every setting of the relay, read from `RELAY_*` variables (env file first, then the process
@@ -42,6 +43,9 @@ public struct Configuration: Sendable {
     /// `RELAY_LOCAL_BOUNCE_PORTS`: the ports `/local/callback/<port>` may send a browser on to (on
     /// `http://localhost`), for `mustdo-relay local`'s sign-in; empty (the default) turns the bounce off.
     public var localBouncePorts: [ClosedRange<Int>] = []
+    /// `RELAY_MCP_TOOL_CALLS_PER_MINUTE`: tool calls one connection (grant) may make per minute,
+    /// each call of a batch counted on its own (0 disables the limit).
+    public var toolCallsPerMinute = 300
     /// The `AWS_*` variables (file, then environment): the AWS credential chain reads them.
     public var awsVariables: [String: String] = [:]
 
@@ -82,6 +86,8 @@ public struct Configuration: Sendable {
         configuration.readStorage(&reader)
         configuration.readCloudKit(&reader)
         configuration.readOAuth(&reader)
+        configuration.toolCallsPerMinute = reader.integer(
+            "RELAY_MCP_TOOL_CALLS_PER_MINUTE", default: 300, range: 0...1_000_000)
         return configuration
     }
 
@@ -214,9 +220,11 @@ public struct Configuration: Sendable {
     private mutating func readCloudKit(_ reader: inout SettingsReader) {
         cloudKit.baseURL = reader.url("RELAY_CLOUDKIT_BASE_URL") ?? cloudKit.baseURL
         cloudKit.container = reader.string("RELAY_CLOUDKIT_CONTAINER", default: "")
+        // An unknown name is a problem, never production by default: a relay pointed at the wrong
+        // environment answers every person with records it cannot find.
         cloudKit.environment = reader.choice(
-            "RELAY_CLOUDKIT_ENVIRONMENT", default: "production",
-            choices: ["production": "production", "development": "development"])
+            "RELAY_CLOUDKIT_ENVIRONMENT", default: .production,
+            choices: ["production": CloudKitEnvironment.production, "development": .development])
         cloudKit.zone = reader.string("RELAY_CLOUDKIT_ZONE", default: "MustDo")
         cloudKit.caFile = reader.raw("RELAY_CLOUDKIT_CA_FILE")
         cloudKit.connectTimeoutSeconds = Double(reader.seconds("RELAY_CLOUDKIT_CONNECT_TIMEOUT", default: 5)) / 1000

@@ -12,7 +12,7 @@ struct Demo {
 
     /// The demo's pieces, ready to start.
     struct Prepared {
-        var configuration: Configuration
+        let configuration: Configuration
         let emulator: Emulator
         let dataDirectory: String
     }
@@ -46,7 +46,7 @@ struct Demo {
         configuration.secrets = secrets
         configuration.cloudKit.baseURL = emulator.baseURL
         configuration.cloudKit.container = Self.container
-        configuration.cloudKit.environment = "development"
+        configuration.cloudKit.environment = .production
         return Prepared(configuration: configuration, emulator: emulator, dataDirectory: directory)
     }
 

@@ -25,12 +25,12 @@ import Testing
         return status.st_mode & 0o777
     }
 
-    static let saved = TokenFile.Saved(token: "tok+en/1==", container: "iCloud.test", environment: "development")
+    static let saved = LocalAuthFile.Saved(token: "tok+en/1==", container: "iCloud.test", environment: "development")
 
     @Test func aNewFileIsOwnerOnlyInAnOwnerOnlyDirectory() throws {
         let directory = Directory()
         try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
-        let file = TokenFile(path: directory.tokenFile)
+        let file = LocalAuthFile(path: directory.tokenFile)
         #expect(try file.read() == nil)
         try file.write(Self.saved)
         #expect(Self.mode(directory.tokenFile) == 0o600)
@@ -42,7 +42,7 @@ import Testing
 
     @Test func looserFilesLinksAndOpenDirectoriesAreRefused() throws {
         let directory = Directory()
-        let file = TokenFile(path: directory.tokenFile)
+        let file = LocalAuthFile(path: directory.tokenFile)
         try file.write(Self.saved)
         for mode: mode_t in [0o640, 0o604, 0o644, 0o666] {
             chmod(directory.tokenFile, mode)
@@ -73,10 +73,10 @@ import Testing
 
     @Test func aCrashBetweenWriteAndRenameLeavesTheOldToken() throws {
         let directory = Directory()
-        try TokenFile(path: directory.tokenFile).write(Self.saved)
+        try LocalAuthFile(path: directory.tokenFile).write(Self.saved)
         let seen = Locked<String?>(nil)
         struct Crash: Error {}
-        let crashing = TokenFile(path: directory.tokenFile) { temporary in
+        let crashing = LocalAuthFile(path: directory.tokenFile) { temporary in
             // The new token is complete and synced beside the old one; the process "dies" here.
             seen.withLock { $0 = try? String(contentsOfFile: temporary, encoding: .utf8) }
             #expect(LocalTokenTests.mode(temporary) == 0o600)
@@ -86,21 +86,21 @@ import Testing
         next.token = "the-next-token"
         #expect(throws: LocalTokenError.self) { try crashing.write(next) }
         #expect(seen.withLock { $0 }?.contains("the-next-token") == true)
-        #expect(try TokenFile(path: directory.tokenFile).read() == Self.saved)
+        #expect(try LocalAuthFile(path: directory.tokenFile).read() == Self.saved)
         // A new file a real crash left behind is ignored by reads; the next write (under the lock, so no
         // other writer is alive) deletes it and replaces the token.
         _ = FileManager.default.createFile(
             atPath: directory.tokenFile + ".tmp-left", contents: Data("{\"ckWeb".utf8),
             attributes: [.posixPermissions: 0o600])
-        try TokenFile(path: directory.tokenFile).write(next)
-        #expect(try TokenFile(path: directory.tokenFile).read() == next)
+        try LocalAuthFile(path: directory.tokenFile).write(next)
+        #expect(try LocalAuthFile(path: directory.tokenFile).read() == next)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/home")
         #expect(names == ["auth.json"])
     }
 
     @Test func theLockAdmitsOneHolderAtATime() async throws {
         let directory = Directory()
-        try TokenFile(path: directory.tokenFile).ensureDirectory()
+        try LocalAuthFile(path: directory.tokenFile).ensureDirectory()
         let lock = FileLock(path: directory.tokenFile + ".lock")
         let first = try #require(try await lock.acquire(timeout: .seconds(1)))
         #expect(try await lock.acquire(timeout: .milliseconds(100)) == nil)
@@ -116,8 +116,8 @@ import Testing
     /// before it rotated to, as CloudKit requires when the old token dies on rotation.
     @Test func sessionsSharingTheFileTakeTurnsAndCarryTheRotation() async throws {
         let directory = Directory()
-        let tokens = TokenFile(path: directory.tokenFile)
-        try tokens.write(TokenFile.Saved(token: "t0", container: "c", environment: "development"))
+        let tokens = LocalAuthFile(path: directory.tokenFile)
+        try tokens.write(LocalAuthFile.Saved(token: "t0", container: "c", environment: "development"))
         let sessions = (0..<2).map { _ in
             LocalSession(
                 tokens: tokens, lock: FileLock(path: directory.tokenFile + ".lock"), container: "c",
@@ -154,7 +154,7 @@ import Testing
 
     @Test func noUsableSignInEndsTheSessionWithTheReason() async throws {
         let directory = Directory()
-        let tokens = TokenFile(path: directory.tokenFile)
+        let tokens = LocalAuthFile(path: directory.tokenFile)
         let session = LocalSession(
             tokens: tokens, lock: FileLock(path: directory.tokenFile + ".lock"), container: "c",
             environment: "production")
@@ -172,10 +172,10 @@ import Testing
         #expect(await call()?.kind == .sessionDead)
         #expect(session.notSignedInMessage.contains("no saved iCloud sign-in"))
         #expect(session.notSignedInMessage.contains("sign_in"))
-        try tokens.write(TokenFile.Saved(token: "dev", container: "c", environment: "development"))
+        try tokens.write(LocalAuthFile.Saved(token: "dev", container: "c", environment: "development"))
         #expect(await call()?.kind == .sessionDead)
         #expect(session.notSignedInMessage.contains("not c (production)"))
-        try tokens.write(TokenFile.Saved(token: "prod", container: "c", environment: "production"))
+        try tokens.write(LocalAuthFile.Saved(token: "prod", container: "c", environment: "production"))
         #expect(await call() == nil)
         // CloudKit refusing the token: the session ends and the dead token leaves the file.
         do {

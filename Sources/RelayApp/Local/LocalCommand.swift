@@ -85,7 +85,7 @@ enum LocalCommand {
             let http = try HTTPClient(
                 configuration: HTTPClientConfiguration(connectTimeout: .seconds(5), timeout: .seconds(15)))
             client = CloudKitClient(configuration: settings.cloudKit, http: http)
-            let tokens = TokenFile(path: settings.tokenFile)
+            let tokens = LocalAuthFile(path: settings.tokenFile)
             try tokens.ensureDirectory()
             session = LocalSession(
                 tokens: tokens, lock: FileLock(path: settings.tokenFile + ".lock"), container: settings.container,

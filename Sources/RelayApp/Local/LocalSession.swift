@@ -11,7 +11,7 @@ import RelayTodo
 /// refuses all end as `.sessionDead`; `notSignedInMessage` then says which and what to do (the stdio
 /// server turns it into a `NOT_SIGNED_IN` tool result). A token CloudKit refused is removed from the file.
 final class LocalSession: CloudKitSession {
-    let tokens: TokenFile
+    let tokens: LocalAuthFile
     let lock: FileLock
     let container: String
     let environment: String
@@ -21,7 +21,8 @@ final class LocalSession: CloudKitSession {
     private let lastProblem = Locked<String?>(nil)
 
     init(
-        tokens: TokenFile, lock: FileLock, container: String, environment: String, lockTimeout: Duration = .seconds(20)
+        tokens: LocalAuthFile, lock: FileLock, container: String, environment: String,
+        lockTimeout: Duration = .seconds(20)
     ) {
         self.tokens = tokens
         self.lock = lock
@@ -70,7 +71,7 @@ final class LocalSession: CloudKitSession {
 
     /// The saved token for this container and environment, or `.sessionDead` with the reason kept.
     private func currentToken() throws(CloudKitError) -> CloudKitWebAuthToken {
-        let saved: TokenFile.Saved?
+        let saved: LocalAuthFile.Saved?
         do throws(LocalTokenError) {
             saved = try tokens.read()
         } catch {
@@ -95,7 +96,8 @@ final class LocalSession: CloudKitSession {
     private func store(_ rotated: CloudKitWebAuthToken?) throws(CloudKitError) {
         guard let rotated else { return }
         do throws(LocalTokenError) {
-            try tokens.write(TokenFile.Saved(token: rotated.rawValue, container: container, environment: environment))
+            try tokens.write(
+                LocalAuthFile.Saved(token: rotated.rawValue, container: container, environment: environment))
         } catch {
             lastProblem.withLock { $0 = error.description }
             throw CloudKitError(.unavailable, reason: "the rotated token could not be saved")
@@ -108,7 +110,7 @@ final class LocalSession: CloudKitSession {
             throw LocalTokenError("another mustdo-relay local kept the lock file \(lock.path) too long; try again")
         }
         defer { held.release() }
-        try tokens.write(TokenFile.Saved(token: token.rawValue, container: container, environment: environment))
+        try tokens.write(LocalAuthFile.Saved(token: token.rawValue, container: container, environment: environment))
         lastProblem.withLock { $0 = nil }
     }
 

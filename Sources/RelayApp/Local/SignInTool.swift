@@ -3,11 +3,14 @@ import RelayJSON
 import RelayMCP
 import RelayTodo
 
-/// Who the local server acts for: the person who started it, through their token file.
+/// Who the local server acts for: the person who started it, through their token file. It holds every
+/// scope: there is no OAuth consent locally, the person runs the server for themselves, and what iCloud
+/// lets their token do is the only limit.
 struct LocalPrincipal: TodoPrincipal {
     let local: LocalSession
     let signIn: LocalSignIn
     var session: any CloudKitSession { local }
+    var scopes: [String] { [TodoScope.read, TodoScope.write] }
 }
 
 /// `sign_in`, the local server's eighth tool (as in the public MustDo local server): Apple's sign-in page in
@@ -26,6 +29,9 @@ struct SignInTool: Tool {
             are done, call the other tool again. Never ask for the user's Apple ID password: they type it on \
             Apple's page only.
             """,
+        // What sign_in opens is read access to the person's to-dos (and write, for the other tools); every
+        // tool declares a scope, and the local principal holds both.
+        requiredScopes: [TodoScope.read],
         inputSchema: [
             "type": "object",
             "properties": [

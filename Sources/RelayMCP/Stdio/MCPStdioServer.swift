@@ -25,7 +25,7 @@ import RelaySync
 /// written whole, one line each, in the order they finish. `notifications/cancelled` cancels a
 /// running request, and nothing is written for it afterwards. At end of input, requests still
 /// running get `drainTimeout` to finish and are then cancelled.
-public final class MCPStdioServer<Principal: Sendable>: Sendable {
+public final class MCPStdioServer<Principal: MCPPrincipal>: Sendable {
     /// The dispatcher shared with the HTTP transport (its HTTP checks are never used here).
     let endpoint: MCPEndpoint<Principal>
     let principal: Principal
@@ -279,24 +279,40 @@ public final class MCPStdioServer<Principal: Sendable>: Sendable {
         }
     }
 
-    /// A tool call's response line: the result, its JSON-RPC error, or (the person's upstream
-    /// session gone) `sessionEnded`'s result.
+    /// A tool call's response line: the result, its JSON-RPC error, `sessionEnded`'s result (the
+    /// person's upstream session gone), or a JSON-RPC error naming the scopes the principal lacks
+    /// (there is no HTTP status to carry a step-up challenge, and no OAuth to step up with).
     private func toolCall(_ call: JSONRPCRequest, version: ProtocolVersion) async -> [UInt8] {
         let outcome = await endpoint.callTool(call, version: version, principal: principal)
-        if let (bytes, _) = endpoint.encode(outcome, id: call.id, version: version) { return bytes }
-        let result = await sessionEnded(principal)
-        return endpoint.encode(.result(result), id: call.id, version: version)!.0
+        switch outcome {
+        case .insufficientScope(let needed):
+            let error = MCPError(
+                code: MCPError.Code.serverError,
+                message: "Forbidden: this tool needs the scope \(needed.joined(separator: " ")).",
+                data: [
+                    "error": "insufficient_scope", "requiredScopes": .array(needed.map { .string($0) }),
+                    "missingScopes": .array(principal.missingScopes(needed).map { .string($0) }),
+                ])
+            return JSONRPCEncoding.error(id: call.id, error)
+        case .sessionEnded:
+            return endpoint.encode(.result(await sessionEnded(principal)), id: call.id, version: version)!.0
+        case .result, .error:
+            return endpoint.encode(outcome, id: call.id, version: version)!.0
+        }
     }
 }
 
 /// The authenticator of the stdio transport's endpoint: there is no request to authenticate (the
 /// process belongs to the person who started it). Never asked: stdio does not go through `respond`.
-private struct FixedPrincipal<Principal: Sendable>: MCPAuthenticator {
+private struct FixedPrincipal<Principal: MCPPrincipal>: MCPAuthenticator {
     let principal: Principal
 
     func authenticateImmediately(_ request: Request) -> MCPAuthentication<Principal>? { .authorized(principal) }
     func authenticate(_ request: Request) async -> MCPAuthentication<Principal> { .authorized(principal) }
     func sessionEnded(_ request: Request, principal: Principal) async -> Response {
         Response(status: .unauthorized, headers: [:], body: [])
+    }
+    func insufficientScopeChallenge(principal: Principal, needed: [String]) -> String {
+        "Bearer error=\"insufficient_scope\""
     }
 }

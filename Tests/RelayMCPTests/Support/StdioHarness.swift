@@ -19,7 +19,7 @@ final class StdioHarness: @unchecked Sendable {
     struct WaitTool: Tool {
         var definition: ToolDefinition {
             ToolDefinition(
-                name: "wait", description: "Waits.",
+                name: "wait", description: "Waits.", requiredScopes: ["todos:read"],
                 inputSchema: [
                     "type": "object", "properties": ["ms": ["type": "integer", "minimum": 0]], "required": ["ms"],
                 ])
@@ -31,7 +31,9 @@ final class StdioHarness: @unchecked Sendable {
         }
     }
 
-    init(prompts: [Prompt] = SamplePrompts.all, maxBodyBytes: Int = 4096) throws {
+    init(
+        prompts: [Prompt] = SamplePrompts.all, maxBodyBytes: Int = 4096, drainTimeout: Duration = .milliseconds(300)
+    ) throws {
         var input: [Int32] = [0, 0]
         var output: [Int32] = [0, 0]
         guard pipe(&input) == 0, pipe(&output) == 0 else { throw POSIXError(.EMFILE) }
@@ -42,7 +44,7 @@ final class StdioHarness: @unchecked Sendable {
                 serverInfo: MCPServerInfo(name: "test-local", title: "Test Local", version: "0.1.0"),
                 instructions: "Call get_me first.", maxBodyBytes: maxBodyBytes, validatesOutput: true),
             tools: SampleTools.all + [WaitTool()], prompts: prompts, principal: TestPrincipal(user: "alice"),
-            drainTimeout: .milliseconds(300)
+            drainTimeout: drainTimeout
         ) { principal in
             ToolResult(error: ToolError(code: "NOT_SIGNED_IN", message: "\(principal.user) must sign in."))
         }

@@ -10,7 +10,9 @@ import Testing
 
 /// The whole tool path on loopback sockets: an MCP client (the RelayHTTP client) → `Server` → `MCPEndpoint`
 /// with the seven tools → `CloudKitClient` → the in-process CloudKit emulator. Users connect through the
-/// emulator's control API; their grants carry a `MemoryCloudKitSession`.
+/// emulator's control API; their grants carry a `MemoryCloudKitSession`. CloudKit's production environment
+/// with the relay's schema (`deploy/cloudkit/schema.ckdb`) unless a test passes another, or says why it needs
+/// the lenient one.
 final class ToolHarness: Sendable {
     let emulator: Emulator
     let http: HTTPClient
@@ -23,14 +25,15 @@ final class ToolHarness: Sendable {
 
     init(
         now: String = "2026-06-10T12:00:00Z", timeout: Duration = .seconds(15), maxWaiting: Int = 32,
-        settings: EmulatorSettings = EmulatorSettings()
+        settings: EmulatorSettings = EmulatorSettings(), schema: ContainerSchema = .relay, lenientSchema: Bool = false
     ) throws {
-        emulator = try Emulator(configuration: EmulatorConfiguration(settings: settings))
+        emulator = try Emulator(
+            configuration: EmulatorConfiguration(schema: schema, lenientSchema: lenientSchema, settings: settings))
         try emulator.start()
         http = try HTTPClient()
         client = CloudKitClient(
             configuration: CloudKitConfiguration(
-                baseURL: emulator.baseURL, container: "iCloud.jp.lightning.mustdo", environment: .development,
+                baseURL: emulator.baseURL, container: "iCloud.jp.lightning.mustdo", environment: .production,
                 apiToken: CloudKitAPIToken("emulator-api-token"), timeout: timeout,
                 retry: CloudKitRetryPolicy(
                     maxAttempts: 2, baseDelay: .milliseconds(5), maxDelay: .milliseconds(10),
@@ -47,9 +50,21 @@ final class ToolHarness: Sendable {
             onError: { tool, error in reports.state.withLock { $0.errors.append("\(tool): \(error)") } })
         let tools: [any Tool<TestGrant>] = TodoTools.tools(client: client, clock: { clock.now })
         let endpoint = try MCPEndpoint(configuration: configuration, tools: tools, authenticator: authenticator)
+        // The tools' clock, for a client in another process (the SDK end-to-end script): POST
+        // /test/clock {"now": "<ISO 8601 with offset>"}. Test code only; the relay has no such route.
+        var router = Router()
+        router.on(
+            .post, "/test/clock",
+            immediate: { request in
+                guard let text = (try? JSONValue(parsing: request.body))?["now"]?.stringValue,
+                    let date = ISO8601DateFormatter().date(from: text)
+                else { return Response.json(["error": "expected {\"now\": ISO 8601}"], status: .badRequest) }
+                clock.set(date)
+                return Response.json(["now": .string(text)])
+            })
         server = Server(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 1),
-            responder: endpoint.responder(otherwise: Router().responder))
+            responder: endpoint.responder(otherwise: router.responder))
         try server.start()
     }
 
@@ -155,7 +170,8 @@ final class FakeClock: Sendable {
     private let instant: Mutex<Date>
     init(_ start: Date) { instant = Mutex(start) }
     var now: Date { instant.withLock { $0 } }
-    func set(_ text: String) { instant.withLock { $0 = RelayTodoIntegrationTests.instant(text) } }
+    func set(_ text: String) { set(RelayTodoIntegrationTests.instant(text)) }
+    func set(_ date: Date) { instant.withLock { $0 = date } }
 }
 
 /// An instant from ISO 8601 with offset, parsed by Foundation (not by the code under test).

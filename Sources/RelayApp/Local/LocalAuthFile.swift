@@ -12,7 +12,7 @@ import RelayJSON
 /// the directory is fsynced: a crash at any point leaves the old token or the new one, never a mix (and
 /// at worst a stray new file, which the next write deletes). The caller holds the lock (`FileLock`)
 /// around a read, the CloudKit call and the write.
-struct TokenFile: Sendable {
+struct LocalAuthFile: Sendable {
     /// Where the file is.
     let path: String
 
