@@ -111,7 +111,7 @@ let package = Package(
             name: "RelayAppTests",
             dependencies: [
                 "RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore", "RelayCloudKit", "RelayTodo",
-                "RelayHTTP",
+                "RelayHTTP", "RelayEmulator",
                 "RelaySync",
             ]),
         .testTarget(

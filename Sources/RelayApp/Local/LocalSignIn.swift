@@ -30,6 +30,8 @@ final class LocalSignIn: Sendable {
     let browser: [String]?
     let logger: Logger
     private let current = Locked<Attempt?>(nil)
+    /// The last attempt that ended, whose listener may still be lingering for its result page.
+    private let ended = Locked<Attempt?>(nil)
 
     init(client: CloudKitClient, session: LocalSession, port: Int, browser: [String]?, logger: Logger) {
         self.client = client
@@ -92,6 +94,14 @@ final class LocalSignIn: Sendable {
                 "iCloud did not give a sign-in page (\(error)). Check the API token and the network, then retry.")
         }
         let attempt = Attempt(appleURL: appleURL, port: port, window: window)
+        // The listener binds with SO_REUSEPORT, so a lingering one of an ended attempt would share the port
+        // and take some of the new attempt's connections (answering "not started here"): close it first.
+        if let previous = ended.withLock({ ended -> Attempt? in
+            defer { ended = nil }
+            return ended
+        }) {
+            await Self.stopListener(of: previous)
+        }
         let server = Server(
             configuration: ServerConfiguration(host: "127.0.0.1", port: port, eventLoops: 1),
             responder: Responder { [self] request in .later { await self.respond(to: request, attempt: attempt) } })
@@ -138,19 +148,25 @@ final class LocalSignIn: Sendable {
     private func finish(_ attempt: Attempt, _ outcome: Outcome, linger: Duration) {
         guard attempt.end(outcome) else { return }
         current.withLock { if $0 === attempt { $0 = nil } }
+        ended.withLock { $0 = attempt }
         var event = LogEvent(outcome == .signedIn ? .info : .warning, "local.sign_in_ended")
         event.outcome = StaticOrRoute(
             name: outcome == .signedIn ? "signed_in" : outcome == .timedOut ? "timed_out" : "failed")
         logger.log(event)
         Task {
             if linger > .zero { try? await Task.sleep(for: linger) }
-            let server = attempt.server.withLock { server -> Server? in
-                defer { server = nil }
-                return server
-            }
-            server?.shutdown()
-            await server?.waitUntilStopped()
+            await Self.stopListener(of: attempt)
         }
+    }
+
+    /// Shuts `attempt`'s listener down (once: whoever takes it from the attempt stops it).
+    private static func stopListener(of attempt: Attempt) async {
+        let server = attempt.server.withLock { server -> Server? in
+            defer { server = nil }
+            return server
+        }
+        server?.shutdown()
+        await server?.waitUntilStopped()
     }
 
     // MARK: - The listener's pages
