@@ -87,17 +87,23 @@ public final class AuthorizationServer: Sendable {
         try await bearer.validate(request, resource: resource ?? configuration.resource)
     }
 
-    /// The 401 that makes a client reconnect (after `deleteGrant` for a dead CloudKit session).
-    public func invalidTokenResponse(_ detail: String = "The connection ended; connect again.") -> Response {
-        bearer.failure(.invalidToken, detail).response()
+    /// The 401 that makes a client reconnect (after `deleteGrant` for a dead CloudKit session);
+    /// its challenge names the metadata of the URL `request` used.
+    public func invalidTokenResponse(
+        _ detail: String = "The connection ended; connect again.", for request: Request? = nil
+    ) -> Response {
+        bearer.failure(.invalidToken, detail, request: request).response()
     }
 
     /// The 403 for a valid token that lacks a scope a tool needs (MCP step-up): the challenge names
     /// the scopes needed, already-granted ones included, and the resource metadata.
-    public func insufficientScopeResponse(needed: [String], granted: [String]) -> Response {
+    public func insufficientScopeResponse(needed: [String], granted: [String], for request: Request? = nil)
+        -> Response
+    {
         let scopes = configuration.scopes.filter { needed.contains($0) || granted.contains($0) }
         let challenge =
-            bearer.challenge + ", error=\"insufficient_scope\", scope=\"\(scopes.joined(separator: " "))\""
+            bearer.challenge(for: request)
+            + ", error=\"insufficient_scope\", scope=\"\(scopes.joined(separator: " "))\""
         return OAuthError(
             .insufficientScope, "This connection may not do that.", status: .forbidden,
             headers: ["WWW-Authenticate": challenge]

@@ -40,7 +40,9 @@ struct RelayAuthenticator: MCPAuthenticator {
     func authenticate(_ request: Request) async -> MCPAuthentication<GrantPrincipal> {
         do {
             let grant = try await oauth.validateBearer(request)
-            guard let token = Self.bearerToken(request) else { return .rejected(oauth.invalidTokenResponse()) }
+            guard let token = Self.bearerToken(request) else {
+                return .rejected(oauth.invalidTokenResponse(for: request))
+            }
             cache.insert(grant, key: BearerCache.key(token))
             return .authorized(principal(grant, token: token))
         } catch {
@@ -54,7 +56,7 @@ struct RelayAuthenticator: MCPAuthenticator {
         if let token = Self.bearerToken(request) { vault.evictCachedKey(token: token) }
         observer.event(.info, "cloudkit.session_ended", grant: principal.grant)
         _ = try? await oauth.deleteGrant(principal.grant.grantID, reason: "CloudKit session ended")
-        return oauth.invalidTokenResponse()
+        return oauth.invalidTokenResponse(for: request)
     }
 
     private func principal(_ grant: BearerGrant, token: String) -> GrantPrincipal {

@@ -31,11 +31,15 @@ public struct BearerGrant: Sendable, Equatable, CustomStringConvertible {
 struct BearerValidation: Sendable {
     let context: OAuthContext
 
-    /// The challenge without an error (no token was sent).
-    var challenge: String { "Bearer resource_metadata=\"\(context.configuration.resourceMetadataURL)\"" }
+    /// The challenge without an error (no token was sent), naming the metadata of the URL the
+    /// request used (`…/mcp` or `…/mcp/`).
+    func challenge(for request: Request?) -> String {
+        let url = context.configuration.resourceMetadataURL(forPath: request?.path ?? "")
+        return "Bearer resource_metadata=\"\(url)\""
+    }
 
-    func failure(_ code: OAuthError.Code?, _ detail: String) -> OAuthError {
-        var header = challenge
+    func failure(_ code: OAuthError.Code?, _ detail: String, request: Request?) -> OAuthError {
+        var header = challenge(for: request)
         if let code { header += ", error=\"\(code.rawValue)\", error_description=\"\(detail)\"" }
         return OAuthError(code ?? .invalidToken, detail, status: .unauthorized, headers: ["WWW-Authenticate": header])
     }
@@ -46,17 +50,19 @@ struct BearerValidation: Sendable {
         if let query = request.rawQuery, let pairs = FormDecoding.pairs(query),
             pairs.contains(where: { $0.name == "access_token" })
         {
-            return .failure(failure(.invalidRequest, "Send the access token in the Authorization header only."))
+            return .failure(failure(.invalidRequest, "Send the access token in the Authorization header only.", request: request))
         }
         let headers = request.headers.values("authorization")
-        guard let header = headers.first else { return .failure(failure(nil, "An access token is required.")) }
+        guard let header = headers.first else {
+            return .failure(failure(nil, "An access token is required.", request: request))
+        }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard headers.count == 1, parts.count == 2, parts[0].lowercased() == "bearer" else {
-            return .failure(failure(.invalidRequest, "Use the Bearer scheme."))
+            return .failure(failure(.invalidRequest, "Use the Bearer scheme.", request: request))
         }
         let token = String(parts[1].drop { $0 == " " || $0 == "\t" })
         guard TokenKind.accessToken.accepts(token) else {
-            return .failure(failure(.invalidToken, "The access token is malformed."))
+            return .failure(failure(.invalidToken, "The access token is malformed.", request: request))
         }
         return .success(token)
     }
@@ -64,12 +70,12 @@ struct BearerValidation: Sendable {
     /// Validates the request's bearer token for `resource`.
     func validate(_ request: Request, resource: String) async throws(OAuthError) -> BearerGrant {
         let token = try presentedToken(request).get()
-        let invalid = failure(.invalidToken, "The access token is invalid, expired or revoked.")
+        let invalid = failure(.invalidToken, "The access token is invalid, expired or revoked.", request: request)
         guard let (item, _) = try await context.find(context.hasher.candidates(token), key: OAuthKeys.accessToken),
             let record = TokenRecord(item: item)
         else { throw invalid }
         guard ResourceIndicator.matches(record.resource, expected: resource) else {
-            throw failure(.invalidToken, "The access token was issued for another resource.")
+            throw failure(.invalidToken, "The access token was issued for another resource.", request: request)
         }
         guard let grantItem = try await context.get(OAuthKeys.grant(record.grantID)),
             let grant = GrantRecord(item: grantItem), grant.state == .active, grant.clientID == record.clientID,
