@@ -34,7 +34,7 @@ struct BearerValidation: Sendable {
     /// The challenge without an error (no token was sent), naming the metadata of the URL the
     /// request used (`…/mcp` or `…/mcp/`).
     func challenge(for request: Request?) -> String {
-        let url = context.configuration.resourceMetadataURL(forPath: request?.path ?? "")
+        let url = context.configuration.resourceMetadataURL(forPath: request.map { String($0.path) } ?? "")
         return "Bearer resource_metadata=\"\(url)\""
     }
 
