@@ -99,6 +99,7 @@ struct Demo {
             "",
             "  Connector URL (MCP):   \(issuer)/mcp",
             "  Claude Code:           claude mcp add --transport http mustdo \(issuer)/mcp",
+            "  MCP Inspector:         Streamable HTTP, the URL above (direct mode allowed from :6274)",
             "  Example client:        examples/connect \(issuer)/mcp --headless alice@example.com",
             "                         (the official MCP Python SDK; without --headless it opens your browser)",
             "  Disconnect page:       \(issuer)/disconnect",

@@ -15,14 +15,16 @@ final class BrowserOriginTests: XCTestCase {
         XCTAssertEqual(Configuration().allowedOrigins, [], "production allows no browser origin by default")
         let demo = try await RelayHarness()
         do {
-            let tokens = try await OAuthDriver(http: demo.http, issuer: demo.issuer).connect(appleID: "page@example.com")
+            let tokens = try await OAuthDriver(http: demo.http, issuer: demo.issuer).connect(
+                appleID: "page@example.com")
             for origin in Demo.inspectorOrigins {
                 let preflight = try await demo.http.send(Self.preflight(demo.mcpURL, origin: origin))
                 XCTAssertEqual(preflight.status, 204, origin)
                 XCTAssertNotNil(preflight.headers["access-control-allow-origin"], origin)
                 for header in ["authorization", "content-type", "mcp-protocol-version"] {
                     XCTAssertTrue(
-                        preflight.headers["access-control-allow-headers"]?.lowercased().contains(header) == true, header)
+                        preflight.headers["access-control-allow-headers"]?.lowercased().contains(header) == true, header
+                    )
                 }
                 let anonymous = try await demo.http.send(Self.post(demo.mcpURL, origin: origin, token: nil))
                 XCTAssertEqual(anonymous.status, 401, origin)

@@ -17,7 +17,8 @@ final class TrailingSlashSDKTests: XCTestCase {
             }
             let metrics = try await relay.metricsText()
             XCTAssertTrue(
-                metrics.contains(#"relay_http_requests_total{route="/.well-known/oauth-protected-resource/mcp/",status="200"} 2"#),
+                metrics.contains(
+                    #"relay_http_requests_total{route="/.well-known/oauth-protected-resource/mcp/",status="200"} 2"#),
                 "each SDK line read the metadata of the URL as typed:\n\(metrics)")
             XCTAssertFalse(
                 metrics.contains(#"route="/.well-known/oauth-protected-resource/mcp",status="200""#),

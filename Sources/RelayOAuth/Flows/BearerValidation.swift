@@ -50,7 +50,8 @@ struct BearerValidation: Sendable {
         if let query = request.rawQuery, let pairs = FormDecoding.pairs(query),
             pairs.contains(where: { $0.name == "access_token" })
         {
-            return .failure(failure(.invalidRequest, "Send the access token in the Authorization header only.", request: request))
+            return .failure(
+                failure(.invalidRequest, "Send the access token in the Authorization header only.", request: request))
         }
         let headers = request.headers.values("authorization")
         guard let header = headers.first else {

@@ -61,7 +61,8 @@ struct ClientReplay {
             let isResource = entry == "challenge" || entry.contains("oauth-protected-resource")
             if isResource ? protectedResource != nil : serverMetadata != nil { continue }
             let response = try await send(
-                ClientRequest(url: url, headers: ["Accept": "application/json", "MCP-Protocol-Version": fixture.protocolVersion]),
+                ClientRequest(
+                    url: url, headers: ["Accept": "application/json", "MCP-Protocol-Version": fixture.protocolVersion]),
                 "discovery")
             guard response.status == 200, let document = try? JSONValue(parsing: response.body) else {
                 throw fail("discovery", "\(url) answered \(response.status), the client would go on elsewhere")
@@ -74,8 +75,9 @@ struct ClientReplay {
         outcome.protectedResource = protectedResource
         let resource = protectedResource["resource"]?.stringValue ?? ""
         try checkResource(resource, against: mcpURL)
-        guard protectedResource["authorization_servers"]?.arrayValue?.first?.stringValue
-            == serverMetadata["issuer"]?.stringValue,
+        guard
+            protectedResource["authorization_servers"]?.arrayValue?.first?.stringValue
+                == serverMetadata["issuer"]?.stringValue,
             serverMetadata["code_challenge_methods_supported"]?.arrayValue?.contains("S256") == true
         else { throw fail("server metadata", "issuer mismatch or no S256: \(serverMetadata.jsonString)") }
 
@@ -141,7 +143,8 @@ struct ClientReplay {
         ]
         if fixture.sendsResource { form.append(("resource", resource)) }
         let tokens = try await token(tokenEndpoint, form, clientID: outcome.clientID, secret: secret, step: "token")
-        guard let access = tokens["access_token"]?.stringValue, tokens["token_type"]?.stringValue?.lowercased() == "bearer"
+        guard let access = tokens["access_token"]?.stringValue,
+            tokens["token_type"]?.stringValue?.lowercased() == "bearer"
         else { throw fail("token", tokens.jsonString) }
         outcome.grantedScope = tokens["scope"]?.stringValue ?? ""
 

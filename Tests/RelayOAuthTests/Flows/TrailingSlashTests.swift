@@ -26,7 +26,8 @@ struct TrailingSlashTests {
             #expect(preflight.status == 204)
 
             for (path, metadata) in [("/mcp/", "/mcp/"), ("/mcp", "/mcp")] {
-                let expected = "resource_metadata=\"\(OAuthHarness.issuer)/.well-known/oauth-protected-resource\(metadata)\""
+                let expected =
+                    "resource_metadata=\"\(OAuthHarness.issuer)/.well-known/oauth-protected-resource\(metadata)\""
                 let anonymous = try await h.client.send("POST", path)
                 #expect(anonymous.status == 401)
                 #expect(anonymous.header("www-authenticate")?.contains(expected) == true, "\(path)")
