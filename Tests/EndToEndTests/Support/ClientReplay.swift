@@ -159,7 +159,9 @@ struct ClientReplay {
         ]
         let called = try await mcp(mcpURL, call, token: access, version: version)
         guard called.status == 200, let reply = try? JSONValue(parsing: called.body),
-            reply["result"]?["isError"]?.boolValue != true, reply["result"]?["structuredContent"] != nil
+            reply["result"]?["isError"]?.boolValue != true,
+            // Structured content exists from 2025-06-18 on; every revision has the text block.
+            reply["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue?.contains("\"today\"") == true
         else { throw fail("tools/call", "\(called.status) \(called.text)") }
 
         // 7. A refresh as the client sends it (no scope: the grant's scopes are kept).

@@ -100,7 +100,7 @@ struct RegistrationPolicyTests {
             #"{"redirect_uris":["http://localhost/cb"],"grant_types":["authorization_code","urn:ietf:params:oauth:grant-type:jwt-bearer"]}"#
         ).get()
         #expect(jwtBearer.grantTypes == ["authorization_code"])
-        let hybrid = try validate(#"{"redirect_uris":["http://localhost/cb"],"response_types":["code","token"]}"#)
+        let hybrid = validate(#"{"redirect_uris":["http://localhost/cb"],"response_types":["code","token"]}"#)
         #expect((try? hybrid.get()) != nil)
         let foreignScopes = try validate(#"{"redirect_uris":["http://localhost/cb"],"scope":"admin openid"}"#).get()
         #expect(foreignScopes.scope == nil, "nothing of ours was asked for: every scope we have")
