@@ -1,4 +1,5 @@
 import Foundation
+import RelayCrypto
 import RelayHTTP
 import XCTest
 
@@ -55,6 +56,18 @@ final class ClientReplayTests: XCTestCase {
                 XCTFail("\(error)")
             }
         }
+        // The code tab presenting Claude Code's document with its claude:// redirect, which the
+        // document does not list (anthropics/claude-code#93671): refused on a local page, never
+        // redirected, as the metadata-document rules require.
+        let codeTab = FormDecoding.encode([
+            ("response_type", "code"), ("client_id", "https://claude.ai/oauth/claude-code-client-metadata"),
+            ("redirect_uri", "claude://claude.ai/mcp-auth-callback/sdk"), ("state", "s"),
+            ("code_challenge", Base64URL.encode(SHA256.hash(String(repeating: "v", count: 43)))),
+            ("code_challenge_method", "S256"),
+        ])
+        let refused = try await relay.http.send(ClientRequest(url: relay.issuer + "/authorize?" + codeTab))
+        XCTAssertEqual(refused.status, 400)
+        XCTAssertNil(refused.headers["location"])
         await relay.stop()
         relay.removeFiles()
         for url in documents.keys {
