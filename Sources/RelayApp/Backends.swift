@@ -55,19 +55,24 @@ public struct Backends: Sendable {
         vaultConfiguration.cacheTTL = .seconds(configuration.vaultCacheTTL)
         vaultConfiguration.cacheCapacity = configuration.vaultCacheSize
         let vault = Vault(keyService: keyService, bindingSecret: bindingSecret, configuration: vaultConfiguration)
-        let cloudKit = CloudKitClient(
+        let cloudKit = cloudKitClient(configuration, apiToken: apiToken, http: http)
+        return Backends(
+            store: store, keyService: keyService, vault: vault, http: http, cloudKit: cloudKit, peppers: peppers,
+            userIDKey: userIDKey, metrics: metrics)
+    }
+
+    /// The CloudKit client the settings describe (`serve` and `mustdo-relayctl cloudkit check` use the same one).
+    static func cloudKitClient(_ configuration: Configuration, apiToken: String, http: HTTPClient) -> CloudKitClient {
+        CloudKitClient(
             configuration: CloudKitConfiguration(
                 baseURL: configuration.cloudKit.baseURL,
                 container: configuration.cloudKit.container,
-                environment: CloudKitEnvironment(rawValue: configuration.cloudKit.environment) ?? .production,
+                environment: configuration.cloudKit.environment,
                 apiToken: CloudKitAPIToken(apiToken),
                 zoneName: configuration.cloudKit.zone,
                 connectTimeout: .milliseconds(Int(configuration.cloudKit.connectTimeoutSeconds * 1000)),
                 timeout: .milliseconds(Int(configuration.cloudKit.timeoutSeconds * 1000))),
             http: http)
-        return Backends(
-            store: store, keyService: keyService, vault: vault, http: http, cloudKit: cloudKit, peppers: peppers,
-            userIDKey: userIDKey, metrics: metrics)
     }
 
     static func oauthSecrets(peppers: [(version: Int, key: SymmetricKey)], userIDKey: SymmetricKey) -> OAuthSecrets {

@@ -19,23 +19,23 @@ final class RelayHarness: @unchecked Sendable {
     var issuer: String { application.configuration.issuer }
     var mcpURL: String { issuer + "/mcp" }
 
-    /// `configure` adjusts the demo's configuration; `outbound` replaces the HTTP client the relay
-    /// fetches client metadata documents with (CloudKit keeps its own), e.g. one whose proxy is a
-    /// stand-in for the documents' hosts.
+    /// `logLevel` debug writes every line (no `LogBudget`); `configure` changes the demo
+    /// configuration; `outbound` replaces the HTTP client the relay fetches client metadata
+    /// documents with (CloudKit keeps its own), e.g. one whose proxy stands in for their hosts.
     init(
-        rotation: EmulatorSettings.Rotation = .invalidate, configure: (inout Configuration) -> Void = { _ in },
-        outbound: HTTPClient? = nil
+        rotation: EmulatorSettings.Rotation = .invalidate, logLevel: LogEvent.Level = .debug,
+        configure: (inout Configuration) -> Void = { _ in }, outbound: HTTPClient? = nil
     ) async throws {
         dataDirectory =
             FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)").path
         let prepared = try Demo(port: 0, dataDirectory: dataDirectory).prepare()
+        var configuration = prepared.configuration
+        configure(&configuration)
         emulator = prepared.emulator
         emulator.updateSettings { $0.rotation = rotation }
         logFile = dataDirectory + "/relay.log"
         logFD = open(logFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        let logger = Logger(minimumLevel: .debug, fd: logFD)
-        var configuration = prepared.configuration
-        configure(&configuration)
+        let logger = Logger(minimumLevel: logLevel, fd: logFD)
         var backends = try await Backends.open(configuration, logger: logger)
         if let outbound {
             backends = Backends(
