@@ -19,8 +19,9 @@ struct ConnectionBudget: Equatable {
     /// The default `maxConnections` this replaced when it did not fit; nil when it did.
     let loweredFrom: Int?
 
-    /// Descriptors kept back: 1,024, or a quarter of a smaller limit.
-    static func reserve(forLimit limit: Int) -> Int { min(1024, limit / 4) }
+    /// Descriptors kept back: 1,024, or a quarter of a smaller limit, but never under 64 (the
+    /// process's own descriptors alone are a few dozen).
+    static func reserve(forLimit limit: Int) -> Int { min(1024, max(64, limit / 4)) }
 
     /// Fits `configuration`'s `maxConnections` into `limit` descriptors: a value left to its default
     /// is lowered to fit; a value the operator set that does not fit is a problem (nothing is
