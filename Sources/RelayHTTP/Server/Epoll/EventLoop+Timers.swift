@@ -26,17 +26,17 @@ extension EventLoop {
     /// last byte, the total from the end of the head, and the minimum rate (after the grace period,
     /// one more second for every `bodyMinimumBytesPerSecond` bytes received). O(1): no scan.
     func bodyDeadline(_ connection: Connection) -> (at: Int64, limit: ServerEvent.Timeout) {
-        let configuration = state.configuration
+        // Field by field: copying the whole configuration would retain its closure and arrays on every read.
         var earliest = (
-            at: connection.lastBodyByte + Int64(configuration.bodyIdleTimeoutMilliseconds),
+            at: connection.lastBodyByte + Int64(state.configuration.bodyIdleTimeoutMilliseconds),
             limit: ServerEvent.Timeout.bodyIdle
         )
-        let total = connection.bodyStarted + Int64(configuration.bodyTimeoutMilliseconds)
+        let total = connection.bodyStarted + Int64(state.configuration.bodyTimeoutMilliseconds)
         if total <= earliest.at { earliest = (total, .bodyDeadline) }
-        if configuration.bodyMinimumBytesPerSecond > 0 {
-            let earned =
-                Int64(connection.parser.bodyBytesReceived) * 1000 / Int64(configuration.bodyMinimumBytesPerSecond)
-            let rate = connection.bodyStarted + Int64(configuration.bodyRateGraceMilliseconds) + earned
+        let minimumRate = Int64(state.configuration.bodyMinimumBytesPerSecond)
+        if minimumRate > 0 {
+            let earned = Int64(connection.parser.bodyBytesReceived) * 1000 / minimumRate
+            let rate = connection.bodyStarted + Int64(state.configuration.bodyRateGraceMilliseconds) + earned
             if rate < earliest.at { earliest = (rate, .bodyRate) }
         }
         return earliest
