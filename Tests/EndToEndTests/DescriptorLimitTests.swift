@@ -52,14 +52,16 @@ final class DescriptorLimitTests: XCTestCase {
         XCTAssertTrue(line.contains("descriptor limit 1200, 300 kept"), line)
         _ = try await relay.waitForOutput(matching: #"(\"event\":\"http.max_connections_lowered\",\"count\":900)"#)
 
-        // 900 connections from four addresses (225 each, under the per-address cap of 256)…
+        // 900 connections from four addresses (225 each, under the per-address cap of 256), each with
+        // a request answered so it is kept alive (60 s) rather than closed for an unfinished head (10 s)…
         var held: [LoopbackConnection] = []
-        for index in 0..<900 {
-            held.append(try LoopbackConnection(port: port, source: "127.0.0.\(2 + index % 4)"))
-        }
         let request = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        for connection in held.suffix(4) {
+        for index in 0..<900 {
+            let connection = try LoopbackConnection(port: port, source: "127.0.0.\(2 + index % 4)")
             try connection.send(request)
+            held.append(connection)
+        }
+        for connection in held {
             XCTAssertTrue(String(decoding: try connection.receive(), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
         }
         // …and the next one is told to come back, not dropped for want of a descriptor.
