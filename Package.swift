@@ -63,10 +63,15 @@ let package = Package(
         .executableTarget(name: "store-bench", dependencies: ["RelayStore", "RelayVault", "RelayCrypto", "RelayJSON"]),
         // `bench/cloudkit`: concurrent CloudKit lookups through the client against the emulator.
         .executableTarget(name: "cloudkit-bench", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP"]),
-        // libFuzzer entry point for the HTTP parser; `make fuzz` builds it with -DFUZZING.
+        // libFuzzer entry points for the HTTP and JSON parsers; `make fuzz` builds them with -DFUZZING.
         .executableTarget(
             name: "fuzz-http-parser",
             dependencies: ["RelayHTTP"],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "fuzz-json-parser",
+            dependencies: ["RelayJSON"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
 
@@ -98,7 +103,8 @@ let package = Package(
             exclude: ["python"]
         ),
         .testTarget(name: "RelayTestSupportTests", dependencies: ["RelayTestSupport", "RelaySync"]),
-        .testTarget(name: "RelayAppTests", dependencies: ["RelayApp", "RelayJSON", "RelayOAuth", "RelayStore"]),
+        .testTarget(
+            name: "RelayAppTests", dependencies: ["RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore"]),
         .testTarget(
             name: "RelayMCPTests", dependencies: ["RelayTestSupport", "RelayMCP", "RelayHTTP", "RelayJSON"],
             exclude: ["e2e"]),

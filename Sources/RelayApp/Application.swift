@@ -56,7 +56,9 @@ public struct Application: Sendable {
 
     /// Opens the backends the configuration names, then builds the relay.
     public static func open(_ configuration: Configuration, logger: Logger? = nil) async throws -> Application {
-        let backends = try await Backends.open(configuration)
+        // Made here rather than in buildApplication so that opening the backends can log (AWS credentials).
+        let logger = logger ?? Logger(minimumLevel: configuration.logLevel)
+        let backends = try await Backends.open(configuration, logger: logger)
         return try buildApplication(configuration, backends: backends, logger: logger)
     }
 }
@@ -100,9 +102,12 @@ public func buildApplication(
     router.get("/readyz") { _ in await readiness.response() }
     oauth.register(on: &router)
 
+    let toolCalls =
+        configuration.toolCallsPerMinute > 0
+        ? RateLimiter(.init(requests: configuration.toolCallsPerMinute, window: 60)) : nil
     let authenticator = RelayAuthenticator(
         oauth: oauth, vault: backends.vault, cache: cache, serializer: GrantSerializer(), states: states,
-        observer: upstream)
+        observer: upstream, toolCalls: toolCalls, clock: clock)
     let endpoint = try MCPEndpoint(
         configuration: configuration.mcpConfiguration(logger: logger, metrics: metrics),
         tools: TodoTools.tools(client: backends.cloudKit, for: GrantPrincipal.self),
@@ -120,6 +125,12 @@ public func buildApplication(
     metrics.declareGauge("relay_http_open_connections", help: "Open client connections.") {
         Double(server.openConnections)
     }
+    metrics.declareCounter(
+        "relay_log_lines_suppressed_total", help: "Log lines counted in a summary line instead of written (log budget)."
+    ) { Double(logger.suppressedLines) }
+    metrics.declareCounter(
+        "relay_log_lines_dropped_total", help: "Log lines lost because the log writer fell behind."
+    ) { Double(logger.droppedLines) }
     metrics.declareGauge("relay_vault_cached_keys", help: "Unwrapped data keys cached in memory.") {
         Double(backends.vault.cachedKeyCount)
     }

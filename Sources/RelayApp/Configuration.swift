@@ -1,4 +1,5 @@
 import Foundation
+import RelayCloudKit
 import RelayHTTP
 
 /// Every setting of the relay, read from `RELAY_*` variables (env file first, then the process
@@ -42,6 +43,11 @@ public struct Configuration: Sendable {
     /// `RELAY_METRICS_GRANTS_INTERVAL`: seconds between counts of active grants for the
     /// `relay_oauth_active_grants` gauge (0 disables; default 60, or 0 with DynamoDB).
     public var grantsGaugeInterval = 60
+    /// `RELAY_MCP_TOOL_CALLS_PER_MINUTE`: tool calls one connection (grant) may make per minute,
+    /// each call of a batch counted on its own (0 disables the limit).
+    public var toolCallsPerMinute = 300
+    /// The `AWS_*` variables (file, then environment): the AWS credential chain reads them.
+    public var awsVariables: [String: String] = [:]
 
     /// Defaults (not a usable service: `issuer` and the CloudKit container must be set).
     public init() {}
@@ -59,7 +65,8 @@ public struct Configuration: Sendable {
     /// `ConfigurationCheck`'s.
     public static func load(from variables: [String: String]) throws(ConfigurationErrors) -> Configuration {
         var reader = SettingsReader(variables)
-        let configuration = read(&reader)
+        var configuration = read(&reader)
+        configuration.awsVariables = variables.filter { $0.key.hasPrefix("AWS_") }
         reader.refuseUnknownNames()
         if !reader.problems.isEmpty { throw ConfigurationErrors(problems: reader.problems) }
         return configuration
@@ -79,17 +86,45 @@ public struct Configuration: Sendable {
         configuration.readStorage(&reader)
         configuration.readCloudKit(&reader)
         configuration.readOAuth(&reader)
+        configuration.toolCallsPerMinute = reader.integer(
+            "RELAY_MCP_TOOL_CALLS_PER_MINUTE", default: 300, range: 0...1_000_000)
         return configuration
     }
 
-    /// Reads `--config FILE` (if given) and the process environment; the environment wins.
+    /// Reads `--config FILE` (if given) and the process environment; the environment wins. AWS
+    /// keys in the file are refused (`awsSecretsInFile`).
     public static func load(configFile: String?, environment: [String: String]) throws -> Configuration {
-        var variables = try configFile.map(EnvFile.load) ?? [:]
+        let file = try configFile.map(EnvFile.load) ?? [:]
+        var variables = file
         for (key, value) in environment
         where key.hasPrefix("RELAY_") || key.hasPrefix("AWS_") || key == "CREDENTIALS_DIRECTORY" {
             variables[key] = value
         }
-        return try load(from: variables)
+        let refused = awsSecretsInFile(file)
+        let configuration: Configuration
+        do throws(ConfigurationErrors) {
+            configuration = try load(from: variables)
+        } catch {
+            throw ConfigurationErrors(problems: refused + error.problems)
+        }
+        if !refused.isEmpty { throw ConfigurationErrors(problems: refused) }
+        return configuration
+    }
+
+    /// AWS secrets are never values in the config file, like every other secret of the relay (the
+    /// file is group-readable, copied around and shown in reviews). The other `AWS_*` variables
+    /// (region, role ARN, token file, profile, endpoints) work from the file.
+    static func awsSecretsInFile(_ file: [String: String]) -> [Problem] {
+        let secrets = [
+            "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_CONTAINER_AUTHORIZATION_TOKEN",
+        ]
+        return secrets.filter { !(file[$0] ?? "").isEmpty }.map {
+            Problem(
+                setting: $0,
+                message:
+                    "AWS credentials are not read from the config file; give the relay a role (EC2 instance profile, ECS task role, EKS service account) or put the keys in a credentials file (AWS_SHARED_CREDENTIALS_FILE, mode 0600); docs/operations.md, \"AWS credentials\""
+            )
+        }
     }
 
     private mutating func readListener(_ reader: inout SettingsReader) {
@@ -183,9 +218,11 @@ public struct Configuration: Sendable {
     private mutating func readCloudKit(_ reader: inout SettingsReader) {
         cloudKit.baseURL = reader.url("RELAY_CLOUDKIT_BASE_URL") ?? cloudKit.baseURL
         cloudKit.container = reader.string("RELAY_CLOUDKIT_CONTAINER", default: "")
+        // An unknown name is a problem, never production by default: a relay pointed at the wrong
+        // environment answers every person with records it cannot find.
         cloudKit.environment = reader.choice(
-            "RELAY_CLOUDKIT_ENVIRONMENT", default: "production",
-            choices: ["production": "production", "development": "development"])
+            "RELAY_CLOUDKIT_ENVIRONMENT", default: .production,
+            choices: ["production": CloudKitEnvironment.production, "development": .development])
         cloudKit.zone = reader.string("RELAY_CLOUDKIT_ZONE", default: "MustDo")
         cloudKit.caFile = reader.raw("RELAY_CLOUDKIT_CA_FILE")
         cloudKit.connectTimeoutSeconds = Double(reader.seconds("RELAY_CLOUDKIT_CONNECT_TIMEOUT", default: 5)) / 1000

@@ -27,9 +27,18 @@ public protocol MCPAuthenticator<Principal>: Sendable {
     /// (`ToolError.sessionEnded()`): typically forget the grant, then a 401 with
     /// `WWW-Authenticate: Bearer error="invalid_token", …` so the client reconnects.
     func sessionEnded(_ request: Request, principal: Principal) async -> Response
+
+    /// Whether `principal` may make one more tool call now: nil lets it run; a `ToolError` (a rate
+    /// limit with retry advice, say) becomes the call's result instead, and the tool does not run.
+    /// Asked once for every `tools/call` whose arguments are valid, batched or not, so each call in a
+    /// batch counts exactly as if it had come in its own request.
+    func admitToolCall(_ principal: Principal) -> ToolError?
 }
 
 extension MCPAuthenticator {
     /// By default every decision goes through `authenticate`.
     public func authenticateImmediately(_ request: Request) -> MCPAuthentication<Principal>? { nil }
+
+    /// By default every call is admitted.
+    public func admitToolCall(_ principal: Principal) -> ToolError? { nil }
 }

@@ -115,6 +115,30 @@ final class ConfigurationCheckTests: XCTestCase {
             ])
     }
 
+    func testAnUnknownCloudKitEnvironmentIsRefusedNeverReadAsProduction() async throws {
+        for value in ["staging", "prod", "developement", "production,development"] {
+            assertRefused(
+                try await check(["RELAY_CLOUDKIT_ENVIRONMENT": value]),
+                saying: ["RELAY_CLOUDKIT_ENVIRONMENT: expected one of development, production, got \"\(value)\""])
+        }
+        // The operator's tool reads the same settings and refuses the same way.
+        let service = try await ServiceDirectory()
+        defer { service.remove() }
+        let relayctl = try await Relayctl.run(
+            ["config", "check", "--config", service.configFile], environment: ["RELAY_CLOUDKIT_ENVIRONMENT": "staging"])
+        XCTAssertEqual(relayctl.status, 1, relayctl.description)
+        XCTAssertTrue(
+            relayctl.description.contains("RELAY_CLOUDKIT_ENVIRONMENT: expected one of development, production"),
+            relayctl.description)
+        // Both names are accepted in any case.
+        let development = try await check(["RELAY_CLOUDKIT_ENVIRONMENT": "Development"])
+        defer { development.service.remove() }
+        XCTAssertEqual(development.status, 0, development.output)
+        let configuration = try Configuration.load(
+            configFile: nil, environment: ["RELAY_CLOUDKIT_ENVIRONMENT": "PRODUCTION"])
+        XCTAssertEqual(configuration.cloudKit.environment, .production)
+    }
+
     func testAnUnknownStoreIsRefused() async throws {
         assertRefused(
             try await check(["RELAY_STORE": "postgres"]),
@@ -170,6 +194,24 @@ final class ConfigurationCheckTests: XCTestCase {
             saying: [
                 "RELAY_DYNAMODB_TABLE: cannot reach table relay at http://127.0.0.1:\(closedPort)",
                 "check RELAY_DYNAMODB_ENDPOINT, RELAY_AWS_REGION and the network",
+            ])
+    }
+
+    func testAWSKeysInTheConfigFileAreRefusedWithoutBeingPrinted() async throws {
+        let secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYCONFIGFILE"
+        let result = try await check { service in
+            let handle = try XCTUnwrap(FileHandle(forWritingAtPath: service.configFile))
+            handle.seekToEndOfFile()
+            handle.write(Data("AWS_ACCESS_KEY_ID=AKIACONFIGFILE\nAWS_SECRET_ACCESS_KEY=\(secret)\n".utf8))
+            try handle.close()
+        }
+        XCTAssertFalse(result.output.contains(secret), result.output)
+        assertRefused(
+            result,
+            saying: [
+                "AWS_SECRET_ACCESS_KEY: AWS credentials are not read from the config file",
+                "AWS_ACCESS_KEY_ID: AWS credentials are not read from the config file",
+                "AWS_SHARED_CREDENTIALS_FILE, mode 0600",
             ])
     }
 

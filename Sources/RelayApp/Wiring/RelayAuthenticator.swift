@@ -1,6 +1,7 @@
 import RelayHTTP
 import RelayMCP
 import RelayOAuth
+import RelayStore
 import RelayTodo
 import RelayVault
 
@@ -20,6 +21,9 @@ struct RelayAuthenticator: MCPAuthenticator {
     let serializer: GrantSerializer
     let states: GrantStates
     let observer: UpstreamObserver
+    /// Tool calls per grant and minute (`RELAY_MCP_TOOL_CALLS_PER_MINUTE`); nil: no limit.
+    var toolCalls: RateLimiter? = nil
+    var clock: any RelayStore.Clock = SystemClock()
 
     func authenticateImmediately(_ request: Request) -> MCPAuthentication<GrantPrincipal>? {
         // A token found in the cache passed the precheck (format and checksum) when it was validated
@@ -55,6 +59,19 @@ struct RelayAuthenticator: MCPAuthenticator {
         observer.event(.info, "cloudkit.session_ended", grant: principal.grant)
         _ = try? await oauth.deleteGrant(principal.grant.grantID, reason: "CloudKit session ended")
         return oauth.invalidTokenResponse()
+    }
+
+    /// Counts the call against the grant's budget; past it, `RATE_LIMITED` with the seconds left in
+    /// the window. Per grant, not per address: every claude.ai or ChatGPT user arrives from the same few
+    /// addresses of the vendor.
+    func admitToolCall(_ principal: GrantPrincipal) -> ToolError? {
+        guard let toolCalls, let wait = toolCalls.admit(key: principal.grant.grantID, now: clock.epochSeconds()) else {
+            return nil
+        }
+        return TodoError(
+            code: .rateLimited, message: "Too many tool calls for this connection. Retry in \(wait) s.",
+            retryAfter: wait
+        ).toolError
     }
 
     private func principal(_ grant: BearerGrant, token: String) -> GrantPrincipal {

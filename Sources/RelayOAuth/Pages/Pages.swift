@@ -12,7 +12,10 @@ struct Pages: Sendable {
         _ request: AuthorizationRequest, client: RegisteredClient, requestID: String, csrf: String, locale: PageLocale
     ) -> Response {
         let text = PageText.of(locale)
-        let name = HTML.escape(client.name ?? text.unverifiedName)
+        // A name stored before `DisplayText`'s rules is not shown at all if it breaks them, and any name
+        // is isolated (`<bdi>`), so right-to-left text in it cannot reorder the sentence around it.
+        let shown = client.name.flatMap { DisplayText.isShowable($0) ? $0 : nil } ?? text.unverifiedName
+        let name = "<bdi>\(HTML.escape(shown))</bdi>"
         var origin = text.registeredBy
         if client.source == .metadataDocument, case .success(let uri) = ParsedURI.parse(client.id) {
             origin = text.describedBy.replacingOccurrences(
@@ -39,6 +42,7 @@ struct Pages: Sendable {
             <p>\(HTML.escape(text.returnsTo)): <span class=host>\(HTML.escape(host))</span></p>
             <p>\(HTML.escape(text.canDo))</p><ul>\(abilities)</ul></div>
             <p class=muted>\(HTML.escape(text.storedNote))</p>
+            <p id=keep-signed-in>\(HTML.escape(text.keepSignedIn))</p>
             <p><strong>\(HTML.escape(text.onlyIfYouStarted))</strong></p>
             <form method=post action="\(HTML.escape(paths.consent))">
             <input type=hidden name=request value="\(HTML.escape(requestID))">

@@ -20,12 +20,31 @@ final class FakeAuthenticator: MCPAuthenticator, Sendable {
     let tokens: [String: String]
     let allowsAnonymous: Bool
     let immediate: Bool
+    /// Tool calls admitted in all before `admitToolCall` answers `RATE_LIMITED`; nil: no limit.
+    let toolCallBudget: Int?
     private let endedSessions = Mutex<[String]>([])
+    private let calls = Mutex(0)
 
-    init(tokens: [String: String] = ["test-token": "alice"], allowsAnonymous: Bool = false, immediate: Bool = true) {
+    init(
+        tokens: [String: String] = ["test-token": "alice"], allowsAnonymous: Bool = false, immediate: Bool = true,
+        toolCallBudget: Int? = nil
+    ) {
         self.tokens = tokens
         self.allowsAnonymous = allowsAnonymous
         self.immediate = immediate
+        self.toolCallBudget = toolCallBudget
+    }
+
+    /// How many times `admitToolCall` was asked.
+    var admissionsAsked: Int { calls.withLock { $0 } }
+
+    func admitToolCall(_ principal: TestPrincipal) -> ToolError? {
+        let count = calls.withLock { count in
+            count += 1
+            return count
+        }
+        guard let toolCallBudget, count > toolCallBudget else { return nil }
+        return ToolError(code: "RATE_LIMITED", message: "Too many calls.", details: ["retryAfter": 7])
     }
 
     /// Users whose session a tool reported as ended.
