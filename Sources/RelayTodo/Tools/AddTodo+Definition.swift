@@ -15,6 +15,7 @@ extension AddTodo {
             has quietHoursAdjusted: tell the user. Fails with PAYMENT_REQUIRED when the user's free trial and \
             subscription have both ended.
             """,
+        requiredScopes: [TodoScope.write],
         inputSchema: Schema.object(
             [
                 ("title", Schema.string("What to do, in the user's words.", minLength: 1, maxLength: 200)),

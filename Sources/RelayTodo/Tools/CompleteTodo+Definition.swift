@@ -10,6 +10,7 @@ extension CompleteTodo {
             day, default today in the to-do's time zone; it is ignored for one-off to-dos. Completing something \
             that is already done succeeds and says so (alreadyDone).
             """,
+        requiredScopes: [TodoScope.write],
         inputSchema: Schema.object(
             [
                 ("id", Schema.id),

@@ -16,6 +16,7 @@ public enum GetMe {
             at the default time, which add_todo uses when due is left out). Turn words like "today", \
             "tomorrow" or "next Monday" into dates from this today, in this time zone, not your own.
             """,
+        requiredScopes: [TodoScope.read],
         inputSchema: Schema.object([], closed: true),
         outputSchema: Schema.object(
             [

@@ -14,6 +14,7 @@ extension ListTodos {
             range; includeRepeating: false leaves them out. Deleted to-dos never appear. At most 200 entries \
             per call: when nextCursor is present, call again with cursor set to it and the same filters.
             """,
+        requiredScopes: [TodoScope.read],
         inputSchema: Schema.object(
             [
                 ("date", Schema.date("One day only. Do not combine with from/to.")),

@@ -12,6 +12,7 @@ extension SnoozeTodo {
             (YYYY-MM-DD) picks it, default today in the to-do's time zone. A time inside the user's quiet hours \
             is moved to their end and the result has quietHoursAdjusted: tell the user.
             """,
+        requiredScopes: [TodoScope.write],
         inputSchema: Schema.object(
             [
                 ("id", Schema.id),

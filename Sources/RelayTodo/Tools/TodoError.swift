@@ -70,6 +70,15 @@ public struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
             message: "iCloud did not answer. Retry in \(retryAfter ?? 30) seconds.", retryAfter: retryAfter)
     }
 
+    /// `UPSTREAM_UNAVAILABLE` because iCloud refused the service's own credentials (its CloudKit API
+    /// token or container): the operator has to fix it. The person's connection is kept and works
+    /// again, without reconnecting, once that is done.
+    public static let serviceMisconfigured = TodoError(
+        code: .upstreamUnavailable,
+        message: "iCloud refused this service's own credentials: the service is misconfigured and its operator "
+            + "has been alerted. Your connection is kept; retry later.",
+        retryAfter: 60)
+
     /// `RATE_LIMITED` with the wait iCloud asked for.
     public static func rateLimited(retryAfter: Int) -> TodoError {
         TodoError(

@@ -14,6 +14,7 @@ extension UpdateTodo {
             time inside the user's quiet hours is moved to their end and the result has quietHoursAdjusted: \
             tell the user. The result lists the fields that changed.
             """,
+        requiredScopes: [TodoScope.write],
         inputSchema: Schema.object(
             [
                 ("id", Schema.id),
