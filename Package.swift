@@ -81,10 +81,14 @@ let package = Package(
         .testTarget(
             name: "RelayTodoTests",
             dependencies: ["RelayTestSupport", "RelayTodo", "RelayJSON", "RelayCloudKit", "RelayMCP"]),
-        // The seven tools through a real MCPEndpoint and CloudKitClient against the in-process emulator.
+        // The seven tools through a real MCPEndpoint and CloudKitClient against the in-process emulator (and, in
+        // e2e/, driven by the official MCP Python SDK).
         .testTarget(
             name: "RelayTodoIntegrationTests",
-            dependencies: ["RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
+            dependencies: [
+                "RelayTestSupport", "RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON",
+            ],
+            exclude: ["e2e"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
