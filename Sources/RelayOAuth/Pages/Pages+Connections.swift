@@ -22,7 +22,8 @@ extension Pages {
             </form>
             <p class=muted><a href="\(HTML.escape(paths.disconnect))">\(HTML.escape(text.disconnectInstead))</a></p>
             """
-        return PageLayout.render(title: text.title, body: body, locale: locale, formTargets: configuration.signInOrigins)
+        return PageLayout.render(
+            title: text.title, body: body, locale: locale, formTargets: configuration.signInOrigins)
     }
 
     /// The person's connections, newest first. `ended` is what the last form ended (shown once).

@@ -38,7 +38,8 @@ struct Pages: Sendable {
             }
             access += "</fieldset>"
         } else {
-            access = "<div class=card><p>\(HTML.escape(text.canDo))</p><ul>\(Self.abilities(request.scope, text: text))</ul></div>"
+            access =
+                "<div class=card><p>\(HTML.escape(text.canDo))</p><ul>\(Self.abilities(request.scope, text: text))</ul></div>"
         }
         let body = """
             <h1>\(HTML.escape(text.consentTitle))</h1>

@@ -50,7 +50,7 @@ struct ConsentChoiceTests {
             #expect(page.text.contains(#"<input type=radio name=scope value="todos:read todos:write" checked>"#))
             #expect(page.text.contains(#"<input type=radio name=scope value="todos:read">"#))
             #expect(page.text.contains("Only read your to-dos"))
-            #expect(page.text.contains("It can't add, change, complete, snooze or delete anything."))
+            #expect(page.text.contains("It can&#39;t add, change, complete, snooze or delete anything."))
             #expect(page.text.contains(#"<a href="/connections">See or end your connected apps</a>"#))
             let (_, japanese, _, _) = try await Self.page(h, language: "ja")
             #expect(japanese.text.contains("To-Do の閲覧のみ"))
