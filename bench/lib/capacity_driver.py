@@ -38,6 +38,7 @@ import json
 import os
 import platform
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -315,8 +316,10 @@ def main() -> None:
     cpu_model = next(
         (line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "unknown"
     )
+    commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True).stdout.strip()
     result = {
         "benchmark": "bench/capacity",
+        "commit": commit or "unknown",
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "machine": {"cores": os.cpu_count(), "cpu": cpu_model, "kernel": platform.release(),
                     "clock_ticks_per_second": os.sysconf("SC_CLK_TCK")},
