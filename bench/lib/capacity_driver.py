@@ -21,8 +21,9 @@ Phases (GRANTS connections, ROUNDS calls per connection and tool; environment va
 Before them, an `idle` phase (IDLE seconds, no requests) measures what the relay burns doing
 nothing, which the report subtracts from each phase's CPU time.
 
-For each phase it reads, before and after: the relay's CPU time (/proc/PID/stat user + system, and
-the per-thread /proc/PID/task/*/schedstat run time in nanoseconds for finer resolution), the relay's
+For each phase it reads, before and after: the relay's CPU time (/proc/PID/stat user + system, which
+counts ended threads too, and the live threads' /proc/PID/task/*/schedstat run time in nanoseconds,
+finer but blind to threads that end), the relay's
 /metrics (store calls by operation, key-service calls, CloudKit calls, tool outcomes), and
 /proc/loadavg. The recorder in front of moto (bench/lib/aws_recorder.py) counts the DynamoDB and KMS
 requests and their billed item sizes per phase. Operation counts do not depend on machine load; CPU
@@ -214,7 +215,7 @@ class Bench:
         }
         self.phases.append(record)
         print(
-            f"{name:<26} {operations:>5} ops  {wall:7.1f} s  relay CPU {record['cpu_seconds_schedstat'] * 1e6 / max(1, operations):8.0f} µs/op (gross)"
+            f"{name:<26} {operations:>5} ops  {wall:7.1f} s  relay CPU {record['cpu_seconds_stat'] * 1e6 / max(1, operations):8.0f} µs/op (gross)"
             f"  load {load_before[0]:.1f}",
             flush=True,
         )

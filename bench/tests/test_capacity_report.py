@@ -54,7 +54,8 @@ class SampleRecord(unittest.TestCase):
         self.assertAlmostEqual(get_me["writes"], 1.0)
         self.assertAlmostEqual(get_me["write_units"], 2.0)  # 1500 B -> 2
         self.assertAlmostEqual(get_me["cloudkit"], 1.0)
-        self.assertAlmostEqual(get_me["cpu_us"], 500.0)  # 0.005 s over 10 operations
+        self.assertAlmostEqual(get_me["cpu_us"], 1000.0)  # 0.01 s (/proc stat) over 10 operations, no idle phase
+        self.assertAlmostEqual(get_me["cpu_us_schedstat"], 500.0)
         self.assertAlmostEqual(costs["connect"]["kms"], 1.0)
 
     def test_a_month_of_get_me_in_dollars(self):
