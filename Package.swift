@@ -28,7 +28,7 @@ let package = Package(
         // descriptors into children started meanwhile on other threads; see Subprocess.swift).
         .target(name: "RelayTestSupport", dependencies: ["CSpawn", "RelaySync"]),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl"]),
-        // The to-do domain (pure values and rules) and the seven tools on RelayMCP, reaching CloudKit through a
+        // The to-do domain (pure values and rules) and the nine tools on RelayMCP, reaching CloudKit through a
         // per-grant `CloudKitSession` that RelayApp implements on the vault and the grant store.
         .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP"]),
         .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON", "RelaySync"]),
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(
             name: "RelayTodoTests",
             dependencies: ["RelayTestSupport", "RelayTodo", "RelayJSON", "RelayCloudKit", "RelayMCP"]),
-        // The seven tools through a real MCPEndpoint and CloudKitClient against the in-process emulator (and, in
+        // The nine tools through a real MCPEndpoint and CloudKitClient against the in-process emulator (and, in
         // e2e/, driven by the official MCP Python SDK).
         .testTarget(
             name: "RelayTodoIntegrationTests",

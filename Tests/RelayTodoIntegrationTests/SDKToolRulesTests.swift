@@ -4,7 +4,7 @@ import RelayTestSupport
 import Testing
 
 /// Issue 22 end to end: the official MCP Python SDK client (1.x and 2.x, each in its virtualenv from
-/// `scripts/install-deps.sh`) → the MCP endpoint with the seven tools → CloudKitClient → the emulator over HTTP.
+/// `scripts/install-deps.sh`) → the MCP endpoint with the nine tools → CloudKitClient → the emulator over HTTP.
 /// `e2e/tool_rules.py` sets the tools' clock to DST weekends in New York and London (and the same weekend in
 /// Tokyo), seeds records as the app writes them and reads every write back through the emulator's control API.
 @Suite struct SDKToolRulesTests {

@@ -125,11 +125,12 @@ struct ArgumentObject {
     static let maxIDLength = RecordName.maxLength - "|YYYY-MM-DD".utf8.count
 
     /// The `id` member, checked against CloudKit's record-name rules (`RecordName`) before anything goes upstream:
-    /// the one check every tool that takes an `id` uses, so a bad id is always `INVALID_ARGUMENT` on `id`.
-    func id() throws(TodoError) -> String {
+    /// the one check every tool that takes an `id` uses, so a bad id is always `INVALID_ARGUMENT` on `id`. The
+    /// message names the tools that give ids (`source`).
+    func id(from source: String = "list_todos or add_todo") throws(TodoError) -> String {
         let id = try requiredString("id")
         if let problem = RecordName.problem(id, maxLength: Self.maxIDLength) {
-            throw .invalidArgument(path("id"), "\(problem); use a to-do id from list_todos or add_todo")
+            throw .invalidArgument(path("id"), "\(problem); use a to-do id from \(source)")
         }
         return id
     }

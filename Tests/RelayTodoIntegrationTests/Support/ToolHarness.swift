@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 
 /// The whole tool path on loopback sockets: an MCP client (the RelayHTTP client) → `Server` → `MCPEndpoint`
-/// with the seven tools → `CloudKitClient` → the in-process CloudKit emulator. Users connect through the
+/// with the nine tools → `CloudKitClient` → the in-process CloudKit emulator. Users connect through the
 /// emulator's control API; their grants carry a `MemoryCloudKitSession`. CloudKit's production environment
 /// with the relay's schema (`deploy/cloudkit/schema.ckdb`) unless a test passes another, or says why it needs
 /// the lenient one.
@@ -80,12 +80,15 @@ final class ToolHarness: Sendable {
 
     /// Signs `appleID` in on the emulator and connects it: the bearer token to call tools with.
     @discardableResult
-    func connect(_ appleID: String = "alice@example.com", session: (any CloudKitSession)? = nil) throws -> User {
+    func connect(
+        _ appleID: String = "alice@example.com", session: (any CloudKitSession)? = nil,
+        scopes: [String] = [TodoScope.read, TodoScope.write]
+    ) throws -> User {
         let signedIn = try emulator.createSession(appleID: appleID)
         let memory = MemoryCloudKitSession(
             token: CloudKitWebAuthToken(signedIn.webAuthToken), grantID: appleID, serializer: serializer)
         let bearer = "bearer-\(UUID().uuidString)"
-        authenticator.register(bearer, TestGrant(user: appleID, session: session ?? memory))
+        authenticator.register(bearer, TestGrant(user: appleID, session: session ?? memory, scopes: scopes))
         return User(appleID: appleID, bearer: bearer, session: memory)
     }
 

@@ -3,7 +3,7 @@ whichever this interpreter has) against the relay's MCP endpoint, whose CloudKit
 
     python tool_rules.py MCP_URL TOKEN EMULATOR_URL CLOCK_URL APPLE_ID
 
-The Swift test (SDKToolRulesTests) serves the seven tools with a clock it lets this script set
+The Swift test (SDKToolRulesTests) serves the nine tools with a clock it lets this script set
 (CLOCK_URL: POST {"now": ISO 8601}); records are seeded "as the app writes them" and read back through the
 emulator's loopback control API. Each rule is tried on a DST weekend in New York and London and on the same
 weekend in Tokyo (no DST). Prints one JSON line {"sdk", "checks", "calls", "failures"}; exits 1 when a check
