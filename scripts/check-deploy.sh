@@ -28,7 +28,7 @@ echo "deploy: caddy validate ok"
 # systemd: verify the unit with ExecStart pointing at the binary that was just built.
 binary="$(pwd)/.build/debug/mustdo-relay"
 [ -x "$binary" ] || swift build --product mustdo-relay >/dev/null
-sed "s#/usr/local/bin/mustdo-relay#$binary#g" deploy/systemd/mustdo-relay.service > "$work/mustdo-relay.service"
+sed "s#/usr/bin/mustdo-relay#$binary#g" deploy/systemd/mustdo-relay.service > "$work/mustdo-relay.service"
 output=$(systemd-analyze verify "$work/mustdo-relay.service" 2>&1 || true)
 # Outside a booted systemd (containers, CI) verify still parses the unit; only unit problems matter.
 problems=$(printf '%s\n' "$output" | grep -E 'mustdo-relay.service' | grep -vE 'Failed to connect|not running|System has not been booted' || true)
