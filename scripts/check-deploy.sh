@@ -38,6 +38,19 @@ if [ -n "$problems" ]; then
 fi
 echo "deploy: systemd-analyze verify ok"
 
+# The Debian package's maintainer scripts parse with Debian's /bin/sh, and the unit starts the
+# programs where the package installs them, /usr/bin (`make package-test`, as root, runs them).
+for script in packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm; do
+    sh -n "$script"
+done
+for path in $(sed -n 's/^Exec[A-Za-z]*=\([^ ]*\).*/\1/p' deploy/systemd/mustdo-relay.service); do
+    case $path in
+    /usr/bin/mustdo-relay | /usr/bin/mustdo-relayctl) ;;
+    *) echo "deploy: the unit runs $path; the package installs the programs in /usr/bin"; exit 1 ;;
+    esac
+done
+echo "deploy: package scripts ok"
+
 python3 - deploy/aws/mustdo-relay.cfn.json <<'PY'
 import json, sys
 template = json.load(open(sys.argv[1]))
