@@ -98,7 +98,8 @@ let package = Package(
             exclude: ["python"]
         ),
         .testTarget(name: "RelayTestSupportTests", dependencies: ["RelayTestSupport", "RelaySync"]),
-        .testTarget(name: "RelayAppTests", dependencies: ["RelayApp", "RelayJSON", "RelayOAuth", "RelayStore"]),
+        .testTarget(
+            name: "RelayAppTests", dependencies: ["RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore"]),
         .testTarget(
             name: "RelayMCPTests", dependencies: ["RelayTestSupport", "RelayMCP", "RelayHTTP", "RelayJSON"],
             exclude: ["e2e"]),

@@ -149,8 +149,12 @@ class Session:
 
 
 @contextlib.asynccontextmanager
-async def open_session(url: str, auth, cafile: str | None = None):
-    """Connects with whichever SDK line is installed; `cafile` is the CA to trust instead of the system's."""
+async def open_session(url: str, auth, cafile: str | None = None, mode: str = "auto"):
+    """Connects with whichever SDK line is installed; `cafile` is the CA to trust instead of the system's.
+
+    With the 2.x SDK, `mode` is the Client's: "auto" probes server/discover and speaks MCP 2026-07-28
+    with the relay (no initialize); "legacy" starts a 2025-11-25 session with initialize. The 1.x SDK
+    always initializes."""
     verify = ssl.create_default_context(cafile=cafile) if cafile else True
     if SDK_MAJOR >= 2:
         import httpx2
@@ -158,7 +162,7 @@ async def open_session(url: str, auth, cafile: str | None = None):
         from mcp.client.streamable_http import streamable_http_client
 
         async with httpx2.AsyncClient(auth=auth, timeout=30, verify=verify) as http:
-            async with Client(streamable_http_client(url, http_client=http)) as client:
+            async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
                 yield Session(client.call_tool, client.list_tools, client.protocol_version)
     else:
         import httpx

@@ -1,12 +1,13 @@
 import Foundation
+import RelayHTTP
 
 /// Where and how to reach an AWS service: region, credentials, an optional endpoint override
 /// (moto, DynamoDB Local, a VPC endpoint), timeouts and retries.
 public struct AWSConfiguration: Sendable {
     /// The region, e.g. `eu-west-1`; it names the default endpoint and the signing scope.
     public var region: String
-    /// The signing credentials.
-    public var credentials: AWSCredentials
+    /// Where each request's signing credentials come from.
+    public var credentials: any AWSCredentialsProvider
     /// `scheme://host[:port]` to use instead of `https://<service>.<region>.amazonaws.com`.
     public var endpoint: String?
     /// Longest time to connect (TLS included) for one attempt.
@@ -19,8 +20,9 @@ public struct AWSConfiguration: Sendable {
     /// A configuration; defaults suit a relay in the same region as its table and key (connect
     /// 1 s, attempt 3 s, 4 attempts).
     public init(
-        region: String, credentials: AWSCredentials, endpoint: String? = nil, connectTimeout: Duration = .seconds(1),
-        requestTimeout: Duration = .seconds(3), retry: RetryPolicy = RetryPolicy()
+        region: String, credentials: any AWSCredentialsProvider, endpoint: String? = nil,
+        connectTimeout: Duration = .seconds(1), requestTimeout: Duration = .seconds(3),
+        retry: RetryPolicy = RetryPolicy()
     ) {
         self.region = region
         self.credentials = credentials
@@ -30,18 +32,31 @@ public struct AWSConfiguration: Sendable {
         self.retry = retry
     }
 
-    /// Region from `AWS_REGION` (or `AWS_DEFAULT_REGION`), credentials from the `AWS_*` key
-    /// variables, and the endpoint from `endpointVariable` when it is set and not empty.
+    /// A configuration that signs with fixed `credentials`.
+    public init(
+        region: String, credentials: AWSCredentials, endpoint: String? = nil, connectTimeout: Duration = .seconds(1),
+        requestTimeout: Duration = .seconds(3), retry: RetryPolicy = RetryPolicy()
+    ) {
+        self.init(
+            region: region, credentials: StaticCredentialsProvider(credentials), endpoint: endpoint,
+            connectTimeout: connectTimeout, requestTimeout: requestTimeout, retry: retry)
+    }
+
+    /// Region from `AWS_REGION` (or `AWS_DEFAULT_REGION`), credentials from the chain
+    /// (`AWSCredentialChain`, calls through `httpClient`), and the endpoint from `endpointVariable`
+    /// when it is set and not empty.
     public static func fromEnvironment(
-        endpointVariable: String? = nil, _ environment: [String: String] = ProcessInfo.processInfo.environment
+        endpointVariable: String? = nil, _ environment: [String: String] = ProcessInfo.processInfo.environment,
+        httpClient: HTTPClient
     ) throws(AWSError) -> AWSConfiguration {
         guard
             let region = [environment["AWS_REGION"], environment["AWS_DEFAULT_REGION"]].compactMap({ $0 })
                 .first(where: { !$0.isEmpty })
         else { throw .configuration("AWS_REGION is not set") }
         let endpoint = endpointVariable.flatMap { environment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
-        return AWSConfiguration(
-            region: region, credentials: try AWSCredentials.fromEnvironment(environment), endpoint: endpoint)
+        let chain = try AWSCredentialChain.resolve(
+            environment: environment, http: httpClient, options: AWSCredentialChain.Options(region: region))
+        return AWSConfiguration(region: region, credentials: chain.provider, endpoint: endpoint)
     }
 }
 

@@ -10,9 +10,15 @@ public struct AWSCredentials: Sendable, CustomStringConvertible, CustomDebugStri
     public let accessKeyID: String
     let secretAccessKey: String
     let sessionToken: String?
+    /// When temporary credentials stop working, in seconds since the Unix epoch; nil for long-term
+    /// keys and for temporary ones whose end is not known (given in the environment).
+    public let expiration: Double?
 
-    /// Credentials from their parts; `sessionToken` is set for temporary (STS) credentials.
-    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) throws(AWSError) {
+    /// Credentials from their parts; `sessionToken` is set for temporary (STS) credentials, and
+    /// `expiration` when their source says when they end.
+    public init(
+        accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil, expiration: Double? = nil
+    ) throws(AWSError) {
         guard !accessKeyID.isEmpty, !secretAccessKey.isEmpty else {
             throw .configuration("the access key ID and the secret access key must not be empty")
         }
@@ -22,6 +28,7 @@ public struct AWSCredentials: Sendable, CustomStringConvertible, CustomDebugStri
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken.flatMap { $0.isEmpty ? nil : $0 }
+        self.expiration = expiration
     }
 
     /// Credentials from `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and, if set,

@@ -11,6 +11,10 @@ public enum AWSError: Error, Equatable, Hashable, Sendable, CustomStringConverti
     /// No usable answer: connection refused or reset, a timeout, a 5xx after every retry, or a
     /// response that is not the JSON the API defines.
     case unavailable(String)
+    /// No usable credentials: none configured, a credential source that refused or did not answer,
+    /// or a refresh that failed after the current ones ran out. The reason names the source and
+    /// its variables, never a key, token or response body.
+    case credentials(String)
 
     public var description: String {
         switch self {
@@ -18,6 +22,7 @@ public enum AWSError: Error, Equatable, Hashable, Sendable, CustomStringConverti
         case .service(let type, let status): "AWS refused the request: \(type) (HTTP \(status))"
         case .throttled(let type): "AWS throttled the request: \(type)"
         case .unavailable(let reason): "AWS unavailable: \(reason)"
+        case .credentials(let reason): "AWS credentials: \(reason)"
         }
     }
 }

@@ -8,7 +8,7 @@ import RelayJSON
 struct AWSJSONClient: Sendable {
     let http: HTTPClient
     let endpoint: AWSEndpoint
-    let signer: SigV4Signer
+    let service: String
     let configuration: AWSConfiguration
     let contentType: String
     let targetPrefix: String
@@ -29,8 +29,7 @@ struct AWSJSONClient: Sendable {
         } else {
             self.endpoint = try AWSEndpoint.standard(service: service, region: configuration.region)
         }
-        self.signer = SigV4Signer(
-            credentials: configuration.credentials, region: configuration.region, service: service)
+        self.service = service
         self.configuration = configuration
         self.contentType = contentType
         self.targetPrefix = targetPrefix
@@ -62,12 +61,20 @@ struct AWSJSONClient: Sendable {
         let retryable: Bool
     }
 
-    /// The signed HTTP request for one attempt of `operation`, signed as of `epochSeconds`.
-    func signedRequest(_ operation: String, _ payload: [UInt8], epochSeconds: Int) -> ClientRequest {
+    /// The signer of one attempt: credentials are fetched per attempt, so a retry after a refresh
+    /// signs with the new ones.
+    func signer(_ credentials: AWSCredentials) -> SigV4Signer {
+        SigV4Signer(credentials: credentials, region: configuration.region, service: service)
+    }
+
+    /// The HTTP request for one attempt of `operation`, signed with `credentials` as of `epochSeconds`.
+    func signedRequest(
+        _ operation: String, _ payload: [UInt8], epochSeconds: Int, credentials: AWSCredentials
+    ) -> ClientRequest {
         let headers: [(name: String, value: String)] = [
             ("Host", endpoint.host), ("Content-Type", contentType), ("X-Amz-Target", "\(targetPrefix).\(operation)"),
         ]
-        let signature = signer.sign(
+        let signature = signer(credentials).sign(
             SigV4Request(method: "POST", headers: headers, body: payload), epochSeconds: epochSeconds)
         // libcurl writes Host itself, from the same URL, so only the other fields are passed on.
         var fields = HTTPHeaders(headers.dropFirst().map { ($0.name, $0.value) })
@@ -78,7 +85,15 @@ struct AWSJSONClient: Sendable {
     }
 
     private func attemptOnce(_ operation: String, _ payload: [UInt8]) async -> Result<JSONValue, Failure> {
-        let request = signedRequest(operation, payload, epochSeconds: Int(Date().timeIntervalSince1970))
+        let credentials: AWSCredentials
+        do {
+            credentials = try await configuration.credentials.credentials()
+        } catch {
+            // The provider has its own backoff; retrying here would only wait on it again.
+            return .failure(Failure(error: error, retryable: false))
+        }
+        let request = signedRequest(
+            operation, payload, epochSeconds: Int(Date().timeIntervalSince1970), credentials: credentials)
         let response: ClientResponse
         do {
             response = try await http.send(request)

@@ -56,7 +56,9 @@ public struct Application: Sendable {
 
     /// Opens the backends the configuration names, then builds the relay.
     public static func open(_ configuration: Configuration, logger: Logger? = nil) async throws -> Application {
-        let backends = try await Backends.open(configuration)
+        // Made here rather than in buildApplication so that opening the backends can log (AWS credentials).
+        let logger = logger ?? Logger(minimumLevel: configuration.logLevel)
+        let backends = try await Backends.open(configuration, logger: logger)
         return try buildApplication(configuration, backends: backends, logger: logger)
     }
 }

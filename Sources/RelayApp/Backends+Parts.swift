@@ -61,10 +61,12 @@ extension Backends {
     }
 
     /// Opens the store and proves it answers. `forAdmin` opens SQLite for a short command beside a
-    /// running relay: one reader, no background purge.
-    static func openStore(_ configuration: Configuration, http: HTTPClient, forAdmin: Bool = false)
-        async throws(Failure) -> any Store
-    {
+    /// running relay: one reader, no background purge. DynamoDB signs with `awsCredentials`, or
+    /// with a credential chain of its own when that is nil.
+    static func openStore(
+        _ configuration: Configuration, http: HTTPClient, forAdmin: Bool = false,
+        awsCredentials: (any AWSCredentialsProvider)? = nil
+    ) async throws(Failure) -> any Store {
         switch configuration.store {
         case .memory:
             return MemoryStore()
@@ -99,8 +101,8 @@ extension Backends {
         case .dynamoDB(let table, let region, let endpoint):
             let aws: AWSConfiguration
             do {
-                aws = AWSConfiguration(
-                    region: region, credentials: try AWSCredentials.fromEnvironment(), endpoint: endpoint)
+                aws = try awsConfiguration(
+                    configuration, region: region, endpoint: endpoint, credentials: awsCredentials, http: http)
             } catch {
                 throw Failure(description: "RELAY_STORE=dynamodb: \(error)")
             }
@@ -128,15 +130,21 @@ extension Backends {
             return
                 "RELAY_DYNAMODB_TABLE: the table \(table) does not exist at \(place); create it (deploy/aws/mustdo-relay.cfn.json, or `mustdo-relayctl store migrate`)"
         }
+        if text.contains("no AWS credentials") {
+            return "RELAY_DYNAMODB_TABLE: cannot read table \(table): \(text)"
+        }
         if text.contains("UnrecognizedClient") || text.contains("AccessDenied") || text.contains("InvalidSignature") {
             return
-                "RELAY_DYNAMODB_TABLE: DynamoDB refused the credentials for table \(table) (\(text)); check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and the role's permissions"
+                "RELAY_DYNAMODB_TABLE: DynamoDB refused the credentials for table \(table) (\(text)); check where the credentials come from (the aws.credentials log line, docs/operations.md \"AWS credentials\") and the role's permissions"
         }
         return
             "RELAY_DYNAMODB_TABLE: cannot reach table \(table) at \(place): \(text); check RELAY_DYNAMODB_ENDPOINT, RELAY_AWS_REGION and the network"
     }
 
-    static func openKeyService(_ configuration: Configuration, http: HTTPClient) throws(Failure) -> any KeyService {
+    /// Opens the key service; KMS signs with `awsCredentials`, or with a chain of its own when nil.
+    static func openKeyService(
+        _ configuration: Configuration, http: HTTPClient, awsCredentials: (any AWSCredentialsProvider)? = nil
+    ) throws(Failure) -> any KeyService {
         switch configuration.keyService {
         case .local(let keyFile):
             do {
@@ -147,9 +155,11 @@ extension Backends {
             }
         case .awsKMS(let keyID, let region, let endpoint):
             do {
-                let aws = AWSConfiguration(
-                    region: region, credentials: try AWSCredentials.fromEnvironment(), endpoint: endpoint)
+                let aws = try awsConfiguration(
+                    configuration, region: region, endpoint: endpoint, credentials: awsCredentials, http: http)
                 return try KMSKeyService(keyID: keyID, configuration: aws, httpClient: http)
+            } catch let error as Failure {
+                throw Failure(description: "RELAY_KEY_SERVICE=aws-kms: \(error)")
             } catch {
                 throw Failure(description: "RELAY_KMS_KEY_ID: \(error)")
             }

@@ -38,21 +38,32 @@ public struct Backends: Sendable {
 
     /// Opens everything `configuration` names, stopping at the first problem (`ConfigurationCheck`
     /// collects them all).
-    public static func open(_ configuration: Configuration, metrics: Metrics = Metrics()) async throws(Failure)
-        -> Backends
-    {
+    /// `logger` receives the AWS credential events (which source, refreshes, failed refreshes).
+    public static func open(
+        _ configuration: Configuration, metrics: Metrics = Metrics(), logger: Logger? = nil
+    ) async throws(Failure) -> Backends {
         let peppers = try readPeppers(configuration)
         let userIDKey = try readUserIDKey(configuration)
         let bindingSecret = try readBindingSecret(configuration)
         let apiToken = try readAPIToken(configuration)
         let http = try openHTTPClient(configuration)
-        let store = TimedStore(try await openStore(configuration, http: http), metrics: metrics)
-        let keyService = TimedKeyService(try openKeyService(configuration, http: http), metrics: metrics)
+        let aws = try openAWSCredentials(configuration, http: http, logger: logger, metrics: metrics)
+        let store = TimedStore(try await openStore(configuration, http: http, awsCredentials: aws), metrics: metrics)
+        let keyService = TimedKeyService(
+            try openKeyService(configuration, http: http, awsCredentials: aws), metrics: metrics)
         var vaultConfiguration = Vault.Configuration()
         vaultConfiguration.cacheTTL = .seconds(configuration.vaultCacheTTL)
         vaultConfiguration.cacheCapacity = configuration.vaultCacheSize
         let vault = Vault(keyService: keyService, bindingSecret: bindingSecret, configuration: vaultConfiguration)
-        let cloudKit = CloudKitClient(
+        let cloudKit = cloudKitClient(configuration, apiToken: apiToken, http: http)
+        return Backends(
+            store: store, keyService: keyService, vault: vault, http: http, cloudKit: cloudKit, peppers: peppers,
+            userIDKey: userIDKey, metrics: metrics)
+    }
+
+    /// The CloudKit client the settings describe (`serve` and `mustdo-relayctl cloudkit check` use the same one).
+    static func cloudKitClient(_ configuration: Configuration, apiToken: String, http: HTTPClient) -> CloudKitClient {
+        CloudKitClient(
             configuration: CloudKitConfiguration(
                 baseURL: configuration.cloudKit.baseURL,
                 container: configuration.cloudKit.container,
@@ -62,9 +73,6 @@ public struct Backends: Sendable {
                 connectTimeout: .milliseconds(Int(configuration.cloudKit.connectTimeoutSeconds * 1000)),
                 timeout: .milliseconds(Int(configuration.cloudKit.timeoutSeconds * 1000))),
             http: http)
-        return Backends(
-            store: store, keyService: keyService, vault: vault, http: http, cloudKit: cloudKit, peppers: peppers,
-            userIDKey: userIDKey, metrics: metrics)
     }
 
     static func oauthSecrets(peppers: [(version: Int, key: SymmetricKey)], userIDKey: SymmetricKey) -> OAuthSecrets {

@@ -39,6 +39,8 @@ public struct Configuration: Sendable {
     /// `RELAY_METRICS_GRANTS_INTERVAL`: seconds between counts of active grants for the
     /// `relay_oauth_active_grants` gauge (0 disables; default 60, or 0 with DynamoDB).
     public var grantsGaugeInterval = 60
+    /// The `AWS_*` variables (file, then environment): the AWS credential chain reads them.
+    public var awsVariables: [String: String] = [:]
 
     /// Defaults (not a usable service: `issuer` and the CloudKit container must be set).
     public init() {}
@@ -56,7 +58,8 @@ public struct Configuration: Sendable {
     /// `ConfigurationCheck`'s.
     public static func load(from variables: [String: String]) throws(ConfigurationErrors) -> Configuration {
         var reader = SettingsReader(variables)
-        let configuration = read(&reader)
+        var configuration = read(&reader)
+        configuration.awsVariables = variables.filter { $0.key.hasPrefix("AWS_") }
         reader.refuseUnknownNames()
         if !reader.problems.isEmpty { throw ConfigurationErrors(problems: reader.problems) }
         return configuration
@@ -79,14 +82,40 @@ public struct Configuration: Sendable {
         return configuration
     }
 
-    /// Reads `--config FILE` (if given) and the process environment; the environment wins.
+    /// Reads `--config FILE` (if given) and the process environment; the environment wins. AWS
+    /// keys in the file are refused (`awsSecretsInFile`).
     public static func load(configFile: String?, environment: [String: String]) throws -> Configuration {
-        var variables = try configFile.map(EnvFile.load) ?? [:]
+        let file = try configFile.map(EnvFile.load) ?? [:]
+        var variables = file
         for (key, value) in environment
         where key.hasPrefix("RELAY_") || key.hasPrefix("AWS_") || key == "CREDENTIALS_DIRECTORY" {
             variables[key] = value
         }
-        return try load(from: variables)
+        let refused = awsSecretsInFile(file)
+        let configuration: Configuration
+        do throws(ConfigurationErrors) {
+            configuration = try load(from: variables)
+        } catch {
+            throw ConfigurationErrors(problems: refused + error.problems)
+        }
+        if !refused.isEmpty { throw ConfigurationErrors(problems: refused) }
+        return configuration
+    }
+
+    /// AWS secrets are never values in the config file, like every other secret of the relay (the
+    /// file is group-readable, copied around and shown in reviews). The other `AWS_*` variables
+    /// (region, role ARN, token file, profile, endpoints) work from the file.
+    static func awsSecretsInFile(_ file: [String: String]) -> [Problem] {
+        let secrets = [
+            "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_CONTAINER_AUTHORIZATION_TOKEN",
+        ]
+        return secrets.filter { !(file[$0] ?? "").isEmpty }.map {
+            Problem(
+                setting: $0,
+                message:
+                    "AWS credentials are not read from the config file; give the relay a role (EC2 instance profile, ECS task role, EKS service account) or put the keys in a credentials file (AWS_SHARED_CREDENTIALS_FILE, mode 0600); docs/operations.md, \"AWS credentials\""
+            )
+        }
     }
 
     private mutating func readListener(_ reader: inout SettingsReader) {

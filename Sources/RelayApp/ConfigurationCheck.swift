@@ -1,4 +1,5 @@
 import Foundation
+import RelayAWS
 import RelayHTTP
 import RelayStore
 import RelayVault
@@ -44,9 +45,20 @@ enum ConfigurationCheck {
             return problems
         }
         defer { http.shutdown() }
-        if let keyService = note({ () throws(Backends.Failure) in
-            try Backends.openKeyService(configuration, http: http)
-        }) {
+        // One credential chain for both AWS backends, as the relay has: one fetch, one message.
+        var aws: (any AWSCredentialsProvider)?
+        var awsFailed = false
+        do {
+            aws = try Backends.openAWSCredentials(configuration, http: http)
+        } catch {
+            problems.append(error.description)
+            awsFailed = true
+        }
+        if !awsFailed,
+            let keyService = note({ () throws(Backends.Failure) in
+                try Backends.openKeyService(configuration, http: http, awsCredentials: aws)
+            })
+        {
             if let problem = await roundTrip(keyService) { problems.append(problem) }
         }
         if case .sqlite(let path) = configuration.store, !FileManager.default.fileExists(atPath: path) {
@@ -54,8 +66,9 @@ enum ConfigurationCheck {
             if let problem = sqliteLocationProblem(path) { problems.append(problem) }
             return problems
         }
+        if awsFailed, case .dynamoDB = configuration.store { return problems }
         do {
-            let store = try await Backends.openStore(configuration, http: http, forAdmin: true)
+            let store = try await Backends.openStore(configuration, http: http, forAdmin: true, awsCredentials: aws)
             await (store as? SQLiteStore)?.close()
         } catch {
             problems.append(error.description)

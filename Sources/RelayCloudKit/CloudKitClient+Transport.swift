@@ -95,8 +95,9 @@ extension CloudKitClient {
     /// A whole-request failure from its status and (possibly non-JSON) body.
     static func requestError(_ response: ClientResponse, _ json: JSONValue?) -> CloudKitError {
         let code = json?["serverErrorCode"]?.stringValue
-        var retryAfter = json?["retryAfter"]?.doubleValue.map { Duration.milliseconds(Int64($0 * 1000)) }
-        if retryAfter == nil, let header = response.headers["retry-after"], let seconds = Int(header) {
+        var retryAfter = RetryAfter.duration(json?["retryAfter"])
+        // The HTTP header's unit is documented (RFC 9110: seconds).
+        if retryAfter == nil, let header = response.headers["retry-after"], let seconds = Int(header), seconds > 0 {
             retryAfter = .seconds(seconds)
         }
         return CloudKitError(

@@ -43,7 +43,7 @@ public struct CloudKitError: Error, Sendable, Equatable, CustomStringConvertible
     public var serverErrorCode: String?
     /// CloudKit's `reason` (may quote request values: do not log it).
     public var reason: String?
-    /// How long CloudKit asked to wait (`retryAfter` in seconds, or a `Retry-After` header).
+    /// How long CloudKit asked to wait (`retryAfter`, its unit decided by `RetryAfter`, or a `Retry-After` header).
     public var retryAfter: Duration?
     /// The sign-in URL a 421 carried.
     public var redirectURL: String?

@@ -74,7 +74,7 @@ extension Emulator {
     public func setUserFlags(
         _ user: String, advancedDataProtection: Bool? = nil, webAccessOff: Bool? = nil
     ) throws(EmulatorError) {
-        let zoneName = configuration.zoneName
+        let zoneName = configuration.zoneAtSignIn
         try state.withWorld { world, now throws(EmulatorError) in
             let key = try world.controlUser(user, zoneName: zoneName, now: now)
             world.setFlags(key, advancedDataProtection: advancedDataProtection, webAccessOff: webAccessOff)
@@ -85,7 +85,7 @@ extension Emulator {
     public func createSession(
         appleID: String, keepSignedIn: Bool = false
     ) throws(EmulatorError) -> (userRecordName: String, webAuthToken: String) {
-        let zoneName = configuration.zoneName
+        let zoneName = configuration.zoneAtSignIn
         return try state.withWorld { world, now throws(EmulatorError) in
             let key = try world.controlUser(appleID, zoneName: zoneName, now: now)
             let seconds =
@@ -110,8 +110,9 @@ extension Emulator {
     @discardableResult
     public func seed(_ user: String, records: [JSONValue], zone: String? = nil) throws(EmulatorError) -> [JSONValue] {
         let zoneName = configuration.zoneName
+        let zoneAtSignIn = configuration.zoneAtSignIn
         return try state.withWorld { world, now throws(EmulatorError) in
-            let key = try world.controlUser(user, zoneName: zoneName, now: now)
+            let key = try world.controlUser(user, zoneName: zoneAtSignIn, now: now)
             return try world.seed(key, zone: zone ?? zoneName, records: records, now: now)["records"]?.arrayValue ?? []
         }
     }
@@ -119,6 +120,12 @@ extension Emulator {
     /// Moves the emulator's clock forward (to expire sessions without waiting).
     public func advanceClock(seconds: Int) {
         state.update(changed: false) { world, _ in world.clockOffsetMilliseconds += Int64(max(0, seconds)) * 1000 }
+    }
+
+    /// The schema a call to `environment` (`production` or `development`) sees now: production's as
+    /// configured, development's with what saves added.
+    public func schema(environment: String = "production") -> ContainerSchema {
+        state.update(changed: false) { world, _ in world.schemas.schema(world.schemas.mode(environment)) }
     }
 
     /// The current settings.

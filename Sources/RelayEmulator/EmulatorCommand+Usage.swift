@@ -18,6 +18,17 @@ extension EmulatorCommand {
           --public-url URL            the emulator's origin as browsers reach it (default http://HOST:PORT)
           --zone NAME                 zone created at a user's first sign-in (default MustDo)
           --state FILE                keep users, records and sessions in FILE across restarts
+          --schema FILE               the container's schema, in the CloudKit Schema Language that
+                                      `cktool export-schema` writes (default: the relay's own,
+                                      deploy/cloudkit/schema.ckdb). The production environment refuses
+                                      record types and fields it lacks; development creates them on
+                                      save; both refuse queries its indexes cannot serve
+          --lenient-schema            check nothing against the schema (tests that need it say why)
+          --no-zone                   a first sign-in creates no custom zone (an account whose app
+                                      never synced)
+          --schema-errors perRecord|wholeRequest
+                                      a write the schema refuses fails as one item's BAD_REQUEST
+                                      (default) or as the whole request's
           --rotation invalidate|keep  after rotation the old token dies (documented, default) or stays valid (live)
           --token-lifetime SECONDS    session lifetime (default 1800; 0 = never expires)
           --keep-signed-in-lifetime SECONDS
@@ -40,7 +51,8 @@ extension EmulatorCommand {
           Every call needs ?ckAPIToken=…; user calls need &ckWebAuthToken=… (percent-encoded). Without a
           live token: 421 AUTHENTICATION_REQUIRED with redirectURL to the sign-in page below. Every
           authorised response carries X-Apple-CloudKit-Web-Auth-Token: the next token.
-          Limits: 200 operations per request, 200 records per response.
+          Limits: 200 operations (or records looked up) per request, resultsLimit 1-200; record names
+          ASCII, at most 255 characters, not starting with _. GET /control/schema shows the schemas.
 
         SIGN-IN PAGE
           GET  /IDMSWebAuth/auth?oauth_token=…   the form (any Apple ID, no password check)
@@ -52,10 +64,13 @@ extension EmulatorCommand {
                                                openConnections, peakOpenConnections
           POST /control/reset                  forget users, records, sessions, faults, counters
           GET  /control/settings               current settings
+          GET  /control/schema?environment=production|development
+                                               the schema in effect, as cktool export-schema writes it
           POST /control/settings               change some: {"rotation":"keep","tokenLifetimeSeconds":60,
                                                "rotationRenewsLifetime":true,"rotateOnErrors":false,
                                                "deadTokenStatus":421,"callerShape":"bare",
                                                "createExistsCode":"CONFLICT","atomicFailure":"perRecord|wholeRequest",
+                                               "schemaErrors":"perRecord|wholeRequest",
                                                "nullValues":"reject|clear" ({"value":null} in a write),
                                                "changesPageSize":200,"callbackEncoding":"raw",
                                                "protectedSessions":"expire|deny", "keepSignedInLifetimeSeconds":…}

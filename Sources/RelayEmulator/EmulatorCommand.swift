@@ -55,6 +55,10 @@ public enum EmulatorCommand {
             case "--public-url": configuration.publicURL = try value(argument)
             case "--zone": configuration.zoneName = try value(argument)
             case "--state": configuration.stateFile = try value(argument)
+            case "--schema": configuration.schema = try schema(fromFile: try value(argument))
+            case "--lenient-schema": configuration.lenientSchema = true
+            case "--no-zone": configuration.createsZoneAtSignIn = false
+            case "--schema-errors": try settings.apply(["schemaErrors": .string(try value(argument))])
             case "--rotation":
                 guard let rotation = EmulatorSettings.Rotation(rawValue: try value(argument)) else {
                     throw .control("--rotation is invalidate or keep")
@@ -85,6 +89,15 @@ public enum EmulatorCommand {
             throw .control("\(name): \"\(text)\" is out of range")
         }
         return value
+    }
+
+    private static func schema(fromFile path: String) throws(EmulatorError) -> ContainerSchema {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .control("cannot read \(path)") }
+        do {
+            return try ContainerSchema(parsing: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw .control("\(path): \(error.reason)")
+        }
     }
 
     private static func secret(fromFile path: String) throws(EmulatorError) -> String {

@@ -20,6 +20,15 @@ public struct EmulatorConfiguration: Sendable {
     public var publicURL: String?
     /// The zone created for every user at first sign-in.
     public var zoneName: String
+    /// Whether a user's first sign-in creates `zoneName` (as if the app had synced); false leaves only the default
+    /// zone, as for an account that never ran the app.
+    public var createsZoneAtSignIn: Bool
+    /// The container's schema (production's, and development's starting point): the relay's by default,
+    /// `deploy/cloudkit/schema.ckdb`.
+    public var schema: ContainerSchema
+    /// Check nothing against the schema in either environment: any record type, field and query is accepted,
+    /// as before the emulator knew schemas. Only for tests that say why they need it.
+    public var lenientSchema: Bool
     /// A JSON file the users, records and sessions are kept in across restarts; nil keeps them in memory only.
     public var stateFile: String?
     /// Run-time behaviour (token rotation, response shapes…), changeable through the control API.
@@ -35,6 +44,9 @@ public struct EmulatorConfiguration: Sendable {
         callbackURL: String? = nil,
         publicURL: String? = nil,
         zoneName: String = "MustDo",
+        createsZoneAtSignIn: Bool = true,
+        schema: ContainerSchema = .relay,
+        lenientSchema: Bool = false,
         stateFile: String? = nil,
         settings: EmulatorSettings = EmulatorSettings()
     ) {
@@ -46,7 +58,13 @@ public struct EmulatorConfiguration: Sendable {
         self.callbackURL = callbackURL
         self.publicURL = publicURL
         self.zoneName = zoneName
+        self.createsZoneAtSignIn = createsZoneAtSignIn
+        self.schema = schema
+        self.lenientSchema = lenientSchema
         self.stateFile = stateFile
         self.settings = settings
     }
+
+    /// The zone a first sign-in creates, if any.
+    var zoneAtSignIn: String? { createsZoneAtSignIn ? zoneName : nil }
 }

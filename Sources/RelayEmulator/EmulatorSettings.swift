@@ -43,6 +43,10 @@ public struct EmulatorSettings: Sendable, Equatable {
     /// A failed atomic modify answers 400 with per-record errors (`perRecord`) or one
     /// ATOMIC_ERROR body (`wholeRequest`).
     public var atomicFailure = "perRecord"
+    /// A write the schema refuses (unknown type or field, wrong value type) fails as one item's BAD_REQUEST
+    /// inside a 200 (`perRecord`, as the native framework reports it: a partial failure) or as the whole
+    /// request's 400 BAD_REQUEST (`wholeRequest`). Apple documents neither for Web Services.
+    public var schemaErrors = "perRecord"
     /// Records per `changes/zone` page at most.
     public var changesPageSize = 200
     /// The callback gets percent-encoded tokens (`percent`) or raw ones with `+ / =` (`raw`).
@@ -66,6 +70,7 @@ public struct EmulatorSettings: Sendable, Equatable {
             "nullValues": .string(nullValues),
             "createExistsCode": .string(createExistsCode),
             "atomicFailure": .string(atomicFailure),
+            "schemaErrors": .string(schemaErrors),
             "changesPageSize": .int(changesPageSize),
             "callbackEncoding": .string(callbackEncoding),
             "protectedSessions": .string(protectedSessions.rawValue),
@@ -93,6 +98,10 @@ public struct EmulatorSettings: Sendable, Equatable {
                 next.createExistsCode = try Self.choice(key, value) { ["EXISTS", "CONFLICT"].contains($0) ? $0 : nil }
             case "atomicFailure":
                 next.atomicFailure = try Self.choice(key, value) {
+                    ["perRecord", "wholeRequest"].contains($0) ? $0 : nil
+                }
+            case "schemaErrors":
+                next.schemaErrors = try Self.choice(key, value) {
                     ["perRecord", "wholeRequest"].contains($0) ? $0 : nil
                 }
             case "changesPageSize":

@@ -8,7 +8,7 @@ public struct MCPError: Error, Sendable, Equatable {
     public var code: Int
     /// A one-line message safe to show the client (never secrets or to-do content).
     public var message: String
-    /// Optional structured detail (`{"supported": [...]}` for version errors).
+    /// Optional structured detail (`{"supported": [...], "requested": …}` for version errors).
     public var data: JSONValue?
 
     /// An error with any code.
@@ -50,6 +50,26 @@ public struct MCPError: Error, Sendable, Equatable {
         MCPError(code: Code.internalError, message: message)
     }
 
+    /// -32020 (2026-07-28): a routing header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) is
+    /// missing, repeated, or disagrees with the body.
+    public static func headerMismatch(_ message: String) -> MCPError {
+        MCPError(code: Code.headerMismatch, message: "Header mismatch: " + message)
+    }
+
+    /// -32022 (2026-07-28): the requested revision is not served; `data` names every served version
+    /// (both eras, as the spec's own example does) and the one requested.
+    public static func unsupportedProtocolVersion(_ requested: String) -> MCPError {
+        MCPError(
+            code: Code.unsupportedProtocolVersion,
+            message: "Unsupported protocol version \"\(requested)\". Supported: "
+                + ProtocolVersion.supportedStrings.joined(separator: ", ")
+                + ". The 2025 revisions start with initialize; 2026-07-28 needs no handshake.",
+            data: [
+                "supported": .array(ProtocolVersion.supportedStrings.map { .string($0) }),
+                "requested": .string(requested),
+            ])
+    }
+
     /// The JSON-RPC codes RelayMCP uses.
     public enum Code {
         /// Invalid JSON.
@@ -64,5 +84,11 @@ public struct MCPError: Error, Sendable, Equatable {
         public static let internalError = -32603
         /// Implementation-defined server error, used for HTTP-level refusals (403, 405, 406, 415, 421).
         public static let serverError = -32000
+        /// 2026-07-28 `HeaderMismatch`.
+        public static let headerMismatch = -32020
+        /// 2026-07-28 `MissingRequiredClientCapability` (never needed: no tool asks the client for anything).
+        public static let missingRequiredClientCapability = -32021
+        /// 2026-07-28 `UnsupportedProtocolVersion`.
+        public static let unsupportedProtocolVersion = -32022
     }
 }

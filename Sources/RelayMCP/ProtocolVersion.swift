@@ -1,6 +1,7 @@
-/// The MCP revisions the endpoint speaks. All three use the handshake (`initialize`) and
-/// Streamable HTTP; they differ in batching, the version header, `title`, `outputSchema` and
-/// `structuredContent` (see `docs/architecture.md`, "MCP endpoint").
+/// The MCP revisions the endpoint speaks, in two eras (the 2026-07-28 spec's terms, `basic/versioning.mdx`):
+/// the three legacy revisions open with `initialize`; the modern one carries its version and the client's
+/// capabilities in every request's `_meta` and has no handshake at all. Which era serves a request is
+/// decided per request (see `docs/architecture.md`, "MCP endpoint").
 public enum ProtocolVersion: String, Sendable, CaseIterable, Comparable {
     /// Streamable HTTP, batches, annotations.
     case v2025_03_26 = "2025-03-26"
@@ -8,14 +9,40 @@ public enum ProtocolVersion: String, Sendable, CaseIterable, Comparable {
     case v2025_06_18 = "2025-06-18"
     /// Icons, tool-name guidance, 403 on a bad `Origin`.
     case v2025_11_25 = "2025-11-25"
+    /// Stateless: per-request `_meta`, `server/discover`, `Mcp-Method`/`Mcp-Name` headers checked
+    /// against the body, `resultType` on results, cache hints on lists, no `ping`.
+    case v2026_07_28 = "2026-07-28"
 
-    /// What the server answers when a client asks for a revision it does not know.
-    public static let latest = ProtocolVersion.v2025_11_25
+    /// How a revision opens and frames its requests.
+    public enum Era: Sendable {
+        /// `initialize` first; the version travels in the `MCP-Protocol-Version` header (2025 revisions).
+        case legacy
+        /// Every request self-contained: version, capabilities and client info in `params._meta`.
+        case modern
+    }
 
-    /// What a request without `MCP-Protocol-Version` is taken to speak (as the 2025-06-18 spec says).
+    /// The era this revision belongs to.
+    public var era: Era { self >= .v2026_07_28 ? .modern : .legacy }
+
+    /// Whether this revision is of the modern (handshake-free) era.
+    public var isModern: Bool { era == .modern }
+
+    /// What `initialize` answers when a client asks for a revision it cannot negotiate there.
+    public static let latestLegacy = ProtocolVersion.v2025_11_25
+
+    /// What a request without `MCP-Protocol-Version` and without a modern `_meta` is taken to speak
+    /// (as the 2025-06-18 spec says).
     public static let assumedWithoutHeader = ProtocolVersion.v2025_03_26
 
-    /// Every supported version as strings, oldest first (the `data.supported` of version errors).
+    /// The revisions `initialize` can negotiate, oldest first.
+    public static let legacyVersions: [ProtocolVersion] = allCases.filter { !$0.isModern }
+
+    /// The revisions served through per-request `_meta`, oldest first (`server/discover`'s
+    /// `supportedVersions`).
+    public static let modernVersions: [ProtocolVersion] = allCases.filter(\.isModern)
+
+    /// Every served version as strings, oldest first: the `data.supported` of a -32022 error, which
+    /// names both eras so a client without a mutual modern version falls back to `initialize`.
     public static let supportedStrings: [String] = allCases.map(\.rawValue)
 
     /// Whether JSON-RPC batch arrays are allowed in a POST body.

@@ -64,7 +64,7 @@ let controlClient = try HTTPClient()
 let http = try HTTPClient()
 let client = CloudKitClient(
     configuration: CloudKitConfiguration(
-        baseURL: base, container: "iCloud.bench", environment: .development,
+        baseURL: base, container: "iCloud.bench", environment: .production,
         apiToken: CloudKitAPIToken("emulator-api-token")),
     http: http)
 

@@ -173,6 +173,24 @@ final class ConfigurationCheckTests: XCTestCase {
             ])
     }
 
+    func testAWSKeysInTheConfigFileAreRefusedWithoutBeingPrinted() async throws {
+        let secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYCONFIGFILE"
+        let result = try await check { service in
+            let handle = try XCTUnwrap(FileHandle(forWritingAtPath: service.configFile))
+            handle.seekToEndOfFile()
+            handle.write(Data("AWS_ACCESS_KEY_ID=AKIACONFIGFILE\nAWS_SECRET_ACCESS_KEY=\(secret)\n".utf8))
+            try handle.close()
+        }
+        XCTAssertFalse(result.output.contains(secret), result.output)
+        assertRefused(
+            result,
+            saying: [
+                "AWS_SECRET_ACCESS_KEY: AWS credentials are not read from the config file",
+                "AWS_ACCESS_KEY_ID: AWS credentials are not read from the config file",
+                "AWS_SHARED_CREDENTIALS_FILE, mode 0600",
+            ])
+    }
+
     func testBadNumbersAndDurationsAreRefused() async throws {
         assertRefused(
             try await check([

@@ -42,6 +42,9 @@ final class DemoClientTests: XCTestCase {
                 script, url, "--headless", "bob@example.com", "--add", "\(canary) 1.x", "--due", "2030-01-02T09:00",
                 "--json",
             ])
+        // The 2.x SDK's server/discover probe is answered: it speaks 2026-07-28; 1.x initializes.
+        XCTAssertEqual(latest["protocolVersion"] as? String, "2026-07-28")
+        XCTAssertEqual(older["protocolVersion"] as? String, "2025-11-25")
         for (report, line) in [(latest, "2.x"), (older, "1.x")] {
             XCTAssertEqual(
                 report["tools"] as? [String],

@@ -7,7 +7,8 @@ import XCTest
 
 /// The relay as deployed: `mustdo-relay serve` with an https issuer behind nginx (the shipped site
 /// file, a test CA and certificate), the standalone CloudKit emulator, and the official MCP Python
-/// SDK client (both lines) trusting the test CA through the full OAuth flow and all seven tools.
+/// SDK client (both lines; the 2.x line in both eras) trusting the test CA through the full OAuth
+/// flow and all seven tools.
 /// Then what the relay publishes and believes behind the proxy: its URLs, its challenge, the `iss`
 /// of the redirect, and forwarded headers a client tries to spoof.
 final class ProxyTests: XCTestCase {
@@ -43,15 +44,24 @@ final class ProxyTests: XCTestCase {
             directory: directory + "/nginx", certificates: certificates, upstreamPort: relayPort, port: port,
             redirectPort: redirectPort)
 
-        for (venv, user) in [(".venv-mcp2", "alice@example.com"), (".venv-mcp1", "bob@example.com")] {
+        // The 2.x SDK in auto mode speaks 2026-07-28 (its server/discover probe is answered); forced to the
+        // legacy revision, and the 1.x SDK, it is a 2025-11-25 session as before.
+        let runs = [
+            (".venv-mcp2", "auto", "alice@example.com", "2026-07-28"),
+            (".venv-mcp2", "legacy", "carol@example.com", "2025-11-25"),
+            (".venv-mcp1", "auto", "bob@example.com", "2025-11-25"),
+        ]
+        for (venv, mode, user, version) in runs {
             let run = try await PythonScript.run(
                 try PythonScript.virtualenv(venv), "Tests/EndToEndTests/e2e/all_tools.py",
-                [issuer + "/mcp", user, "--ca-file", certificates.caFile])
-            XCTAssertEqual(run.status, 0, "\(venv): \(run.output)")
-            XCTAssertEqual(run.report["failures"] as? [String], [], venv)
-            XCTAssertEqual(run.report["tools"] as? [String], Self.tools, venv)
-            XCTAssertEqual(Set(run.report["calls"] as? [String] ?? []), Set(Self.tools), venv)
-            XCTAssertEqual(run.report["iss"] as? String, issuer, "\(venv): the iss of the redirect back")
+                [issuer + "/mcp", user, "--ca-file", certificates.caFile, "--mode", mode])
+            let label = "\(venv) \(mode)"
+            XCTAssertEqual(run.status, 0, "\(label): \(run.output)")
+            XCTAssertEqual(run.report["protocolVersion"] as? String, version, label)
+            XCTAssertEqual(run.report["failures"] as? [String], [], label)
+            XCTAssertEqual(run.report["tools"] as? [String], Self.tools, label)
+            XCTAssertEqual(Set(run.report["calls"] as? [String] ?? []), Set(Self.tools), label)
+            XCTAssertEqual(run.report["iss"] as? String, issuer, "\(label): the iss of the redirect back")
         }
 
         let checks = try await PythonScript.run(

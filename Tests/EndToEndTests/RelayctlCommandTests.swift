@@ -55,7 +55,7 @@ final class RelayctlCommandTests: XCTestCase {
                 count += 1
             }
         }
-        XCTAssertEqual(count, 16)
+        XCTAssertEqual(count, 17)
     }
 
     func testConfigCheckListsEveryProblemAndAStoreIsNeverCreatedByAccident() async throws {

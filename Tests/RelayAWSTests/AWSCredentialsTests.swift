@@ -1,4 +1,5 @@
 import Foundation
+import RelayStore
 import Testing
 
 @testable import RelayAWS
@@ -27,6 +28,23 @@ struct AWSCredentialsTests {
         #expect("\(credentials)".contains("ASIA"), "the key is still recognisable")
     }
 
+    @Test func providersNeverShowTheirCredentialsOrTokens() async throws {
+        let ecs = try FakeContainerEndpoint(host: "127.0.0.8", clock: ManualClock(start: Date().timeIntervalSince1970))
+        let chain = try AWSCredentialChain.resolve(
+            environment: ["AWS_CONTAINER_CREDENTIALS_FULL_URI": ecs.url, "AWS_CONTAINER_AUTHORIZATION_TOKEN": token],
+            http: AWSTestSupport.httpClient,
+            options: AWSCredentialChain.Options(region: "eu-west-1", homeDirectory: nil))
+        let credentials = try await chain.provider.credentials()
+        var dumped = ""
+        dump(chain.provider, to: &dumped)
+        dump((chain.provider as? RefreshingCredentialsProvider)?.source, to: &dumped)
+        let configuration = AWSConfiguration(region: "eu-west-1", credentials: chain.provider)
+        for text in [dumped, "\(chain.provider)", "\(configuration)", String(reflecting: configuration)] {
+            #expect(!text.contains(token) && !text.contains(credentials.secretAccessKey), "\(text)")
+            #expect(!text.contains(credentials.sessionToken ?? "-"), "\(text)")
+        }
+    }
+
     @Test func fromEnvironment() throws {
         let credentials = try AWSCredentials.fromEnvironment([
             "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": secret, "AWS_SESSION_TOKEN": token,
@@ -43,10 +61,11 @@ struct AWSCredentialsTests {
             [
                 "AWS_DEFAULT_REGION": "eu-north-1", "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": secret,
                 "RELAY_DYNAMODB_ENDPOINT": "http://127.0.0.1:8000",
-            ])
+            ], httpClient: AWSTestSupport.httpClient)
         #expect(configuration.region == "eu-north-1" && configuration.endpoint == "http://127.0.0.1:8000")
         #expect(throws: AWSError.self) {
-            try AWSConfiguration.fromEnvironment(["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"])
+            try AWSConfiguration.fromEnvironment(
+                ["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"], httpClient: AWSTestSupport.httpClient)
         }
     }
 

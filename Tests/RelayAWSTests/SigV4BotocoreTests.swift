@@ -69,7 +69,8 @@ struct SigV4BotocoreTests {
             contentType: shape.contentType, targetPrefix: shape.target)
         let payload = JSONValue.object(shape.body).bytes
         let epochSeconds = 1_767_225_600 + 3723  // 2026-01-01T01:02:03Z
-        let request = client.signedRequest(shape.operation, payload, epochSeconds: epochSeconds)
+        let request = client.signedRequest(
+            shape.operation, payload, epochSeconds: epochSeconds, credentials: credentials)
 
         let sentHeaders = request.headers.fields.filter {
             ["content-type", "x-amz-target"].contains($0.name.lowercased())
@@ -84,7 +85,7 @@ struct SigV4BotocoreTests {
         ]
         let botocore = try JSONValue(parsing: try await runPythonScript("botocore_sign.py", input: input.bytes))
 
-        let signature = client.signer.sign(
+        let signature = client.signer(credentials).sign(
             SigV4Request(
                 method: "POST",
                 headers: [("Host", client.endpoint.host)] + sentHeaders.map { ($0.name, $0.value) }, body: payload),

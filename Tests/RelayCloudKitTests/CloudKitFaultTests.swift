@@ -32,6 +32,22 @@ import Testing
         #expect(harness.faultsServed == 1)
     }
 
+    /// TN3162's Web Services example is `"retryAfter":110207`: read as milliseconds (110 s), not 30 hours; a
+    /// small value such as the native framework's 30 is seconds. Neither is waited for (above 1 s here).
+    @Test(arguments: [(110_207.0, Duration.milliseconds(110_207)), (30.0, .seconds(30)), (999.0, .seconds(999))])
+    func retryAfterUnitIsDecidedByItsMagnitude(value: Double, expected: Duration) async throws {
+        let harness = try Harness()
+        let token = try harness.signIn()
+        harness.emulator.injectFault(status: 429, serverErrorCode: "THROTTLED", retryAfter: value, count: 5)
+        let error = await failure { try await harness.client.lookup(["x"], token: token) }
+        #expect(error?.kind == .throttled)
+        #expect(error?.retryAfter == expected)
+        #expect(harness.faultsServed == 1, "a long wait is the caller's to decide")
+        #expect(
+            RetryAfter.advisedSeconds(try #require(error?.retryAfter))
+                == min(300, Int((value >= 1000 ? value / 1000 : value).rounded(.up))))
+    }
+
     @Test func retryAfterHeaderIsRead() async throws {
         let harness = try Harness()
         let token = try harness.signIn()

@@ -4,7 +4,8 @@ import RelayHTTP
 import RelayJSON
 import Testing
 
-/// An emulator on a free port and a CloudKit client pointed at it, over real sockets.
+/// An emulator on a free port and a CloudKit client pointed at it, over real sockets: the production
+/// environment with the relay's schema (`deploy/cloudkit/schema.ckdb`) unless a test passes another.
 final class Harness: Sendable {
     let emulator: Emulator
     let http: HTTPClient
@@ -16,15 +17,16 @@ final class Harness: Sendable {
             maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20), maxRetryAfter: .seconds(1)),
         zoneName: String = "MustDo",
         apiToken: String = "emulator-api-token",
-        timeout: Duration = .seconds(15)
+        timeout: Duration = .seconds(15),
+        schema: ContainerSchema = .relay
     ) throws {
         emulator = try Emulator(
-            configuration: EmulatorConfiguration(apiToken: "emulator-api-token", settings: settings))
+            configuration: EmulatorConfiguration(apiToken: "emulator-api-token", schema: schema, settings: settings))
         try emulator.start()
         http = try HTTPClient()
         client = CloudKitClient(
             configuration: CloudKitConfiguration(
-                baseURL: emulator.baseURL, container: "iCloud.jp.lightning.mustdo", environment: .development,
+                baseURL: emulator.baseURL, container: "iCloud.jp.lightning.mustdo", environment: .production,
                 apiToken: CloudKitAPIToken(apiToken), zoneName: zoneName, timeout: timeout, retry: retry),
             http: http)
     }

@@ -47,7 +47,7 @@ import Testing
     @Test func aRawTokenFailsAgainstTheEmulatorAndAnEncodedOneWorks() async throws {
         let harness = try Harness()
         let token = try harness.signIn()
-        let base = harness.emulator.baseURL + "/database/1/iCloud.test/development/private/zones/list"
+        let base = harness.emulator.baseURL + "/database/1/iCloud.test/production/private/zones/list"
         let raw = try await harness.http.send(
             ClientRequest(url: base + "?ckAPIToken=emulator-api-token&ckWebAuthToken=" + token.rawValue))
         #expect(raw.status == 421)

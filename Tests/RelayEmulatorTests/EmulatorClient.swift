@@ -15,8 +15,11 @@ final class EmulatorClient: Sendable {
 
     let emulator: Emulator
     let http: HTTPClient
+    /// The environment database calls name: production (the relay's schema, strict) unless a test says otherwise.
+    let environment: String
 
-    init(_ configuration: EmulatorConfiguration = EmulatorConfiguration()) throws {
+    init(_ configuration: EmulatorConfiguration = EmulatorConfiguration(), environment: String = "production") throws {
+        self.environment = environment
         emulator = try Emulator(configuration: configuration)
         try emulator.start()
         http = try HTTPClient()
@@ -31,7 +34,7 @@ final class EmulatorClient: Sendable {
         _ operation: String, token: String?, body: JSONValue? = nil, database: String = "private",
         apiToken: String = "emulator-api-token"
     ) async throws -> Reply {
-        var url = "\(base)/database/1/iCloud.test/development/\(database)/\(operation)?ckAPIToken=\(apiToken)"
+        var url = "\(base)/database/1/iCloud.test/\(environment)/\(database)/\(operation)?ckAPIToken=\(apiToken)"
         if let token { url += "&ckWebAuthToken=" + FormDecoding.encode(token) }
         let request = ClientRequest(
             method: body == nil ? .get : .post, url: url,

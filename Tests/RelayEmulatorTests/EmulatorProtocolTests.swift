@@ -50,7 +50,7 @@ import Testing
     @Test func rawPlusInATokenIsReadAsASpace() async throws {
         let client = try EmulatorClient()
         let token = try client.signIn()
-        let url = "\(client.base)/database/1/iCloud.test/development/private/zones/list?ckAPIToken=emulator-api-token"
+        let url = "\(client.base)/database/1/iCloud.test/production/private/zones/list?ckAPIToken=emulator-api-token"
         let raw = try await client.send(ClientRequest(url: url + "&ckWebAuthToken=" + token))
         #expect(raw.status == 421)
         let legacy = try await client.send(ClientRequest(url: url + "&ckSession=" + FormDecoding.encode(token)))
@@ -66,7 +66,7 @@ import Testing
             ClientRequest(
                 method: .post,
                 url:
-                    "\(client.base)/database/1/iCloud.test/development/private/records/query?ckAPIToken=emulator-api-token"
+                    "\(client.base)/database/1/iCloud.test/production/private/records/query?ckAPIToken=emulator-api-token"
                     + "&ckWebAuthToken=" + FormDecoding.encode(session.token),
                 body: Array("{nope".utf8)))
         #expect(notJSON.status == 400)

@@ -27,15 +27,37 @@ struct PythonSDKTests {
         }
     }
 
-    @Test func sdk2xFallsBackFromServerDiscoverThenListsAndCallsTools() async throws {
+    @Test func sdk2xInAutoModeNegotiates2026WithoutAHandshake() async throws {
         try await withServer(TestServer(pageSize: 2)) { server in
             let summary = try await PythonSDK.run(venv: ".venv-mcp2", port: server.port)
             #expect(summary["sdk"]?.stringValue?.hasPrefix("2.") == true)
+            #expect(summary["protocolVersion"] == "2026-07-28")
+            try PythonSDK.checkCommon(summary)
+            #expect(summary["capabilities"] == ["tools": ["listChanged": false]])
+            // The probe is answered: no fallback round trip, no initialize, nothing but POSTs.
+            #expect(server.exchanges.first == "POST server/discover 200")
+            #expect(!server.exchanges.contains { $0.contains("initialize") })
+            #expect(server.exchanges.allSatisfy { $0.hasPrefix("POST ") })
+            // prompts/list does not exist here: a 404 the client turns into an MCP error.
+            #expect(summary["prompts"] == "MCPError")
+            #expect(server.exchanges.contains("POST prompts/list 404"))
+            // subscriptions/listen: acknowledged with nothing to send, then ended gracefully.
+            #expect(summary["listen"] == ["honored": [:], "events": [], "end": "graceful"])
+            #expect(server.exchanges.contains("POST subscriptions/listen 200"))
+        }
+    }
+
+    @Test func sdk2xForcedToTheLegacyRevisionInitializesAsBefore() async throws {
+        try await withServer(TestServer(pageSize: 2)) { server in
+            let summary = try await PythonSDK.run(venv: ".venv-mcp2", port: server.port, mode: "legacy")
             #expect(summary["protocolVersion"] == "2025-11-25")
             try PythonSDK.checkCommon(summary)
-            #expect(Array(server.exchanges.prefix(2)) == ["POST server/discover 400", "POST initialize 200"])
+            #expect(server.exchanges.first == "POST initialize 200")
+            #expect(!server.exchanges.contains { $0.contains("server/discover") })
             #expect(summary["prompts"] == "MCPError")
+            #expect(server.exchanges.contains("POST prompts/list 200"))
             #expect(server.exchanges.contains("POST notifications/initialized 202"))
+            #expect(summary["listen"] == nil)
         }
     }
 }
@@ -56,13 +78,13 @@ enum PythonSDK {
     }
 
     /// Runs the script with the venv's interpreter and returns its JSON summary.
-    static func run(venv: String, port: Int) async throws -> JSONValue {
+    static func run(venv: String, port: Int, mode: String = "auto") async throws -> JSONValue {
         let python = root.appendingPathComponent("\(venv)/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw Failure(description: "\(python.path) is missing: run scripts/install-deps.sh (make deps) first")
         }
         let client = try Subprocess(
-            python.path, [script.path, "http://127.0.0.1:\(port)/mcp", TestServer.token], errors: .capture)
+            python.path, [script.path, "http://127.0.0.1:\(port)/mcp", TestServer.token, mode], errors: .capture)
         // A hung client must not hang the suite.
         let status = try await client.wait(timeout: .seconds(90)).status
         let output = client.text

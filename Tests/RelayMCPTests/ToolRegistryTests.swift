@@ -48,17 +48,43 @@ import Testing
         }
         let annotated: JSONValue = [
             "type": "object", "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "properties": ["a": ["type": "string", "description": "x", "format": "date", "x-mcp-header": "A"]],
+            "properties": ["a": ["type": "string", "description": "x", "format": "date", "x-example": "A"]],
         ]
         #expect(register([ToolDefinition(name: "t", description: "", inputSchema: annotated)]) == nil)
         let badOutput = ToolDefinition(name: "t", description: "", outputSchema: ["type": "object", "allOf": 3])
         #expect(register([badOutput]) != nil)
     }
 
+    @Test func parameterHeadersAreRefusedBecauseNothingWouldCheckThem() {
+        let headed: JSONValue = [
+            "type": "object",
+            "properties": [
+                "region": ["type": "string", "x-mcp-header": "Region"], "x-mcp-header": ["type": "string"],
+            ],
+        ]
+        #expect(
+            register([ToolDefinition(name: "t", description: "", inputSchema: headed)])?.message.contains(
+                "x-mcp-header") == true)
+        let nested: JSONValue = [
+            "type": "object",
+            "properties": ["a": ["type": "object", "properties": ["b": ["type": "integer", "x-mcp-header": "B"]]]],
+        ]
+        #expect(register([ToolDefinition(name: "t", description: "", inputSchema: nested)]) != nil)
+        // A property that is merely called so is no annotation.
+        let named: JSONValue = ["type": "object", "properties": ["x-mcp-header": ["type": "string"]]]
+        #expect(register([ToolDefinition(name: "t", description: "", inputSchema: named)]) == nil)
+    }
+
     @Test func anEmptyRegistryListsNoToolsOnOnePage() throws {
         let registry = try ToolRegistry<TestPrincipal>([])
-        let page = try #require(registry.page(cursor: nil, version: .latest))
+        let page = try #require(registry.page(cursor: nil, version: .latestLegacy))
         #expect(try JSONValue(parsing: page.bytes(id: .int(1)))["result"] == ["tools": []])
-        #expect(registry.page(cursor: "page-1", version: .latest) == nil)
+        #expect(registry.page(cursor: "page-1", version: .latestLegacy) == nil)
+        // 2026-07-28: the same list with resultType and the cache hint (no server stamp: a registry
+        // built alone has no server identity).
+        let modern = try #require(registry.page(cursor: nil, version: .v2026_07_28))
+        #expect(
+            try JSONValue(parsing: modern.bytes(id: .int(1)))["result"]
+                == ["tools": [], "resultType": "complete", "ttlMs": 3_600_000, "cacheScope": "public"])
     }
 }

@@ -3,9 +3,9 @@ import Testing
 
 @testable import RelayMCP
 
-/// Protocol versions, the version header, the 2026 probe, and the lifecycle methods.
+/// Protocol versions, the version header, the era a request is served in, and the lifecycle methods.
 @Suite struct VersionTests {
-    @Test(arguments: ProtocolVersion.allCases)
+    @Test(arguments: ProtocolVersion.legacyVersions)
     func initializeEchoesEachSupportedVersion(version: ProtocolVersion) async throws {
         try await withServer(TestServer()) { server in
             let response = try await server.post(TestServer.initialize(version.rawValue, id: "init-1"))
@@ -43,52 +43,60 @@ import Testing
             let firstTool = absent.json?["result"]?["tools"]?.arrayValue?.first
             #expect(firstTool?["title"] == nil)
             #expect(firstTool?["annotations"]?["title"] == "Echo")
-            for version in ProtocolVersion.allCases {
+            for version in ProtocolVersion.legacyVersions {
                 let response = try await server.post(list, extra: [("MCP-Protocol-Version", version.rawValue)])
                 #expect(response.status == 200)
                 let tool = response.json?["result"]?["tools"]?.arrayValue?.first
                 #expect((tool?["title"] == "Echo") == version.hasStructuredOutput)
                 #expect((tool?["outputSchema"] != nil) == version.hasStructuredOutput)
+                #expect(response.json?["result"]?["resultType"] == nil)
             }
-            for bad in ["2024-11-05", "2026-07-28", "", "latest"] {
+            // A version the server does not serve: the 2026 error for it, naming both eras.
+            for bad in ["2024-11-05", "", "latest", "2099-01-01"] {
                 let response = try await server.post(list, extra: [("MCP-Protocol-Version", bad)])
                 #expect(response.status == 400, "\(bad)")
                 let error = response.json?["error"]
-                #expect(error?["code"] == -32600)
-                #expect(error?["code"] != -32022)
-                #expect(error?["data"]?["supported"] == ["2025-03-26", "2025-06-18", "2025-11-25"])
+                #expect(error?["code"] == -32022)
+                #expect(error?["data"]?["supported"] == ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"])
+                #expect(error?["data"]?["requested"] == .string(bad))
                 #expect(response.json?["id"] == 3)
             }
+            // The 2026 header names the modern era, whose requests need their _meta.
+            let modernHeaderOnly = try await server.post(list, extra: [("MCP-Protocol-Version", "2026-07-28")])
+            #expect(modernHeaderOnly.status == 400)
+            #expect(modernHeaderOnly.json?["error"]?["code"] == -32602)
         }
     }
 
-    @Test func serverDiscoverProbeGetsAnImmediate400ThatIsNotAModernError() async throws {
+    @Test func aProbeWithoutTheModernMetaStillGetsTheFallback400() async throws {
         try await withServer(TestServer()) { server in
-            let probe = TestServer.request(
-                "server/discover", id: 0,
-                params: [
-                    "_meta": [
-                        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                        "io.modelcontextprotocol/clientInfo": ["name": "probe", "version": "1"],
-                    ]
-                ])
-            // As the 2.x Python SDK sends it: version header and Mcp-Method.
-            let modern = try await server.post(
-                probe, extra: [("MCP-Protocol-Version", "2026-07-28"), ("Mcp-Method", "server/discover")])
-            #expect(modern.status == 400)
-            #expect(modern.header("Content-Type") == "application/json")
-            #expect(modern.json?["jsonrpc"] == "2.0")
-            #expect(modern.json?["id"] == 0)
-            #expect(modern.json?["error"]?["code"] == -32600)
-            // Without a header, the 2026 _meta still identifies it.
-            let metaOnly = try await server.post(probe)
-            #expect(metaOnly.status == 400)
-            #expect(metaOnly.json?["error"]?["code"] != -32022)
-            // A bare probe in a legacy request: method not found, still 400 so the client falls back.
+            // Not a modern request (no _meta, no 2026 header): method not found, but a 400 so that a
+            // dual-era client falls back to initialize.
             let bare = try await server.post(TestServer.request("server/discover", id: 5))
             #expect(bare.status == 400)
             #expect(bare.json?["error"]?["code"] == -32601)
-            #expect(bare.json?["error"]?["data"]?["supported"]?.arrayValue?.count == 3)
+            #expect(bare.json?["error"]?["data"]?["supported"]?.arrayValue?.count == 4)
+            // The same probe as a 2026 client sends it is served.
+            let modern = try await server.postModern("server/discover", id: 0)
+            #expect(modern.status == 200)
+            #expect(modern.json?["result"]?["supportedVersions"] == ["2026-07-28"])
+        }
+    }
+
+    @Test func eachRequestIsServedInTheEraItNames() async throws {
+        try await withServer(TestServer()) { server in
+            for _ in 0..<2 {
+                let legacy = try await server.post(
+                    TestServer.request("tools/list", params: ["_meta": ["progressToken": 7]]),
+                    extra: [("MCP-Protocol-Version", "2025-11-25")])
+                #expect(legacy.json?["result"]?["resultType"] == nil)
+                #expect(legacy.json?["result"]?["tools"]?.arrayValue?.count == 5)
+                let modern = try await server.postModern("tools/list")
+                #expect(modern.json?["result"]?["resultType"] == "complete")
+                #expect(modern.json?["result"]?["tools"] == legacy.json?["result"]?["tools"])
+                let ping = try await server.post(TestServer.request("ping"))
+                #expect(ping.json?["result"] == [:])
+            }
         }
     }
 

@@ -1,12 +1,20 @@
 import Foundation
+import RelayEmulator
 import RelayJSON
 import Testing
 
 @Suite struct UpdateTodoToolTests {
     static let id = "5b0f1c2e-0000-4000-8000-000000000001"
 
+    /// The container a newer app deployed: the relay's schema plus a field this relay does not know.
+    static let newerApp: ContainerSchema = {
+        var schema = ContainerSchema.relay
+        schema.recordTypes["Todo"]?.fields["futureField"] = ContainerSchema.Field("futureField", FieldType(.int64))
+        return schema
+    }()
+
     @Test func changesOnlyThePassedFieldsAndKeepsWhatTheAppWrote() async throws {
-        let harness = try ToolHarness(now: "2026-06-10T12:00:00Z")
+        let harness = try ToolHarness(now: "2026-06-10T12:00:00Z", schema: Self.newerApp)
         let alice = try harness.connect()
         try harness.seedAppTodo(
             alice, Self.id,

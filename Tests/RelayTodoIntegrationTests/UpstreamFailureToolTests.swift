@@ -21,6 +21,19 @@ import Testing
         #expect(harness.toolCalls.map(\.outcome) == ["RATE_LIMITED"])
     }
 
+    /// `retryAfter`'s unit is undocumented (TN3162's Web Services example is 110207): the agent is told seconds,
+    /// read from the magnitude, rounded up, at most five minutes.
+    @Test(arguments: [(110_207.0, 111), (30.0, 30), (2.5, 3), (900.0, 300), (5_000_000.0, 300)])
+    func retryAfterIsToldInSecondsWhateverItsUnit(value: Double, told: Int) async throws {
+        let harness = try ToolHarness()
+        let alice = try harness.connect()
+        harness.emulator.injectFault(status: 429, serverErrorCode: "THROTTLED", retryAfter: value, count: 3)
+        let reply = try await harness.call("list_todos", as: alice)
+        #expect(reply.errorCode == "RATE_LIMITED", "\(reply)")
+        #expect(reply.content["error"]?["retryAfter"] == .int(told))
+        #expect(reply.text.contains("Retry in \(told) seconds."), "\(reply.text)")
+    }
+
     /// (status, body, Retry-After header, retryAfter in the error)
     @Test(
         arguments: [

@@ -1,5 +1,7 @@
 -- wrk script for MCP POSTs: wrk -s bench/lib/mcp.lua URL -- METHOD TOKEN_FILE
--- METHOD is tools/list or get_me (a tools/call). TOKEN_FILE holds one bearer token per line; the
+-- METHOD is tools/list or get_me (a tools/call) as a 2025-11-25 client sends them, or get_me@2026:
+-- the same call as a 2026-07-28 client sends it (per-request _meta, Mcp-Method and Mcp-Name headers,
+-- no session). TOKEN_FILE holds one bearer token per line; the
 -- requests cycle through them, each wrk thread from its own offset. Requests are formatted once
 -- in init, so the generator spends no time building them. With WRK_CHECK=1 in the environment,
 -- every response is also checked (status 200, no "isError":true in the body) and done() prints
@@ -9,6 +11,16 @@ local index = 0
 local bodies = {
     ["tools/list"] = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
     ["get_me"] = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_me","arguments":{}}}',
+    ["get_me@2026"] = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_me","arguments":{},'
+        .. '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+        .. '"io.modelcontextprotocol/clientInfo":{"name":"wrk","version":"1"},'
+        .. '"io.modelcontextprotocol/clientCapabilities":{}}}}',
+}
+-- The routing headers of each request kind, besides the common ones.
+local routing = {
+    ["tools/list"] = { ["MCP-Protocol-Version"] = "2025-11-25" },
+    ["get_me"] = { ["MCP-Protocol-Version"] = "2025-11-25" },
+    ["get_me@2026"] = { ["MCP-Protocol-Version"] = "2026-07-28", ["Mcp-Method"] = "tools/call", ["Mcp-Name"] = "get_me" },
 }
 local threads = {}
 tool_errors = 0
@@ -19,14 +31,15 @@ function setup(thread)
 end
 
 function init(args)
-    local body = assert(bodies[args[1]], "method must be tools/list or get_me")
+    local body = assert(bodies[args[1]], "method must be tools/list, get_me or get_me@2026")
     for token in io.lines(args[2]) do
-        requests[#requests + 1] = wrk.format("POST", nil, {
+        local headers = {
             ["Content-Type"] = "application/json",
             ["Accept"] = "application/json, text/event-stream",
-            ["MCP-Protocol-Version"] = "2025-11-25",
             ["Authorization"] = "Bearer " .. token,
-        }, body)
+        }
+        for name, value in pairs(routing[args[1]]) do headers[name] = value end
+        requests[#requests + 1] = wrk.format("POST", nil, headers, body)
     end
     index = (offset or 0) * math.floor(#requests / 2)
 end

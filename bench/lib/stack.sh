@@ -74,7 +74,7 @@ stack_start_relay() {
         echo "RELAY_STORE=sqlite"
         echo "RELAY_CLOUDKIT_BASE_URL=${EMULATOR_URL:-http://127.0.0.1:9}"
         echo "RELAY_CLOUDKIT_CONTAINER=iCloud.bench.mustdo"
-        echo "RELAY_CLOUDKIT_ENVIRONMENT=development"
+        echo "RELAY_CLOUDKIT_ENVIRONMENT=production"
         echo "RELAY_CLOUDKIT_API_TOKEN_FILE=$STACK_API_TOKEN_FILE"
         for setting in "$@"; do echo "$setting"; done
     } >"$dir/relay.env"

@@ -51,7 +51,7 @@ class Settings:
         self.public_url = env["PEER_URL"]  # e.g. http://127.0.0.1:18390
         self.emulator = env["PEER_CLOUDKIT_URL"]
         self.container = env.get("PEER_CLOUDKIT_CONTAINER", "iCloud.bench.mustdo")
-        self.environment = env.get("PEER_CLOUDKIT_ENVIRONMENT", "development")
+        self.environment = env.get("PEER_CLOUDKIT_ENVIRONMENT", "production")
         with open(env["PEER_SECRETS"], "rb") as file:  # 32-byte AES key, then 32-byte pepper
             secrets = file.read()
         self.seal_key, self.pepper = secrets[:32], secrets[32:64]

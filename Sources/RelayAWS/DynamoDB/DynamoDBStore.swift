@@ -203,6 +203,7 @@ public final class DynamoDBStore: Store {
         case .throttled: .throttled
         case .unavailable(let reason): .unavailable("DynamoDB: \(reason)")
         case .configuration(let reason): .unavailable("DynamoDB configuration: \(reason)")
+        case .credentials(let reason): .unavailable("DynamoDB: no AWS credentials: \(reason)")
         }
     }
 

@@ -70,6 +70,7 @@ public struct KMSKeyService: KeyService {
         case .throttled: .keyServiceThrottled
         case .unavailable(let reason): .keyServiceUnavailable("KMS: \(reason)")
         case .configuration(let reason): .keyServiceUnavailable("KMS configuration: \(reason)")
+        case .credentials(let reason): .keyServiceUnavailable("KMS: no AWS credentials: \(reason)")
         }
     }
 

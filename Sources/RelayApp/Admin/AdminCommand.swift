@@ -81,6 +81,6 @@ extension AdminGroup {
     /// Every group, in the order `--help` lists them.
     static let all: [AdminGroup] = [
         ConfigCommands.group, KeysCommands.group, PepperCommands.group, ClientsCommands.group, GrantsCommands.group,
-        UsersCommands.group, StoreCommands.group,
+        UsersCommands.group, StoreCommands.group, CloudKitCommands.group,
     ]
 }

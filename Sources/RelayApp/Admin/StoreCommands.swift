@@ -133,8 +133,8 @@ enum StoreCommands {
         let http = try Backends.openHTTPClient(configuration)
         defer { http.shutdown() }
         do {
-            let aws = AWSConfiguration(
-                region: region, credentials: try AWSCredentials.fromEnvironment(), endpoint: endpoint)
+            let aws = try Backends.awsConfiguration(
+                configuration, region: region, endpoint: endpoint, credentials: nil, http: http)
             return try await DynamoDBStore(tableName: table, configuration: aws, httpClient: http).createTable()
         } catch {
             throw AdminContext.Failure("cannot create table \(table): \(error)")

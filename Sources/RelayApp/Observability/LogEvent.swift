@@ -1,3 +1,4 @@
+import RelayAWS
 import RelayHTTP
 import RelayJSON
 import Synchronization
@@ -40,6 +41,8 @@ public struct LogEvent: Sendable {
     public var outcome: StaticOrRoute?
     /// Counts (connections removed, items purged…).
     public var count: Int?
+    /// Why an AWS credential refresh failed, in words (see `LogReason`).
+    public var reason: LogReason?
 
     /// An event with only its level and name; set the other fields as needed.
     public init(_ level: Level, _ event: StaticString) {
@@ -120,6 +123,18 @@ public struct StaticOrRoute: Sendable, Hashable, ExpressibleByStringLiteral, Cus
     public init(errorType error: any Error) { self.init(name: String(describing: type(of: error))) }
 }
 
+/// A sentence explaining a failure, made only from an `AWSError`: RelayAWS builds those messages in
+/// code from settings (variable names, file paths, endpoints, role ARNs), AWS error codes and HTTP
+/// statuses, never from a key, a token or a response body. Cut at 400 characters.
+public struct LogReason: Sendable, Hashable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ error: AWSError) {
+        description = String(
+            error.description.unicodeScalars.filter { $0.value >= 0x20 }.prefix(400).map(Character.init))
+    }
+}
+
 /// A short tag for a user: the first 12 characters of the user ID (itself an HMAC, base64url), which
 /// is what `mustdo-relayctl users id` prints in full for a support request.
 public struct UserTag: Sendable, Hashable, CustomStringConvertible {
@@ -181,6 +196,7 @@ extension LogEvent {
         if let tool { member("tool", .string(tool.description)) }
         if let outcome { member("outcome", .string(outcome.description)) }
         if let count { member("count", .int(count)) }
+        if let reason { member("reason", .string(reason.description)) }
         output.append(contentsOf: "}\n".utf8)
     }
 

@@ -97,7 +97,7 @@ public enum RecordResult: Sendable, Equatable {
                     CloudKitError.Kind.forCode(code, wholeRequest: false) ?? .server,
                     serverErrorCode: code,
                     reason: json["reason"]?.stringValue,
-                    retryAfter: json["retryAfter"]?.doubleValue.map { .milliseconds(Int64($0 * 1000)) },
+                    retryAfter: RetryAfter.duration(json["retryAfter"]),
                     redirectURL: json["redirectURL"]?.stringValue ?? json["redirectUrl"]?.stringValue,
                     recordName: json["recordName"]?.stringValue
                 ))

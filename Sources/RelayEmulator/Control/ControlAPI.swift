@@ -16,6 +16,19 @@ struct ControlAPI {
             return ["reset": true]
         }
         get(&router, "/control/settings") { _ in state.update(changed: false) { world, _ in world.settings.json } }
+        get(&router, "/control/schema") { request in
+            let environment = try request.query()["environment"] ?? "production"
+            guard ["production", "development"].contains(environment) else {
+                throw EmulatorError.control("environment is production or development")
+            }
+            return state.update(changed: false) { world, _ in
+                let mode = world.schemas.mode(environment)
+                return [
+                    "environment": .string(environment), "lenient": .bool(world.schemas.lenient),
+                    "schema": .string(world.schemas.schema(mode).text),
+                ]
+            }
+        }
         post(&router, "/control/settings") { request in
             let json = try request.jsonBody()
             return try state.withWorld(changed: false) { world, _ throws(EmulatorError) in
@@ -78,6 +91,7 @@ struct ControlAPI {
 
     private func registerUsers(on router: inout Router) {
         let zoneName = state.configuration.zoneName
+        let zoneAtSignIn = state.configuration.zoneAtSignIn
         get(&router, "/control/users") { _ in
             state.update(changed: false) { world, now in
                 .array(world.users.keys.sorted().map { world.userJSON($0, now: now) })
@@ -91,7 +105,7 @@ struct ControlAPI {
         post(&router, "/control/users/:user/sessions") { request in
             let keep = request.body.isEmpty ? false : (try request.jsonBody()["keepSignedIn"]?.boolValue ?? false)
             return try state.withWorld { world, now throws(EmulatorError) in
-                let key = try world.controlUser(request.parameters["user"] ?? "", zoneName: zoneName, now: now)
+                let key = try world.controlUser(request.parameters["user"] ?? "", zoneName: zoneAtSignIn, now: now)
                 let seconds = keep ? world.settings.keepSignedInLifetimeSeconds : world.settings.tokenLifetimeSeconds
                 let token = world.mintSession(userKey: key, lifetime: seconds.map { Int64($0) * 1000 }, now: now)
                 return ["userRecordName": .string(key), "webAuthToken": .string(token)]
@@ -100,7 +114,7 @@ struct ControlAPI {
         post(&router, "/control/users/:user/flags") { request in
             let json = try request.jsonBody()
             return try state.withWorld { world, now throws(EmulatorError) in
-                let key = try world.controlUser(request.parameters["user"] ?? "", zoneName: zoneName, now: now)
+                let key = try world.controlUser(request.parameters["user"] ?? "", zoneName: zoneAtSignIn, now: now)
                 world.setFlags(
                     key, advancedDataProtection: json["advancedDataProtection"]?.boolValue,
                     webAccessOff: json["webAccessOff"]?.boolValue)
@@ -118,7 +132,7 @@ struct ControlAPI {
             let json = try request.jsonBody()
             guard let records = json["records"]?.arrayValue else { throw EmulatorError.control("records is required") }
             return try state.withWorld { world, now throws(EmulatorError) in
-                let key = try world.controlUser(request.parameters["user"] ?? "", zoneName: zoneName, now: now)
+                let key = try world.controlUser(request.parameters["user"] ?? "", zoneName: zoneAtSignIn, now: now)
                 return try world.seed(key, zone: json["zone"]?.stringValue ?? zoneName, records: records, now: now)
             }
         }

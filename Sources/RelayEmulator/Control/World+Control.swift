@@ -5,7 +5,7 @@ import RelayJSON
 /// (`Emulator+Control`) and the HTTP one (`ControlAPI`) share them.
 extension World {
     /// The user for an identifier, created (with its zones) when it is an unknown Apple ID.
-    mutating func controlUser(_ identifier: String, zoneName: String, now: Int64) throws(EmulatorError) -> String {
+    mutating func controlUser(_ identifier: String, zoneName: String?, now: Int64) throws(EmulatorError) -> String {
         if let key = userKey(identifier) { return key }
         guard !identifier.hasPrefix("_"), !Opaque.normalized(identifier).isEmpty else {
             throw EmulatorError(status: 404, code: nil, reason: "unknown user")
@@ -47,7 +47,8 @@ extension World {
         return ["userRecordName": .string(key), "zone": .string(name), "records": .array(records)]
     }
 
-    /// Writes records as given (forceReplace, 200 at a time), creating the zone if needed.
+    /// Writes records as given (forceReplace, 200 at a time), creating the zone if needed. Production's schema
+    /// applies (unless the emulator is lenient): a record the app could not have written is refused.
     mutating func seed(_ key: String, zone name: String, records: [JSONValue], now: Int64) throws(EmulatorError)
         -> JSONValue
     {
@@ -60,8 +61,19 @@ extension World {
             let body: JSONObject = [
                 "zoneID": ["zoneName": .string(name)], "atomic": false, "operations": .array(operations),
             ]
-            results += try recordsModify(key, body, now)["records"]?.arrayValue ?? []
+            // Seeds stand for what the app wrote, which production's schema bounds too.
+            let mode: SchemaMode = schemas.lenient ? .lenient : .production
+            results += try recordsModify(key, body, now, mode: mode)["records"]?.arrayValue ?? []
             start += Self.maxResults
+        }
+        // A seed that silently failed would let a test pass on records that never existed.
+        let refused = results.compactMap { item -> String? in
+            guard let code = item["serverErrorCode"]?.stringValue else { return nil }
+            return "\(item["recordName"]?.stringValue ?? "?"): \(code) \(item["reason"]?.stringValue ?? "")"
+        }
+        guard refused.isEmpty else {
+            let shown = refused.prefix(3).joined(separator: "; ") + (refused.count > 3 ? "; …" : "")
+            throw .control("\(refused.count) record(s) refused: \(shown)")
         }
         return ["records": .array(results)]
     }
@@ -121,8 +133,11 @@ extension World {
         return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
-    /// Forgets users, sessions, faults, latency, clock shift and counters; keeps settings and the callback.
+    /// Forgets users, sessions, faults, latency, clock shift, counters and what development saves added to the
+    /// schema; keeps settings, the callback and the production schema.
     mutating func reset() {
-        self = World(settings: settings, callbackURL: callbackURL)
+        self = World(
+            settings: settings, callbackURL: callbackURL,
+            schemas: SchemaState(schemas.production, lenient: schemas.lenient))
     }
 }

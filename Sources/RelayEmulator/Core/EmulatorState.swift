@@ -10,7 +10,9 @@ final class EmulatorState: Sendable {
 
     init(configuration: EmulatorConfiguration) throws(EmulatorError) {
         self.configuration = configuration
-        var initial = World(settings: configuration.settings, callbackURL: configuration.callbackURL)
+        var initial = World(
+            settings: configuration.settings, callbackURL: configuration.callbackURL,
+            schemas: SchemaState(configuration.schema, lenient: configuration.lenientSchema))
         if let path = configuration.stateFile {
             let file = StateFile(path: path)
             try file.load(into: &initial)

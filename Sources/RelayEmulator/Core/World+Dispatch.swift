@@ -74,14 +74,15 @@ extension World {
                 reason: "Advanced Data Protection is on: this database is not available on the web")
         }
         let body = try Self.parseBody(call.body, required: route.method == "POST")
+        let mode = schemas.mode(call.environment)
         switch route {
         case .usersCaller: return usersCaller(userKey)
         case .zonesList: return zonesList(userKey)
         case .zonesLookup: return try zonesLookup(userKey, body)
         case .zonesModify: return try zonesModify(userKey, body)
-        case .recordsQuery: return try recordsQuery(userKey, body, environment.now)
+        case .recordsQuery: return try recordsQuery(userKey, body, environment.now, mode: mode)
         case .recordsLookup: return try recordsLookup(userKey, body)
-        case .recordsModify: return try recordsModify(userKey, body, environment.now)
+        case .recordsModify: return try recordsModify(userKey, body, environment.now, mode: mode)
         case .changesZone: return try changesZone(userKey, body)
         }
     }

@@ -20,7 +20,7 @@ extension World {
     }
 
     mutating func signIn(
-        link: String?, appleID: String, keepSignedIn: Bool, zoneName: String, now: Int64
+        link: String?, appleID: String, keepSignedIn: Bool, zoneName: String?, now: Int64
     ) -> SignInOutcome {
         guard isPendingSignIn(link, now: now), let link else { return .expiredLink }
         guard !Opaque.normalized(appleID).isEmpty else { return .missingAppleID }

@@ -25,10 +25,13 @@ struct World: Sendable {
     var settings: EmulatorSettings
     /// Where sign-in sends the browser (nil: show the token).
     var callbackURL: String?
+    /// The container's schema per environment.
+    var schemas: SchemaState
 
-    init(settings: EmulatorSettings, callbackURL: String?) {
+    init(settings: EmulatorSettings, callbackURL: String?, schemas: SchemaState) {
         self.settings = settings
         self.callbackURL = callbackURL
+        self.schemas = schemas
     }
 
     /// Counts a request and samples the open connections.
@@ -49,13 +52,14 @@ struct World: Sendable {
         return users[key] != nil ? key : nil
     }
 
-    /// The user for an Apple ID, created with the default and custom zones if new.
-    mutating func ensureUser(appleID: String, zoneName: String, now: Int64) -> String {
+    /// The user for an Apple ID, created if new with the default zone and (unless `zoneName` is nil, a user
+    /// whose app never synced) the custom zone.
+    mutating func ensureUser(appleID: String, zoneName: String?, now: Int64) -> String {
         let key = Opaque.userRecordName(appleID: appleID)
         if users[key] == nil {
             var user = User(appleID: Opaque.normalized(appleID), recordName: key)
             user.zones[User.defaultZone] = ZoneState(name: User.defaultZone)
-            user.zones[zoneName] = ZoneState(name: zoneName)
+            if let zoneName { user.zones[zoneName] = ZoneState(name: zoneName) }
             user.createdAt = now
             users[key] = user
         }
@@ -72,8 +76,6 @@ struct User: Sendable {
     var advancedDataProtection = false
     var webAccessOff = false
     var zones: [String: ZoneState] = [:]
-    /// Field types seen per record type, as a development schema grows on save.
-    var schema: [String: [String: String]] = [:]
     /// Tokens in the order they were issued (to bound how many stay alive).
     var tokens: [String] = []
     var createdAt: Int64 = 0

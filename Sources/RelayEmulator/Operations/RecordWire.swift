@@ -66,39 +66,41 @@ enum RecordWire {
         }
     }
 
-    /// Parses request fields. A missing type comes from the schema, else from the value. A value
-    /// that does not fit its type, or a type that differs from the schema, is BAD_REQUEST (the
-    /// reason names the field, never the value). `null` values come back as nil ("clear this") when
-    /// `acceptsNull`, and are BAD_REQUEST otherwise (settings `nullValues`).
-    static func parseFields(
-        _ json: JSONValue?, schema: [String: String], acceptsNull: Bool
-    ) throws(EmulatorError) -> [String: StoredField?] {
-        guard let json else { return [:] }
-        guard let object = json.objectValue else { throw .badRequest("fields must be an object") }
-        var result: [String: StoredField?] = [:]
-        for (name, wrapper) in object {
-            guard let wrapper = wrapper.objectValue, let value = wrapper["value"] else {
-                throw .badRequest("field '\(name)' must be {value, type}")
-            }
-            if value.isNull {
-                guard acceptsNull else {
-                    throw .badRequest("Invalid value for field '\(name)': null (send replace to clear a field)")
+    /// The type tags Web Services knows (`reference/cloudkit-ws.md` §4), alone and as `_LIST`.
+    static let knownTags: Set<String> = {
+        let elements = [
+            "STRING", "INT64", "DOUBLE", "TIMESTAMP", "BYTES", "REFERENCE", "LOCATION", "ASSET", "ASSETID",
+            "ENCRYPTED_BYTES",
+        ]
+        return Set(elements + elements.map { $0 + "_LIST" })
+    }()
+
+    /// Refuses, for the whole request, records whose fields are not `{value, type?}` with a known type tag, and
+    /// LOCATION values without latitude and longitude: they fail where the request is read, before any
+    /// operation runs. Apple answered an unknown tag (`"LIST"`) and fields it could not read with
+    /// "BadRequestException: Unexpected input" (typescriptlibs/tsl-apple-cloudkit#25, malhal/CloudKit-PHP#5);
+    /// that a LOCATION without coordinates gets the same answer is an assumption.
+    static func checkShapes(_ records: [JSONValue]) throws(EmulatorError) {
+        for record in records {
+            guard let fields = record["fields"], !fields.isNull else { continue }
+            guard let object = fields.objectValue else { throw unexpectedInput }
+            for (_, wrapper) in object {
+                guard let wrapper = wrapper.objectValue, let value = wrapper["value"] else { throw unexpectedInput }
+                guard let type = wrapper["type"] else { continue }
+                guard let tag = type.stringValue, knownTags.contains(tag) else { throw unexpectedInput }
+                if tag == "LOCATION", !value.isNull, !isLocation(value) { throw unexpectedInput }
+                if tag == "LOCATION_LIST", let items = value.arrayValue, !items.allSatisfy(isLocation) {
+                    throw unexpectedInput
                 }
-                result[name] = .some(nil)
-                continue
             }
-            guard let type = wrapper["type"]?.stringValue ?? schema[name] ?? inferredType(value) else {
-                throw .badRequest("cannot infer the type of field '\(name)'")
-            }
-            if let known = schema[name], known != type {
-                throw .badRequest("Invalid value type for field '\(name)': expected \(known), got \(type)")
-            }
-            guard let normalized = normalize(value, type: type) else {
-                throw .badRequest("Invalid value for field '\(name)': expected type \(type)")
-            }
-            result[name] = StoredField(type: type, value: normalized)
         }
-        return result
+    }
+
+    static let unexpectedInput = EmulatorError.badRequest("Unexpected input")
+
+    /// A Location dictionary: `latitude` and `longitude` are required (Types, "Location Dictionary").
+    static func isLocation(_ value: JSONValue) -> Bool {
+        value["latitude"]?.doubleValue != nil && value["longitude"]?.doubleValue != nil
     }
 
     static func inferredType(_ value: JSONValue) -> String? {
@@ -137,8 +139,9 @@ enum RecordWire {
         case "INT64", "TIMESTAMP": return value.intValue.map { .int($0) }
         case "DOUBLE": return value.doubleValue.map { .double($0) }
         case "REFERENCE": fits = value["recordName"]?.stringValue != nil
-        case "LOCATION": fits = value["latitude"]?.doubleValue != nil
-        default: fits = true
+        case "LOCATION": fits = isLocation(value)
+        case "ASSET", "ASSETID": fits = value.objectValue != nil
+        default: fits = false
         }
         return fits ? .some(value) : .none
     }

@@ -7,19 +7,23 @@ extension World {
         case saved(String, StoredRecord)
         case deleted(String)
         case failed(String?, code: String, reason: String, retryAfter: Double? = nil)
+        /// Refused by the schema (`RecordSchemaCheck`): one item's BAD_REQUEST, or the whole request's.
+        case refused(String, EmulatorError)
 
         var failed: Bool {
-            if case .failed = self { return true }
-            return false
+            switch self {
+            case .failed, .refused: true
+            case .saved, .deleted: false
+            }
         }
     }
 
-    mutating func recordsModify(_ userKey: String, _ body: JSONObject, _ now: Int64) throws(EmulatorError) -> JSONValue
-    {
+    mutating func recordsModify(
+        _ userKey: String, _ body: JSONObject, _ now: Int64, mode: SchemaMode
+    ) throws(EmulatorError) -> JSONValue {
         guard let operations = body["operations"]?.arrayValue else { throw .badRequest("operations is required") }
-        guard operations.count <= Self.maxResults else {
-            throw .badRequest("too many operations: \(operations.count) (limit \(Self.maxResults))")
-        }
+        try Self.checkItemCount(operations.count)
+        try RecordWire.checkShapes(operations.compactMap { $0["record"] })
         let zoneName = RecordWire.zoneName(body)
         var zone = try zone(userKey, zoneName)
         let atomic = body["atomic"]?.boolValue ?? true
@@ -28,17 +32,29 @@ extension World {
         guard Set(names).count == names.count else { throw .badRequest("only one operation per record is allowed") }
 
         let savedTagCounter = tagCounter
-        var schema = users[userKey]?.schema ?? [:]
+        var schema = schemas.schema(mode)
+        let check = RecordSchemaCheck(mode: mode, nullsClear: settings.nullValues == "clear")
         var outcomes: [Outcome] = []
         for operation in operations {
-            outcomes.append(apply(operation, to: &zone, schema: &schema, now: now))
+            switch apply(operation, to: &zone, check: check, schema: &schema, now: now) {
+            case .refused(let name, let error):
+                // Apple's answer to a schema refusal is not documented: one item's error (as the native
+                // framework reports it, inside a partial failure) or the whole request's. A setting picks.
+                guard settings.schemaErrors == "perRecord" else {
+                    tagCounter = savedTagCounter
+                    throw error
+                }
+                outcomes.append(.failed(name, code: "BAD_REQUEST", reason: error.reason))
+            case let outcome:
+                outcomes.append(outcome)
+            }
         }
         if atomic, outcomes.contains(where: \.failed) {
             tagCounter = savedTagCounter
             throw atomicFailure(outcomes)
         }
         users[userKey]?.zones[zoneName] = zone
-        users[userKey]?.schema = schema
+        if mode != .production { schemas.development = schema }
         let numbersAsStrings = body["numbersAsStrings"]?.boolValue ?? false
         let results: [JSONValue] = zip(operations, outcomes).map { operation, outcome in
             switch outcome {
@@ -52,13 +68,16 @@ extension World {
                 ]
             case .failed(let name, let code, let reason, let retryAfter):
                 return RecordWire.itemError(name, code: code, reason: reason, retryAfter: retryAfter)
+            case .refused(let name, let error):
+                return RecordWire.itemError(name, code: "BAD_REQUEST", reason: error.reason)
             }
         }
         return ["records": .array(results)]
     }
 
     private mutating func apply(
-        _ operation: JSONValue, to zone: inout ZoneState, schema: inout [String: [String: String]], now: Int64
+        _ operation: JSONValue, to zone: inout ZoneState, check: RecordSchemaCheck, schema: inout ContainerSchema,
+        now: Int64
     ) -> Outcome {
         let kind = operation["operationType"]?.stringValue ?? ""
         guard let record = operation["record"]?.objectValue else {
@@ -67,19 +86,22 @@ extension World {
         guard let name = record["recordName"]?.stringValue ?? (kind == "create" ? Opaque.recordName() : nil) else {
             return .failed(nil, code: "BAD_REQUEST", reason: "BadRequestException: recordName is required")
         }
+        if let problem = RecordNameRules.problem(name) {
+            return .failed(name, code: "BAD_REQUEST", reason: "BadRequestException: \(problem)")
+        }
         if let fault = takeItemFault(name) {
             return .failed(name, code: fault.serverErrorCode, reason: fault.reason, retryAfter: fault.retryAfter)
         }
         let existing = zone.records[name]
         let tag = record["recordChangeTag"]?.stringValue
         let type = record["recordType"]?.stringValue ?? existing?.recordType
-        let fields: [String: StoredField?]
-        do {
-            fields = try RecordWire.parseFields(
-                record["fields"], schema: type.flatMap { schema[$0] } ?? [:],
-                acceptsNull: settings.nullValues == "clear")
-        } catch {
-            return .failed(name, code: "BAD_REQUEST", reason: error.reason)
+        var fields: [String: StoredField?] = [:]
+        if let type, !type.isEmpty, !["delete", "forceDelete"].contains(kind) {
+            do {
+                fields = try check.fields(record["fields"], recordType: type, schema: &schema)
+            } catch {
+                return .refused(name, error)
+            }
         }
         if let existing, let given = record["recordType"]?.stringValue, given != existing.recordType {
             return .failed(name, code: "BAD_REQUEST", reason: "BadRequestException: record type does not match")
@@ -92,7 +114,7 @@ extension World {
             if existing != nil {
                 return .failed(name, code: settings.createExistsCode, reason: "record to insert already exists")
             }
-            return save(name, type, fields, merging: nil, in: &zone, schema: &schema, now: now)
+            return save(name, type, fields, merging: nil, in: &zone, now: now)
         case "update", "replace":
             guard let existing else { return missing }
             guard let tag else {
@@ -101,11 +123,11 @@ extension World {
             guard tag == existing.changeTag else { return conflict }
             return save(
                 name, type, fields, merging: kind == "update" ? existing : nil, keeping: existing, in: &zone,
-                schema: &schema, now: now)
+                now: now)
         case "forceUpdate", "forceReplace":
             return save(
                 name, type, fields, merging: kind == "forceUpdate" ? existing : nil, keeping: existing,
-                in: &zone, schema: &schema, now: now)
+                in: &zone, now: now)
         case "delete", "forceDelete":
             guard let existing else { return missing }
             if kind == "delete" {
@@ -128,15 +150,13 @@ extension World {
     /// fields replace all; `keeping` supplies the creation time of an existing record.
     private mutating func save(
         _ name: String, _ type: String?, _ fields: [String: StoredField?], merging: StoredRecord?,
-        keeping existing: StoredRecord? = nil, in zone: inout ZoneState, schema: inout [String: [String: String]],
-        now: Int64
+        keeping existing: StoredRecord? = nil, in zone: inout ZoneState, now: Int64
     ) -> Outcome {
         guard let type, !type.isEmpty else {
             return .failed(name, code: "BAD_REQUEST", reason: "BadRequestException: recordType is required")
         }
         var stored = merging?.fields ?? [:]
         for (key, value) in fields { stored[key] = value }
-        for (key, field) in stored where schema[type]?[key] == nil { schema[type, default: [:]][key] = field.type }
         zone.sequence += 1
         let record = StoredRecord(
             recordType: type, fields: stored, changeTag: nextChangeTag(), createdAt: existing?.createdAt ?? now,
@@ -166,6 +186,8 @@ extension World {
             switch outcome {
             case .failed(let name, let code, let reason, let retryAfter):
                 return RecordWire.itemError(name, code: code, reason: reason, retryAfter: retryAfter)
+            case .refused(let name, let error):
+                return RecordWire.itemError(name, code: "BAD_REQUEST", reason: error.reason)
             case .saved(let name, _), .deleted(let name):
                 return RecordWire.itemError(name, code: "ATOMIC_ERROR", reason: "Atomic operation failed")
             }

@@ -2,20 +2,42 @@ import RelayJSON
 
 /// `records/query`, `records/lookup` and `changes/zone`.
 extension World {
+    /// Apple's limits (PropertyMetrics, "Data Size Limits"): 200 operations (or records asked for) per request,
+    /// 200 records per response.
     static let maxResults = 200
 
-    func recordsQuery(_ userKey: String, _ body: JSONObject, _ now: Int64) throws(EmulatorError) -> JSONValue {
+    /// Refuses a request with more than 200 items, as a whole. The wording follows the native framework's
+    /// limitExceeded message ("Your request contains 618 items which is more than the maximum number of items in
+    /// a single request (400)", insidegui/WWDC#535); Web Services' limit is 200 and its code is not documented.
+    static func checkItemCount(_ count: Int) throws(EmulatorError) {
+        guard count <= maxResults else {
+            throw .badRequest(
+                "Your request contains \(count) items which is more than the maximum number of items in a single "
+                    + "request (\(maxResults))")
+        }
+    }
+
+    /// `resultsLimit`: absent means the maximum; 1…200, anything else is refused (the wording is the emulator's:
+    /// Apple's is not known).
+    static func resultsLimit(_ json: JSONValue?) throws(EmulatorError) -> Int {
+        guard let json, !json.isNull else { return maxResults }
+        guard let value = json.intValue, (1...maxResults).contains(value) else {
+            throw .badRequest("resultsLimit must be between 1 and \(maxResults)")
+        }
+        return value
+    }
+
+    func recordsQuery(
+        _ userKey: String, _ body: JSONObject, _ now: Int64, mode: SchemaMode
+    ) throws(EmulatorError) -> JSONValue {
         guard let query = body["query"], let recordType = query["recordType"]?.stringValue else {
             throw .badRequest("query.recordType is required")
         }
+        let limit = try Self.resultsLimit(body["resultsLimit"])
         let zoneName = RecordWire.zoneName(body)
         let zone = try zone(userKey, zoneName)
         let evaluation = try QueryEvaluation(query: query)
-        var limit = Self.maxResults
-        if let requested = body["resultsLimit"] {
-            guard let value = requested.intValue, value > 0 else { throw .badRequest("resultsLimit must be positive") }
-            limit = min(value, Self.maxResults)
-        }
+        if mode.checksIndexes { try QueryIndexCheck.check(query, type: recordType, schema: schemas.schema(mode)) }
         let fingerprint = Opaque.fingerprint(query.bytes + Array(zoneName.utf8))
         var offset = 0
         if let marker = body["continuationMarker"]?.stringValue {
@@ -43,9 +65,7 @@ extension World {
 
     func recordsLookup(_ userKey: String, _ body: JSONObject) throws(EmulatorError) -> JSONValue {
         guard let requested = body["records"]?.arrayValue else { throw .badRequest("records is required") }
-        guard requested.count <= Self.maxResults else {
-            throw .badRequest("too many records requested: \(requested.count) (limit \(Self.maxResults))")
-        }
+        try Self.checkItemCount(requested.count)
         let zoneName = RecordWire.zoneName(body)
         let zone = try zone(userKey, zoneName)
         let topKeys = RecordWire.desiredKeys(body["desiredKeys"])
@@ -53,6 +73,11 @@ extension World {
         var results: [JSONValue] = []
         for item in requested {
             guard let name = item["recordName"]?.stringValue else { throw .badRequest("recordName is required") }
+            if let problem = RecordNameRules.problem(name) {
+                results.append(
+                    RecordWire.itemError(name, code: "BAD_REQUEST", reason: "BadRequestException: \(problem)"))
+                continue
+            }
             guard let record = zone.records[name] else {
                 results.append(RecordWire.itemError(name, code: "NOT_FOUND", reason: "Record not found"))
                 continue
@@ -92,7 +117,7 @@ extension World {
             }
             after = sequence
         }
-        let limit = min(item["resultsLimit"]?.intValue ?? settings.changesPageSize, settings.changesPageSize)
+        let limit = try min(Self.resultsLimit(item["resultsLimit"] ?? body["resultsLimit"]), settings.changesPageSize)
         let types = item["desiredRecordTypes"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) }
         var changed: [(sequence: Int64, name: String, record: StoredRecord?)] = []
         for (name, record) in zone.records where record.sequence > after {

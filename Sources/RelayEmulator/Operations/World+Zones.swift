@@ -21,7 +21,7 @@ extension World {
 
     mutating func zonesModify(_ userKey: String, _ body: JSONObject) throws(EmulatorError) -> JSONValue {
         guard let operations = body["operations"]?.arrayValue else { throw .badRequest("operations is required") }
-        guard operations.count <= 200 else { throw .badRequest("too many operations (limit 200)") }
+        try Self.checkItemCount(operations.count)
         var results: [JSONValue] = []
         for operation in operations {
             let name = operation["zone"]?["zoneID"]?["zoneName"]?.stringValue ?? ""

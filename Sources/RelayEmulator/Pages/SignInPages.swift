@@ -19,7 +19,7 @@ enum SignInPages {
             let link = form["oauth_token"]
             let appleID = form["appleID"] ?? ""
             let keep = form["keepSignedIn"] != nil
-            let zoneName = state.configuration.zoneName
+            let zoneName = state.configuration.zoneAtSignIn
             let outcome = state.update { world, now in
                 world.signIn(link: link, appleID: appleID, keepSignedIn: keep, zoneName: zoneName, now: now)
             }

@@ -1,6 +1,7 @@
 import RelayJSON
 
-/// The state file's JSON: users (flags, zones, records, schema), sessions, the tag counter.
+/// The state file's JSON: users (flags, zones, records), sessions, the tag counter, and the development schema
+/// (production's comes from the configuration, never from the file).
 enum StateSnapshot {
     static func encode(_ world: borrowing World) -> JSONValue {
         var users: [JSONValue] = []
@@ -26,14 +27,10 @@ enum StateSnapshot {
                     "tombstones": .object(tombstones),
                 ])
             }
-            let schema = JSONObject(
-                user.schema.sorted { $0.key < $1.key }.map { type, fields in
-                    (type, .object(JSONObject(fields.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
-                })
             users.append([
                 "appleID": .string(user.appleID), "recordName": .string(user.recordName),
                 "advancedDataProtection": .bool(user.advancedDataProtection), "webAccessOff": .bool(user.webAccessOff),
-                "createdAt": .int(Int(user.createdAt)), "zones": .array(zones), "schema": .object(schema),
+                "createdAt": .int(Int(user.createdAt)), "zones": .array(zones),
                 "tokens": .array(user.tokens.map { .string($0) }),
             ])
         }
@@ -47,6 +44,7 @@ enum StateSnapshot {
         }
         return [
             "version": 1, "tagCounter": .int(world.tagCounter), "users": .array(users), "sessions": .object(sessions),
+            "developmentSchema": .string(world.schemas.development.text),
         ]
     }
 
@@ -55,6 +53,19 @@ enum StateSnapshot {
         do { json = try JSONValue(parsing: bytes, maxDepth: 128) } catch { throw .control("not JSON") }
         guard json["version"]?.intValue == 1 else { throw .control("unknown version") }
         world.tagCounter = json["tagCounter"]?.intValue ?? 1
+        // What development saves added to the schema; a file from before schemas were kept has none.
+        if let text = json["developmentSchema"]?.stringValue {
+            let saved = try ContainerSchema(parsing: text)
+            for (name, type) in saved.recordTypes {
+                for (field, definition) in type.fields
+                where world.schemas.development.recordTypes[name]?.fields[field] == nil {
+                    if world.schemas.development.recordTypes[name] == nil {
+                        world.schemas.development.recordTypes[name] = ContainerSchema.RecordType(name: name)
+                    }
+                    world.schemas.development.recordTypes[name]?.fields[field] = definition
+                }
+            }
+        }
         for item in json["users"]?.arrayValue ?? [] {
             guard let appleID = item["appleID"]?.stringValue, let key = item["recordName"]?.stringValue else {
                 throw .control("a user without appleID/recordName")
@@ -64,12 +75,6 @@ enum StateSnapshot {
             user.webAccessOff = item["webAccessOff"]?.boolValue ?? false
             user.createdAt = Int64(item["createdAt"]?.intValue ?? 0)
             user.tokens = item["tokens"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            for (type, fields) in item["schema"]?.objectValue ?? [:] {
-                user.schema[type] = Dictionary(
-                    uniqueKeysWithValues: (fields.objectValue ?? [:]).compactMap { key, value in
-                        value.stringValue.map { (key, $0) }
-                    })
-            }
             for zoneJSON in item["zones"]?.arrayValue ?? [] {
                 user.zones[zoneJSON["name"]?.stringValue ?? ""] = try zone(zoneJSON)
             }

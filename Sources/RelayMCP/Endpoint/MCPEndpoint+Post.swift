@@ -2,7 +2,8 @@ import RelayHTTP
 import RelayJSON
 
 extension MCPEndpoint {
-    /// The POST pipeline after authentication: framing checks, then one message or a batch.
+    /// The POST pipeline after authentication: framing checks, then one message or a batch, each
+    /// request served in the era it names.
     func post(_ request: Request, principal: Principal) -> Responder.Outcome {
         guard MediaType.isJSON(request.headers["content-type"]) else {
             return .now(MCPResponses.refusal(.unsupportedMediaType, "Unsupported Media Type: send application/json."))
@@ -26,24 +27,42 @@ extension MCPEndpoint {
         case .invalid(let id, let error):
             return .now(MCPResponses.error(.badRequest, error, id: id))
         case .message(.request(let message)) where message.method == "initialize":
-            let answer = answer(message, version: version.version ?? .latest)
-            return .now(reply(answer, format: format))
-        case .message(let message):
-            if let refusal = versionRefusal(version, message) { return .now(refusal) }
-            guard case .request(let call) = message, let negotiated = version.version else {
-                return .now(MCPResponses.accepted)
+            // The handshake is legacy-only and negotiates in the body, whatever the header says.
+            return .now(reply(answerLegacy(message, version: version.version ?? .latestLegacy), format: format))
+        case .message(.request(let call)):
+            // Served in the era the request names: a modern version header, or a modern `_meta` under no
+            // header or one naming no served revision (the envelope check then refuses the disagreement).
+            let namedModern = ModernEnvelope.isNamed(by: call.params)
+            if version.version?.isModern == true || (namedModern && (version.raw == nil || version.version == nil)) {
+                return postModern(call, request: request, principal: principal, format: format)
             }
-            switch answer(call, version: negotiated) {
+            guard let negotiated = version.version else { return .now(versionError(version, id: call.id)) }
+            // A modern `_meta` under a served 2025 header is served in that 2025 revision, as the Python
+            // SDK routes it: claude.ai connectors send exactly this (anthropics/claude-code#93290), and a
+            // 2025 request may carry any `_meta`. Routing headers it mirrors must still agree with the body.
+            if namedModern, let mismatch = ModernEnvelope.mirrorMismatch(call, headers: request.headers) {
+                return .now(MCPResponses.error(.badRequest, .headerMismatch(mismatch), id: call.id))
+            }
+            switch answerLegacy(call, version: negotiated) {
             case .ready(let bytes, let status): return .now(MCPResponses.payload(bytes, status: status, format: format))
             case .toolCall(let call):
                 return .later { [self] in
-                    switch await callTool(call, version: negotiated, principal: principal) {
-                    case .reply(let bytes): MCPResponses.payload(bytes, format: format)
-                    case .sessionEnded:
-                        MCPResponses.withCORS(await authenticator.sessionEnded(request, principal: principal))
-                    }
+                    await respondToToolCall(
+                        call, version: negotiated, principal: principal, request: request, format: format)
                 }
             }
+        case .message(.notification):
+            // Accepted and dropped in both eras (2026-07-28 defines no client notification over HTTP;
+            // cancelling is closing the stream), unless the header names a version not served.
+            guard version.version != nil else { return .now(versionError(version, id: nil)) }
+            return .now(MCPResponses.accepted)
+        case .message(.response):
+            guard let negotiated = version.version else { return .now(versionError(version, id: nil)) }
+            guard !negotiated.isModern else {
+                let error = MCPError.invalidRequest("A 2026-07-28 client sends requests and notifications only.")
+                return .now(MCPResponses.error(.badRequest, error))
+            }
+            return .now(MCPResponses.accepted)
         }
     }
 
@@ -74,7 +93,11 @@ extension MCPEndpoint {
                 if call.method == "initialize" {
                     return .now(MCPResponses.error(.badRequest, .invalidRequest("initialize must not be batched.")))
                 }
-                answers.append(answer(call, version: negotiated))
+                if ModernEnvelope.isNamed(by: call.params) {
+                    let error = MCPError.invalidRequest("A 2026-07-28 request must be sent alone, never in a batch.")
+                    return .now(MCPResponses.error(.badRequest, error))
+                }
+                answers.append(answerLegacy(call, version: negotiated))
             case .message(.notification), .message(.response):
                 continue
             }
@@ -89,43 +112,22 @@ extension MCPEndpoint {
                 switch answer {
                 case .ready(let bytes, _): bodies.append(bytes)
                 case .toolCall(let call):
-                    switch await callTool(call, version: negotiated, principal: principal) {
-                    case .reply(let bytes): bodies.append(bytes)
-                    case .sessionEnded:
+                    let outcome = await callTool(call, version: negotiated, principal: principal)
+                    guard let (bytes, _) = encode(outcome, id: call.id, version: negotiated) else {
                         return MCPResponses.withCORS(await authenticator.sessionEnded(request, principal: principal))
                     }
+                    bodies.append(bytes)
                 }
             }
             return MCPResponses.payload(JSONRPCEncoding.batch(bodies), format: format)
         }
     }
 
-    /// Refuses a non-`initialize` message whose header names an unsupported version, or a request
-    /// carrying a 2026-era `_meta` version.
-    private func versionRefusal(_ version: HeaderVersion, _ message: JSONRPCMessage) -> Response? {
-        let id: JSONRPCID? = if case .request(let call) = message { call.id } else { nil }
-        guard version.version != nil else { return versionError(version, id: id) }
-        if case .request(let call) = message, let meta = call.metaProtocolVersion,
-            ProtocolVersion(rawValue: meta) == nil
-        {
-            return versionError(HeaderVersion(raw: meta, version: nil), id: id)
-        }
-        return nil
-    }
-
-    /// 400 with -32600 and the supported versions. Deliberately not -32022: that code tells a
-    /// 2026-era client the server is modern, and it must fall back to `initialize` instead.
+    /// 400 with -32022 for a header naming a version this server does not serve: `data.supported`
+    /// lists both eras, so a 2026-era client retries with a mutual version or falls back to
+    /// `initialize`.
     private func versionError(_ version: HeaderVersion, id: JSONRPCID?) -> Response {
-        let requested = version.raw ?? ""
-        let error = MCPError.invalidRequest(
-            "Unsupported protocol version \"\(requested)\". Supported: "
-                + ProtocolVersion.supportedStrings.joined(separator: ", ") + "; start with initialize.",
-            data: [
-                "supported": .array(ProtocolVersion.supportedStrings.map { .string($0) }),
-                "requested": .string(requested),
-            ]
-        )
-        return MCPResponses.error(.badRequest, error, id: id)
+        MCPResponses.error(.badRequest, .unsupportedProtocolVersion(version.raw ?? ""), id: id)
     }
 
     /// The `MCP-Protocol-Version` header: absent means 2025-03-26; `version` is nil when it names a

@@ -1,28 +1,30 @@
+import RelayHTTP
 import RelayJSON
 
 extension MCPEndpoint {
-    /// How a `tools/call` ended: a JSON-RPC response, or the session-ended signal that becomes a 401.
+    /// How a `tools/call` ended, in neither era's terms: the result, a JSON-RPC error, or the
+    /// session-ended signal that becomes a 401. `encode` frames it for a revision.
     enum ToolCallOutcome: Sendable {
-        case reply([UInt8])
+        case result(ToolResult)
+        case error(MCPError)
         case sessionEnded
     }
 
     /// Looks the tool up, validates the arguments against its input schema, runs it, and turns
-    /// whatever it throws into a result (or the 401 signal).
+    /// whatever it throws into a result (or the 401 signal). The one path for every revision.
     func callTool(_ call: JSONRPCRequest, version: ProtocolVersion, principal: Principal) async -> ToolCallOutcome {
         guard let name = call.params?["name"]?.stringValue else {
-            return .reply(
-                JSONRPCEncoding.error(id: call.id, .invalidParams("tools/call needs params.name (a string).")))
+            return .error(.invalidParams("tools/call needs params.name (a string)."))
         }
         guard let entry = registry.entry(named: name) else {
-            return .reply(JSONRPCEncoding.error(id: call.id, .invalidParams("Unknown tool: \(name).")))
+            return .error(.invalidParams("Unknown tool: \(name)."))
         }
         let arguments: JSONObject
         switch call.params?["arguments"] {
         case nil, .null?: arguments = [:]
         case .object(let object)?: arguments = object
         default:
-            return .reply(JSONRPCEncoding.error(id: call.id, .invalidParams("params.arguments must be an object.")))
+            return .error(.invalidParams("params.arguments must be an object."))
         }
         let clock = ContinuousClock()
         let started = clock.now
@@ -40,14 +42,43 @@ extension MCPEndpoint {
                 result = ToolResult(error: error)
             } catch let error as MCPError {
                 report(name, started, clock, "JSONRPC_\(error.code)")
-                return .reply(JSONRPCEncoding.error(id: call.id, error))
+                return .error(error)
             } catch {
                 configuration.onError?(name, error)
                 result = ToolResult(error: Self.unexpected)
             }
         }
         report(name, started, clock, outcome(of: result))
-        return .reply(JSONRPCEncoding.result(id: call.id, result.json(for: version)))
+        return .result(result)
+    }
+
+    /// The response body and status of a finished call for a client speaking `version`, or nil for
+    /// the session-ended signal.
+    func encode(_ outcome: ToolCallOutcome, id: JSONRPCID, version: ProtocolVersion) -> ([UInt8], HTTPStatus)? {
+        switch outcome {
+        case .result(let result):
+            return (
+                JSONRPCEncoding.result(id: id, result.json(for: version), members: envelope.trailer(for: version)), .ok
+            )
+        case .error(let error):
+            return (JSONRPCEncoding.error(id: id, error), Self.status(of: error, in: version.era))
+        case .sessionEnded:
+            return nil
+        }
+    }
+
+    /// Runs a single `tools/call` and answers it: the result, its error, or the authenticator's 401.
+    func respondToToolCall(
+        _ call: JSONRPCRequest, version: ProtocolVersion, principal: Principal, request: Request,
+        format: MCPResponses.Format
+    ) async -> Response {
+        guard
+            let (bytes, status) = encode(
+                await callTool(call, version: version, principal: principal), id: call.id, version: version)
+        else {
+            return MCPResponses.withCORS(await authenticator.sessionEnded(request, principal: principal))
+        }
+        return MCPResponses.payload(bytes, status: status, format: status == .ok ? format : .json)
     }
 
     private static var unexpected: ToolError {

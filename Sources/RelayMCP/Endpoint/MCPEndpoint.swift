@@ -1,14 +1,18 @@
 import RelayHTTP
 import RelayJSON
 
-/// The MCP endpoint: stateless Streamable HTTP (revisions 2025-03-26, 2025-06-18, 2025-11-25) on
-/// one path. Every POST carries one JSON-RPC message (or, in 2025-03-26, a batch) and gets one
-/// JSON response; no session id is ever issued, GET and DELETE get 405, and 2026-era clients
-/// probing with `server/discover` get an immediate 400 so they fall back to `initialize`.
+/// The MCP endpoint: stateless Streamable HTTP on one path, in two eras side by side. The legacy
+/// revisions (2025-03-26, 2025-06-18, 2025-11-25) open with `initialize`; the modern one
+/// (2026-07-28) needs no handshake: every request carries its version and the client's capabilities
+/// in `params._meta`, mirrored in routing headers. Each request is served in the era its body and
+/// headers name; both eras share the tool code (lookup, argument validation, error mapping) and
+/// differ only in how a result is framed and which HTTP status an error travels with. Every POST
+/// carries one JSON-RPC message (or, in 2025-03-26, a batch) and gets one response; no session id is
+/// ever issued, and GET and DELETE get 405.
 ///
 /// Order of checks for every request: Host (421), Origin (403), OPTIONS preflight (204, no
 /// token), body size (413), authentication (the authenticator's 401), method (405), then for
-/// POST: Content-Type (415), Accept (406), JSON (400/-32700), protocol version (400).
+/// POST: Content-Type (415), Accept (406), JSON (400/-32700), then the era's own checks.
 ///
 /// ```swift
 /// let endpoint = try MCPEndpoint(configuration: configuration, tools: tools, authenticator: auth)
@@ -21,7 +25,10 @@ public final class MCPEndpoint<Principal: Sendable>: Sendable {
     public let registry: ToolRegistry<Principal>
     let authenticator: any MCPAuthenticator<Principal>
     let screen: RequestScreen
+    let envelope: ResultEnvelope
     private let initializeResults: [ProtocolVersion: PreencodedResult]
+    /// The `server/discover` result: the same for every caller, so encoded once.
+    let discoverResult: PreencodedResult
 
     /// An endpoint serving `tools`. Throws when a tool definition is invalid (see `ToolRegistry`).
     public init(
@@ -30,19 +37,23 @@ public final class MCPEndpoint<Principal: Sendable>: Sendable {
         authenticator: some MCPAuthenticator<Principal>
     ) throws(MCPError) {
         self.configuration = configuration
-        self.registry = try ToolRegistry(tools, pageSize: configuration.pageSize)
+        let envelope = ResultEnvelope(serverInfo: configuration.serverInfo, cache: configuration.cacheHint)
+        self.envelope = envelope
+        self.registry = try ToolRegistry(tools, pageSize: configuration.pageSize, envelope: envelope)
         self.authenticator = authenticator
         self.screen = RequestScreen(configuration)
+        let features = Self.capabilities(registry)
         var results: [ProtocolVersion: PreencodedResult] = [:]
-        for version in ProtocolVersion.allCases {
-            results[version] = PreencodedResult(Self.initializeResult(configuration, version: version))
+        for version in ProtocolVersion.legacyVersions {
+            results[version] = PreencodedResult(Self.initializeResult(configuration, features, version: version))
         }
         initializeResults = results
+        discoverResult = PreencodedResult(Self.discoverResult(configuration, features, envelope))
     }
 
-    private static func initializeResult(_ configuration: MCPEndpointConfiguration, version: ProtocolVersion)
-        -> JSONValue
-    {
+    private static func initializeResult(
+        _ configuration: MCPEndpointConfiguration, _ capabilities: JSONObject, version: ProtocolVersion
+    ) -> JSONValue {
         var serverInfo: JSONObject = ["name": .string(configuration.serverInfo.name)]
         if version.hasStructuredOutput, let title = configuration.serverInfo.title {
             serverInfo["title"] = .string(title)
@@ -50,11 +61,25 @@ public final class MCPEndpoint<Principal: Sendable>: Sendable {
         serverInfo["version"] = .string(configuration.serverInfo.version)
         var result: JSONObject = [
             "protocolVersion": .string(version.rawValue),
-            "capabilities": ["tools": ["listChanged": false]],
+            "capabilities": .object(capabilities),
             "serverInfo": .object(serverInfo),
         ]
         if let instructions = configuration.instructions { result["instructions"] = .string(instructions) }
         return .object(result)
+    }
+
+    /// `server/discover` (2026-07-28 `server/discover.mdx`): the modern versions (the legacy ones are
+    /// reached through `initialize`, which a modern client does not send), the same capabilities
+    /// and instructions as `initialize`, the identity in the `_meta` stamp, and the cache hint.
+    private static func discoverResult(
+        _ configuration: MCPEndpointConfiguration, _ capabilities: JSONObject, _ envelope: ResultEnvelope
+    ) -> JSONValue {
+        var result: JSONObject = [
+            "supportedVersions": .array(ProtocolVersion.modernVersions.map { .string($0.rawValue) }),
+            "capabilities": .object(capabilities),
+        ]
+        if let instructions = configuration.instructions { result["instructions"] = .string(instructions) }
+        return envelope.finish(result, version: ProtocolVersion.modernVersions.last!, cacheable: true)
     }
 
     func initializeResult(for version: ProtocolVersion) -> PreencodedResult { initializeResults[version]! }

@@ -2,9 +2,9 @@
 public struct MCPEndpointConfiguration: Sendable {
     /// The endpoint path; `path + "/"` is served too, without a redirect.
     public var path: String
-    /// `serverInfo` of the `initialize` result.
+    /// `serverInfo` of the `initialize` result; the `_meta` stamp of every 2026-07-28 result.
     public var serverInfo: MCPServerInfo
-    /// Hint text for the model (`initialize` result `instructions`); nil leaves it out.
+    /// Hint text for the model (`instructions` of `initialize` and `server/discover`); nil leaves it out.
     public var instructions: String?
     /// `Host` values accepted (the public host and its aliases), compared case-insensitively. An entry
     /// without a port accepts any port; `host:port` accepts only that port. Anything else gets 421,
@@ -17,6 +17,10 @@ public struct MCPEndpointConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Tools per `tools/list` page.
     public var pageSize: Int
+    /// `ttlMs` and `cacheScope` of the 2026-07-28 `server/discover` and `tools/list` results. Public by
+    /// default: the tool list is the same for every caller. A deployment that filtered the list per
+    /// grant would have to make it private.
+    public var cacheHint: MCPCacheHint
     /// Check successful results against the tool's `outputSchema` (a tool bug then becomes an
     /// `INTERNAL_ERROR` result and an `onError` report). Meant for tests and staging.
     public var validatesOutput: Bool
@@ -36,6 +40,7 @@ public struct MCPEndpointConfiguration: Sendable {
         allowedOrigins: [String] = [],
         maxBodyBytes: Int = 256 * 1024,
         pageSize: Int = 100,
+        cacheHint: MCPCacheHint = .staticPerDeployment,
         validatesOutput: Bool = false,
         onToolCall: (@Sendable (ToolCallRecord) -> Void)? = nil,
         onError: (@Sendable (String, any Error) -> Void)? = nil
@@ -47,13 +52,14 @@ public struct MCPEndpointConfiguration: Sendable {
         self.allowedOrigins = allowedOrigins
         self.maxBodyBytes = maxBodyBytes
         self.pageSize = pageSize
+        self.cacheHint = cacheHint
         self.validatesOutput = validatesOutput
         self.onToolCall = onToolCall
         self.onError = onError
     }
 }
 
-/// The server's identity in the `initialize` result.
+/// The server's identity: `serverInfo` of `initialize`, the `_meta` stamp of 2026-07-28 results.
 public struct MCPServerInfo: Sendable, Equatable {
     /// Programmatic name.
     public var name: String

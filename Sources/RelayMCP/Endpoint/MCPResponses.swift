@@ -38,6 +38,21 @@ enum MCPResponses {
         }
     }
 
+    /// 200 with several JSON-RPC messages as one SSE stream that ends after the last (a 2026
+    /// `subscriptions/listen` acknowledged and closed). `X-Accel-Buffering: no` as the 2026 transport
+    /// asks of every SSE response, so a proxy passes events on as they come.
+    static func events(_ messages: [[UInt8]]) -> Response {
+        var body: [UInt8] = []
+        for message in messages {
+            body.append(contentsOf: "event: message\ndata: ".utf8)
+            body.append(contentsOf: message)
+            body.append(contentsOf: "\n\n".utf8)
+        }
+        var headers = sseHeaders
+        headers.add("X-Accel-Buffering", "no")
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
     /// A JSON-RPC error carried by an HTTP error status (always JSON, whatever `Accept` said).
     static func error(_ status: HTTPStatus, _ error: MCPError, id: JSONRPCID? = nil) -> Response {
         Response(status: status, headers: jsonHeaders, body: JSONRPCEncoding.error(id: id, error))

@@ -7,14 +7,22 @@ public enum JSONRPCEncoding {
     private static let resultKey = Array(#","result":"#.utf8)
     private static let errorKey = Array(#","error":"#.utf8)
 
-    /// `{"jsonrpc":"2.0","id":…,"result":…}`
-    public static func result(id: JSONRPCID, _ result: JSONValue) -> [UInt8] {
+    /// `{"jsonrpc":"2.0","id":…,"result":…}`. `members`, when given, are encoded object members
+    /// (`"a":1,"b":2`) appended inside the result object (which must be an object): how a modern
+    /// result gets its `resultType` and `_meta` without copying the result value.
+    public static func result(id: JSONRPCID, _ result: JSONValue, members: [UInt8]? = nil) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(128)
         output.append(contentsOf: head)
         id.write(into: &output)
         output.append(contentsOf: resultKey)
         result.write(into: &output)
+        if let members, output.last == UInt8(ascii: "}") {
+            output.removeLast()
+            if output.last != UInt8(ascii: "{") { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: members)
+            output.append(UInt8(ascii: "}"))
+        }
         output.append(UInt8(ascii: "}"))
         return output
     }

@@ -82,11 +82,6 @@ public struct JSONRPCRequest: Sendable, Equatable {
         self.method = method
         self.params = params
     }
-
-    /// The protocol version a 2026-era client puts in `params._meta`, if any.
-    var metaProtocolVersion: String? {
-        params?["_meta"]?["io.modelcontextprotocol/protocolVersion"]?.stringValue
-    }
 }
 
 /// A notification: method and parameters, no id.

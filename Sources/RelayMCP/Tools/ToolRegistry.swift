@@ -1,7 +1,8 @@
 import RelayJSON
 
 /// The tools an endpoint offers, with their schemas compiled and every `tools/list` page
-/// encoded once per protocol version, so listing costs a cursor lookup and an id splice.
+/// encoded once per protocol version (the modern ones with `resultType`, `ttlMs`, `cacheScope` and
+/// the server stamp), so listing costs a cursor lookup and an id splice in either era.
 public struct ToolRegistry<Principal: Sendable>: Sendable {
     struct Entry: Sendable {
         let tool: any Tool<Principal>
@@ -17,8 +18,15 @@ public struct ToolRegistry<Principal: Sendable>: Sendable {
     private let pages: [ProtocolVersion: [PreencodedResult]]
 
     /// Registers `tools` in order. Throws when a name is invalid or repeated, or a schema cannot be
-    /// compiled (a programming error, reported at startup rather than on the first call).
+    /// compiled or asks for `x-mcp-header` (a programming error, reported at startup rather than on
+    /// the first call).
     public init(_ tools: [any Tool<Principal>], pageSize: Int = 100) throws(MCPError) {
+        try self.init(tools, pageSize: pageSize, envelope: ResultEnvelope(serverInfo: nil, cache: .staticPerDeployment))
+    }
+
+    /// Registers `tools`, finishing each modern page with `envelope` (the endpoint's server identity
+    /// and cache hint).
+    init(_ tools: [any Tool<Principal>], pageSize: Int, envelope: ResultEnvelope) throws(MCPError) {
         precondition(pageSize > 0, "pageSize must be positive")
         var entries: [String: Entry] = [:]
         var names: [String] = []
@@ -32,6 +40,11 @@ public struct ToolRegistry<Principal: Sendable>: Sendable {
             }
             guard definition.inputSchema["type"] == "object" else {
                 throw .internalError("The inputSchema of \(definition.name) must have \"type\": \"object\".")
+            }
+            guard !Self.annotatesHeaders(definition.inputSchema) else {
+                // 2026-07-28 clients mirror such a parameter into an `Mcp-Param-*` header that the server
+                // MUST then check against the body; this endpoint does not, so it must not offer one.
+                throw .internalError("Tool \(definition.name): x-mcp-header is not supported.")
             }
             let input: JSONSchema
             let output: JSONSchema?
@@ -49,20 +62,36 @@ public struct ToolRegistry<Principal: Sendable>: Sendable {
         self.pageSize = pageSize
         var pages: [ProtocolVersion: [PreencodedResult]] = [:]
         for version in ProtocolVersion.allCases {
-            pages[version] = Self.encodePages(tools.map(\.definition), pageSize: pageSize, version: version)
+            pages[version] = Self.encodePages(
+                tools.map(\.definition), pageSize: pageSize, version: version, envelope: envelope)
         }
         self.pages = pages
     }
 
     private static func encodePages(
-        _ definitions: [ToolDefinition], pageSize: Int, version: ProtocolVersion
+        _ definitions: [ToolDefinition], pageSize: Int, version: ProtocolVersion, envelope: ResultEnvelope
     ) -> [PreencodedResult] {
         let count = max(1, (definitions.count + pageSize - 1) / pageSize)
         return (0..<count).map { index in
             let slice = definitions.dropFirst(index * pageSize).prefix(pageSize)
             var result: JSONObject = ["tools": .array(slice.map { $0.json(for: version) })]
             if index + 1 < count { result["nextCursor"] = .string(cursor(forPage: index + 1)) }
-            return PreencodedResult(.object(result))
+            // Every page of the list carries the same cache hint (the spec requires one scope per list).
+            return PreencodedResult(envelope.finish(result, version: version, cacheable: true))
+        }
+    }
+
+    /// Whether a schema uses the 2026 `x-mcp-header` keyword anywhere (a property merely named so
+    /// inside `properties` does not count).
+    static func annotatesHeaders(_ schema: JSONValue, namesProperties: Bool = false) -> Bool {
+        switch schema {
+        case .object(let object):
+            object.contains { key, value in
+                (!namesProperties && key == "x-mcp-header")
+                    || annotatesHeaders(value, namesProperties: !namesProperties && key == "properties")
+            }
+        case .array(let elements): elements.contains { annotatesHeaders($0) }
+        default: false
         }
     }
 

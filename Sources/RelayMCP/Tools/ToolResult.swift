@@ -31,12 +31,15 @@ public struct ToolResult: Sendable, Equatable {
     }
 
     /// The result object for a client speaking `version` (`structuredContent` only from 2025-06-18).
+    /// The modern envelope (`resultType`, `_meta`) is added by the endpoint.
     public func json(for version: ProtocolVersion) -> JSONValue {
         var object: JSONObject = ["content": .array(content.map(\.json))]
         if version.hasStructuredOutput, let structuredContent {
             object["structuredContent"] = .object(structuredContent)
         }
-        if isError { object["isError"] = true }
+        // 2026-07-28 results spell out `isError: false`, as the revision's examples and the Python SDK
+        // do; earlier revisions leave the default out.
+        if isError || version.isModern { object["isError"] = .bool(isError) }
         return .object(object)
     }
 }

@@ -12,6 +12,9 @@ struct PageText: Sendable {
     var scopeRead: String
     var scopeWrite: String
     var storedNote: String
+    /// Apple ends a web sign-in after 30 minutes, or two weeks with "Keep me signed in" (CloudKit Web Services
+    /// Reference, "Composing Web Service Requests"); whether each call extends it is not documented.
+    var keepSignedIn: String
     var onlyIfYouStarted: String
     var continueWithApple: String
     var cancel: String
@@ -99,6 +102,8 @@ struct PageText: Sendable {
         scopeWrite: "Add, change, complete, snooze and delete to-dos",
         storedNote:
             "MustDo Relay keeps only an encrypted iCloud sign-in for this connection. It never stores your to-dos. You can disconnect at any time.",
+        keepSignedIn:
+            "On Apple's sign-in page, tick “Keep me signed in”. Without it, Apple can end the sign-in after 30 minutes, and the app will have to connect again.",
         onlyIfYouStarted: "Continue only if you just started connecting from this app.",
         continueWithApple: "Continue with Apple",
         cancel: "Cancel",
@@ -130,6 +135,8 @@ struct PageText: Sendable {
         scopeRead: "To-Do とその時刻を見る",
         scopeWrite: "To-Do の追加・変更・完了・スヌーズ・削除",
         storedNote: "MustDo Relay がこの接続のために保存するのは、暗号化した iCloud のサインイン情報だけです。To-Do の内容は保存しません。いつでも接続を解除できます。",
+        keepSignedIn:
+            "Apple のサインイン画面では「サインインしたままにする」にチェックを入れてください。チェックしないと、Apple が 30 分でサインインを終了することがあり、アプリの再接続が必要になります。",
         onlyIfYouStarted: "このアプリから接続を始めたばかりの場合にだけ続けてください。",
         continueWithApple: "Apple で続ける",
         cancel: "キャンセル",

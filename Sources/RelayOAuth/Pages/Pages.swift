@@ -39,6 +39,7 @@ struct Pages: Sendable {
             <p>\(HTML.escape(text.returnsTo)): <span class=host>\(HTML.escape(host))</span></p>
             <p>\(HTML.escape(text.canDo))</p><ul>\(abilities)</ul></div>
             <p class=muted>\(HTML.escape(text.storedNote))</p>
+            <p id=keep-signed-in>\(HTML.escape(text.keepSignedIn))</p>
             <p><strong>\(HTML.escape(text.onlyIfYouStarted))</strong></p>
             <form method=post action="\(HTML.escape(paths.consent))">
             <input type=hidden name=request value="\(HTML.escape(requestID))">

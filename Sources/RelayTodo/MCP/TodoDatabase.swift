@@ -4,8 +4,8 @@ import RelayCloudKit
 /// One person's to-do records in their CloudKit private database, reached through their session (one call
 /// at a time, token rotation handled there). Reads here; writes in `TodoDatabase+Writes.swift`.
 ///
-/// Queries assume what the app's schema needs anyway: `recordName` QUERYABLE on `Todo`, `todoId` QUERYABLE on
-/// `Occurrence`. A zone that does not exist yet (the app never synced) reads as empty.
+/// Queries (`TodoQueries`) need what `deploy/cloudkit/schema.ckdb` declares: `recordName` QUERYABLE on `Todo`,
+/// `todoId` QUERYABLE on `Occurrence`. A zone that does not exist yet (the app never synced) reads as empty.
 struct TodoDatabase: Sendable {
     let client: CloudKitClient
     let schema: RecordSchema
@@ -76,17 +76,16 @@ struct TodoDatabase: Sendable {
 
     /// Every `Todo` record (up to `maxListed`); records that do not decode are left out.
     func allTodos() async throws(CloudKitError) -> [TodoRecord] {
-        let records = try await queryAll(RecordQuery(recordType: schema.todo.recordType))
+        let records = try await queryAll(TodoQueries.allTodos(schema))
         return records.compactMap { try? TodoRecord(record: $0, schema: schema.todo) }
     }
 
     /// The `Occurrence` records of the to-dos `ids` (at most 200 ids).
     func occurrences(of ids: [String]) async throws(CloudKitError) -> [OccurrenceRecord] {
         guard !ids.isEmpty else { return [] }
-        let query = RecordQuery(
-            recordType: schema.occurrence.recordType,
-            filters: [QueryFilter(.field(schema.occurrence.todoId), .in, .stringList(ids))])
-        return try await queryAll(query).compactMap { try? OccurrenceRecord(record: $0, schema: schema.occurrence) }
+        return try await queryAll(TodoQueries.occurrences(of: ids, schema)).compactMap {
+            try? OccurrenceRecord(record: $0, schema: schema.occurrence)
+        }
     }
 
     private func queryAll(_ query: RecordQuery) async throws(CloudKitError) -> [Record] {

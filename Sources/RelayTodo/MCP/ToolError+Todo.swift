@@ -41,9 +41,7 @@ extension CloudKitError {
         }
     }
 
-    /// Whole seconds, rounded up, at least 1.
-    static func seconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
-    }
+    /// Whole seconds to tell the agent: rounded up, at least 1, at most five minutes (`RetryAfter.advisedSeconds`;
+    /// CloudKit's `retryAfter` unit is undocumented, so a huge value is more likely misread than real).
+    static func seconds(_ duration: Duration) -> Int { RetryAfter.advisedSeconds(duration) }
 }

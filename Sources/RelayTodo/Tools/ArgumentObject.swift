@@ -1,3 +1,4 @@
+import RelayCloudKit
 import RelayJSON
 
 /// A JSON object of tool arguments being validated. Every error is `INVALID_ARGUMENT` naming the member
@@ -108,11 +109,15 @@ struct ArgumentObject {
         return value
     }
 
-    /// The `id` member: a non-empty record name without control characters.
+    /// The longest to-do id: an Occurrence's record name, `<id>|YYYY-MM-DD`, must fit CloudKit's 255 too.
+    static let maxIDLength = RecordName.maxLength - "|YYYY-MM-DD".utf8.count
+
+    /// The `id` member, checked against CloudKit's record-name rules (`RecordName`) before anything goes upstream:
+    /// the one check every tool that takes an `id` uses, so a bad id is always `INVALID_ARGUMENT` on `id`.
     func id() throws(TodoError) -> String {
         let id = try requiredString("id")
-        guard !id.isEmpty, id.utf8.count <= 255, !id.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-            throw .invalidArgument(path("id"), "must be a to-do id from list_todos or add_todo")
+        if let problem = RecordName.problem(id, maxLength: Self.maxIDLength) {
+            throw .invalidArgument(path("id"), "\(problem); use a to-do id from list_todos or add_todo")
         }
         return id
     }

@@ -23,7 +23,10 @@ final class MotoProcess: @unchecked Sendable {
 
     static let credentials = ["AWS_ACCESS_KEY_ID": "AKIDACCEPTANCE", "AWS_SECRET_ACCESS_KEY": "moto-secret-key"]
 
-    init(http: HTTPClient) async throws {
+    /// Starts moto and makes the table and the key; with `roleAccount`, they are made with
+    /// credentials of a role in that account (moto files resources under the account of the key
+    /// that creates them), so only a relay holding that role's credentials finds them.
+    init(http: HTTPClient, roleAccount: String? = nil) async throws {
         self.http = http
         motoPort = try freePort()
         let script = ChildProcess.repository.appendingPathComponent("Tests/RelayAWSTests/python/serial_moto_server.py")
@@ -39,10 +42,14 @@ final class MotoProcess: @unchecked Sendable {
             return (try? await http.send(probe))?.status == 200
         }
         try await startProxy()
+        let credentials =
+            if let roleAccount {
+                try await Self.assumeRole(account: roleAccount, endpoint: "http://127.0.0.1:\(motoPort)", http: http)
+            } else {
+                try AWSCredentials(accessKeyID: "AKIDACCEPTANCE", secretAccessKey: "moto-secret-key")
+            }
         let configuration = AWSConfiguration(
-            region: "us-east-1",
-            credentials: try AWSCredentials(accessKeyID: "AKIDACCEPTANCE", secretAccessKey: "moto-secret-key"),
-            endpoint: endpoint, requestTimeout: .seconds(30))
+            region: "us-east-1", credentials: credentials, endpoint: endpoint, requestTimeout: .seconds(30))
         let store = try DynamoDBStore(tableName: table, configuration: configuration, httpClient: http)
         try await store.createTable()
         let kms = try AWSJSONClient(
@@ -51,6 +58,23 @@ final class MotoProcess: @unchecked Sendable {
         let created = try await kms.call("CreateKey", ["Description": "acceptance key"])
         guard let id = created["KeyMetadata"]?["KeyId"]?.stringValue else { throw AcceptanceFailure("no KMS key") }
         keyID = id
+    }
+
+    /// The ARN of the role the relay assumes in `account`.
+    static func roleARN(account: String) -> String { "arn:aws:iam::\(account):role/mustdo-relay" }
+
+    /// Credentials of the relay's role in `account` from moto's STS (`AssumeRoleWithWebIdentity`;
+    /// moto accepts any token).
+    static func assumeRole(account: String, endpoint: String, http: HTTPClient) async throws -> AWSCredentials {
+        let form =
+            "Action=AssumeRoleWithWebIdentity&Version=2011-06-15&RoleSessionName=acceptance"
+            + "&RoleArn=\(roleARN(account: account))&WebIdentityToken=acceptance.token.jwt"
+        let response = try await http.send(
+            ClientRequest(
+                method: .post, url: endpoint + "/", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Array(form.utf8)))
+        guard response.status == 200 else { throw AcceptanceFailure("moto STS: \(response.status) \(response.text)") }
+        return try WebIdentityCredentialSource.credentials(response.body)
     }
 
     /// The relay settings for this moto: DynamoDB store and KMS key service.

@@ -25,7 +25,7 @@ struct RelaySetup: Sendable {
             "RELAY_HTTP_EVENT_LOOPS": "2",
             "RELAY_DATA_DIRECTORY": directory,
             "RELAY_CLOUDKIT_CONTAINER": EmulatorProcess.container,
-            "RELAY_CLOUDKIT_ENVIRONMENT": "development",
+            "RELAY_CLOUDKIT_ENVIRONMENT": "production",
             "RELAY_CLOUDKIT_BASE_URL": emulator.base,
         ]
         for (key, value) in settings { all[key] = value }

@@ -30,8 +30,9 @@ final class OAuthDriver: @unchecked Sendable {
         self.issuer = issuer
     }
 
-    /// DCR, then the whole browser walk as `appleID`, then the code exchange.
-    func connect(appleID: String) async throws -> Tokens {
+    /// DCR, then the whole browser walk as `appleID` (ticking "Keep me signed in" on the sign-in page when
+    /// `keepSignedIn`), then the code exchange.
+    func connect(appleID: String, keepSignedIn: Bool = false) async throws -> Tokens {
         let registration = try await json(
             .post, issuer + "/register",
             body: [
@@ -45,7 +46,9 @@ final class OAuthDriver: @unchecked Sendable {
             ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI), ("state", state),
             ("code_challenge", challenge), ("code_challenge_method", "S256"), ("resource", issuer + "/mcp"),
         ])
-        let code = try await signIn(authorizationURL: issuer + "/authorize?" + query, appleID: appleID, state: state)
+        let code = try await signIn(
+            authorizationURL: issuer + "/authorize?" + query, appleID: appleID, keepSignedIn: keepSignedIn,
+            state: state)
         secretsSeen.append(code)
         let tokens = try await json(
             .post, issuer + "/token",
@@ -76,7 +79,9 @@ final class OAuthDriver: @unchecked Sendable {
         return Tokens(access: access, refresh: refresh)
     }
 
-    private func signIn(authorizationURL: String, appleID: String, state: String) async throws -> String {
+    private func signIn(
+        authorizationURL: String, appleID: String, keepSignedIn: Bool, state: String
+    ) async throws -> String {
         let consent = try await browse(.get, authorizationURL)
         guard consent.status == 200 else { throw Failure(description: "authorize: \(consent.status) \(consent.text)") }
         let consentForm = try Self.form(consent.text)
@@ -90,7 +95,8 @@ final class OAuthDriver: @unchecked Sendable {
         let signInForm = try Self.form(page.text)
         let afterSignIn = try await browse(
             .post, resolve(signInForm.action, against: signInPage),
-            form: signInForm.fields + [("appleID", appleID), ("password", "x")])
+            form: signInForm.fields + [("appleID", appleID), ("password", "x")]
+                + (keepSignedIn ? [("keepSignedIn", "1")] : []))
         guard let callback = afterSignIn.headers["location"] else {
             throw Failure(description: "sign-in: \(afterSignIn.status) \(afterSignIn.text)")
         }

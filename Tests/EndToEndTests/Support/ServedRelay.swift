@@ -31,7 +31,7 @@ final class ServedRelay: @unchecked Sendable {
         try emulator.start()
         var settings = [
             "RELAY_PORT": String(port), "RELAY_ISSUER": issuer, "RELAY_CLOUDKIT_BASE_URL": emulator.baseURL,
-            "RELAY_CLOUDKIT_ENVIRONMENT": "development",
+            "RELAY_CLOUDKIT_ENVIRONMENT": "production",
         ]
         for (key, value) in extra { settings[key] = value }
         service = try await ServiceDirectory(extra: settings)

@@ -2,7 +2,10 @@
 interpreter has), after the full OAuth flow (discovery, DCR, PKCE, consent, the emulator's Apple
 sign-in, the callback, tokens) done by the example client's code.
 
-    python all_tools.py URL APPLE_ID [--ca-file PEM]
+    python all_tools.py URL APPLE_ID [--ca-file PEM] [--mode auto|legacy]
+
+--mode is the 2.x SDK Client's: "auto" (the default) negotiates 2026-07-28 through server/discover,
+"legacy" initializes a 2025-11-25 session; the 1.x SDK always initializes.
 
 Checks each result and prints one JSON line: {"sdk", "protocolVersion", "tools", "iss" (from the
 redirect back to the client), "calls", "failures"}. Exits 1 when a check failed; the failures say
@@ -124,11 +127,12 @@ async def main() -> int:
     parser.add_argument("url")
     parser.add_argument("apple_id")
     parser.add_argument("--ca-file")
+    parser.add_argument("--mode", default="auto")
     args = parser.parse_args()
     checks = Checks()
     callback = Callback(args.apple_id, cafile=args.ca_file)
     report = {"sdk": metadata.version("mcp")}
-    async with open_session(args.url, provider(args.url, callback), cafile=args.ca_file) as session:
+    async with open_session(args.url, provider(args.url, callback), cafile=args.ca_file, mode=args.mode) as session:
         report["protocolVersion"] = session.protocol_version
         await exercise(session, checks, tag=args.apple_id.split("@")[0])
     report["iss"] = callback.result[2] if callback.result else None

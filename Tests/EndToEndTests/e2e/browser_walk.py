@@ -37,6 +37,8 @@ WORDS = {
     "en": ("Continue with Apple", "Disconnect", "Removed 1 connection."),
     "ja": ("Apple で続ける", "接続を解除", "1 件の接続を解除しました。"),
 }
+# What the consent page tells the person to do on Apple's page (Apple's label for the box in that language).
+KEEP_SIGNED_IN = {"en": "tick “Keep me signed in”", "ja": "「サインインしたままにする」にチェック"}
 
 
 class Catcher:
@@ -158,6 +160,8 @@ class Walk:
         self.expect(at.startswith(self.emulator + "/IDMSWebAuth/auth"), f"{label}: not the sign-in page: {at}")
         driver.find_element(By.ID, "appleID").send_keys(apple_id)
         driver.find_element(By.ID, "password").send_keys("not checked")
+        # As the consent page asked: the session then lasts two weeks, not 30 minutes.
+        driver.find_element(By.NAME, "keepSignedIn").click()
         self.snap(driver, f"{label}-2-sign-in")
         driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
 
@@ -175,6 +179,7 @@ class Walk:
             main = driver.find_element(By.TAG_NAME, "main").text
             self.expect(HOSTILE_NAME in main, f"{label}: the client name is not shown as text: {main[:300]!r}")
             self.expect(consent_word in main, f"{label}: consent page lacks {consent_word!r}")
+            self.expect(KEEP_SIGNED_IN[language] in main, f"{label}: consent page does not say to keep signed in")
             driver.find_element(By.CSS_SELECTOR, "button[value=continue]").click()
             self.sign_in(driver, apple_id, label)
             WebDriverWait(driver, 10).until(lambda d: d.current_url.startswith(self.catcher.origin + "/callback"))

@@ -1,7 +1,9 @@
 """Drives the relay's MCP endpoint with the official MCP Python SDK, 1.x or 2.x (whichever this
 interpreter has), and prints one JSON summary line for the Swift test to check.
 
-Usage: python sdk_client.py URL TOKEN   (TOKEN may be "-" for no Authorization header)
+Usage: python sdk_client.py URL TOKEN [MODE]
+  TOKEN may be "-" for no Authorization header; MODE (2.x only) is the Client's mode: "auto" (the
+  default: probe server/discover, fall back to initialize) or "legacy" (initialize only).
 """
 
 import asyncio
@@ -10,6 +12,7 @@ import sys
 from importlib import metadata
 
 URL, TOKEN = sys.argv[1], sys.argv[2]
+MODE = sys.argv[3] if len(sys.argv) > 3 else "auto"
 HEADERS = {} if TOKEN == "-" else {"Authorization": f"Bearer {TOKEN}"}
 SDK = metadata.version("mcp")
 
@@ -72,12 +75,29 @@ async def run_v2(summary):
     from mcp.client.streamable_http import streamable_http_client
 
     async with httpx2.AsyncClient(headers=HEADERS) as http:
-        # mode="auto" (the default) probes server/discover first and must fall back to initialize.
-        async with Client(streamable_http_client(URL, http_client=http)) as client:
+        # mode="auto" (the default) probes server/discover: a 2026-07-28 server answers it and the
+        # client never sends initialize; mode="legacy" starts with initialize.
+        async with Client(streamable_http_client(URL, http_client=http), mode=MODE) as client:
             summary["protocolVersion"] = client.protocol_version
             summary["serverName"] = client.server_info.name if client.server_info else None
             summary["instructions"] = client.instructions
+            summary["capabilities"] = client.server_capabilities.model_dump(by_alias=True, exclude_none=True)
             await exercise(client, summary)
+            if client.protocol_version >= "2026-07-28":
+                summary["listen"] = await listen(client)
+
+
+async def listen(client):
+    """subscriptions/listen: what the server agreed to send, and how the stream ended."""
+    from mcp.client.subscriptions import SubscriptionLost
+
+    try:
+        async with client.listen(tools_list_changed=True, prompts_list_changed=True) as subscription:
+            events = [type(event).__name__ async for event in subscription]
+            honored = subscription.honored.model_dump(by_alias=True, exclude_none=True)
+            return {"honored": honored, "events": events, "end": "graceful"}
+    except SubscriptionLost as error:
+        return {"end": "lost", "error": str(error)}
 
 
 async def main():

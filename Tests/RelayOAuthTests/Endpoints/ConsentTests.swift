@@ -19,6 +19,24 @@ struct ConsentTests {
         )
     }
 
+    /// Apple ends a web sign-in after 30 minutes unless the person ticks "Keep me signed in" on Apple's page
+    /// (two weeks then): the consent page says so before the person goes there, in both languages.
+    @Test func consentPageTellsThePersonToKeepSignedInInBothLanguages() async throws {
+        try await withHarness { h in
+            let (_, page, _, _) = try await Self.consentPage(h)
+            #expect(page.text.contains("<p id=keep-signed-in>"))
+            #expect(page.text.contains("tick “Keep me signed in”"))
+            #expect(page.text.contains("after 30 minutes"))
+            let client = try await h.register()
+            let browser = h.browser()
+            browser.acceptLanguage = "ja"
+            let japanese = try await browser.get(
+                OAuthHarness.authorizePath(clientID: client.id, verifier: OAuthHarness.newVerifier()))
+            #expect(japanese.text.contains("「サインインしたままにする」にチェック"))
+            #expect(japanese.text.contains("30 分"))
+        }
+    }
+
     @Test func continueRecordsConsentAndGoesToApple() async throws {
         try await withHarness { h in
             let (browser, _, id, csrf) = try await Self.consentPage(h)

@@ -10,7 +10,9 @@ import Testing
 
 /// The whole tool path on loopback sockets: an MCP client (the RelayHTTP client) → `Server` → `MCPEndpoint`
 /// with the seven tools → `CloudKitClient` → the in-process CloudKit emulator. Users connect through the
-/// emulator's control API; their grants carry a `MemoryCloudKitSession`.
+/// emulator's control API; their grants carry a `MemoryCloudKitSession`. CloudKit's production environment
+/// with the relay's schema (`deploy/cloudkit/schema.ckdb`) unless a test passes another, or says why it needs
+/// the lenient one.
 final class ToolHarness: Sendable {
     let emulator: Emulator
     let http: HTTPClient
@@ -23,14 +25,15 @@ final class ToolHarness: Sendable {
 
     init(
         now: String = "2026-06-10T12:00:00Z", timeout: Duration = .seconds(15), maxWaiting: Int = 32,
-        settings: EmulatorSettings = EmulatorSettings()
+        settings: EmulatorSettings = EmulatorSettings(), schema: ContainerSchema = .relay, lenientSchema: Bool = false
     ) throws {
-        emulator = try Emulator(configuration: EmulatorConfiguration(settings: settings))
+        emulator = try Emulator(
+            configuration: EmulatorConfiguration(schema: schema, lenientSchema: lenientSchema, settings: settings))
         try emulator.start()
         http = try HTTPClient()
         client = CloudKitClient(
             configuration: CloudKitConfiguration(
-                baseURL: emulator.baseURL, container: "iCloud.jp.lightning.mustdo", environment: .development,
+                baseURL: emulator.baseURL, container: "iCloud.jp.lightning.mustdo", environment: .production,
                 apiToken: CloudKitAPIToken("emulator-api-token"), timeout: timeout,
                 retry: CloudKitRetryPolicy(
                     maxAttempts: 2, baseDelay: .milliseconds(5), maxDelay: .milliseconds(10),

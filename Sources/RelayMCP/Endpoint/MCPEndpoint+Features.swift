@@ -1,0 +1,69 @@
+import RelayHTTP
+import RelayJSON
+
+/// The server features (today: tools) as both eras see them. A new feature, such as prompts, is
+/// added here once: its capability in `capabilities`, its methods in `answerFeature`. `initialize`
+/// (legacy) and `server/discover` (modern) both advertise `capabilities`, and both eras' dispatchers
+/// ask `answerFeature` before their own era-only methods.
+extension MCPEndpoint {
+    /// The answer to one request: ready now, or a tool call that has to run.
+    enum Answer: Sendable {
+        /// An encoded JSON-RPC response and the HTTP status it goes with when sent alone.
+        case ready([UInt8], HTTPStatus)
+        case toolCall(JSONRPCRequest)
+
+        var bytes: [UInt8]? {
+            if case .ready(let bytes, _) = self { return bytes }
+            return nil
+        }
+    }
+
+    /// The server capabilities, the same in every revision. `listChanged` is false: the tool list
+    /// is fixed for the life of the process (and a 2026 server sends change notifications only on
+    /// `subscriptions/listen` streams, which this server acknowledges with nothing to send).
+    static func capabilities(_ registry: ToolRegistry<Principal>) -> JSONObject {
+        ["tools": ["listChanged": false]]
+    }
+
+    /// Answers the methods both eras share, or nil when `call` is not one of them.
+    func answerFeature(_ call: JSONRPCRequest, version: ProtocolVersion) -> Answer? {
+        switch call.method {
+        case "tools/call":
+            return .toolCall(call)
+        case "tools/list":
+            let cursor = call.params?["cursor"]
+            if let cursor, cursor.stringValue == nil, !cursor.isNull {
+                return failure(call.id, .invalidParams("The cursor must be a string."), version)
+            }
+            guard let page = registry.page(cursor: cursor?.stringValue, version: version) else {
+                return failure(call.id, .invalidParams("Invalid cursor."), version)
+            }
+            return .ready(page.bytes(id: call.id), .ok)
+        default:
+            return nil
+        }
+    }
+
+    /// A JSON-RPC error answer with the HTTP status `version`'s era gives it.
+    func failure(_ id: JSONRPCID, _ error: MCPError, _ version: ProtocolVersion) -> Answer {
+        .ready(JSONRPCEncoding.error(id: id, error), Self.status(of: error, in: version.era))
+    }
+
+    /// In a 2025 session a method-level error rides in a 200: clients such as the 1.x Python SDK tear
+    /// the whole connection down on an HTTP error status. The 2026 transport gives each error its
+    /// status (`-32601` → 404, protocol errors → 400, as the spec and the Python SDK 2.3's
+    /// `ERROR_CODE_HTTP_STATUS` do); anything else, a tool's own failure included, is a 200.
+    static func status(of error: MCPError, in era: ProtocolVersion.Era) -> HTTPStatus {
+        guard era == .modern else { return .ok }
+        switch error.code {
+        case MCPError.Code.methodNotFound:
+            return .notFound
+        case MCPError.Code.parseError, MCPError.Code.invalidRequest, MCPError.Code.invalidParams,
+            MCPError.Code.headerMismatch, MCPError.Code.missingRequiredClientCapability,
+            MCPError.Code.unsupportedProtocolVersion:
+            return .badRequest
+        default:
+            return .ok
+        }
+    }
+}
