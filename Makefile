@@ -33,7 +33,7 @@ unit: build
 	exit $$status
 
 # Everything CI checks: warnings as errors, formatting, the test suite, the deployment kit with
-# the real tools, then the parser fuzzer.
+# the real tools, then the parser fuzzers (HTTP and JSON, FUZZ_SECONDS shared between them).
 test: build lint unit deploy-check fuzz
 
 deploy-check: build

@@ -63,10 +63,15 @@ let package = Package(
         .executableTarget(name: "store-bench", dependencies: ["RelayStore", "RelayVault", "RelayCrypto", "RelayJSON"]),
         // `bench/cloudkit`: concurrent CloudKit lookups through the client against the emulator.
         .executableTarget(name: "cloudkit-bench", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP"]),
-        // libFuzzer entry point for the HTTP parser; `make fuzz` builds it with -DFUZZING.
+        // libFuzzer entry points for the HTTP and JSON parsers; `make fuzz` builds them with -DFUZZING.
         .executableTarget(
             name: "fuzz-http-parser",
             dependencies: ["RelayHTTP"],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "fuzz-json-parser",
+            dependencies: ["RelayJSON"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
 
@@ -76,10 +81,14 @@ let package = Package(
         .testTarget(
             name: "RelayTodoTests",
             dependencies: ["RelayTestSupport", "RelayTodo", "RelayJSON", "RelayCloudKit", "RelayMCP"]),
-        // The seven tools through a real MCPEndpoint and CloudKitClient against the in-process emulator.
+        // The seven tools through a real MCPEndpoint and CloudKitClient against the in-process emulator (and, in
+        // e2e/, driven by the official MCP Python SDK).
         .testTarget(
             name: "RelayTodoIntegrationTests",
-            dependencies: ["RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
+            dependencies: [
+                "RelayTestSupport", "RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON",
+            ],
+            exclude: ["e2e"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCloudKit
 import RelayHTTP
 
 /// Every setting of the relay, read from `RELAY_*` variables (env file first, then the process
@@ -39,6 +40,9 @@ public struct Configuration: Sendable {
     /// `RELAY_METRICS_GRANTS_INTERVAL`: seconds between counts of active grants for the
     /// `relay_oauth_active_grants` gauge (0 disables; default 60, or 0 with DynamoDB).
     public var grantsGaugeInterval = 60
+    /// `RELAY_MCP_TOOL_CALLS_PER_MINUTE`: tool calls one connection (grant) may make per minute,
+    /// each call of a batch counted on its own (0 disables the limit).
+    public var toolCallsPerMinute = 300
     /// The `AWS_*` variables (file, then environment): the AWS credential chain reads them.
     public var awsVariables: [String: String] = [:]
 
@@ -79,6 +83,8 @@ public struct Configuration: Sendable {
         configuration.readStorage(&reader)
         configuration.readCloudKit(&reader)
         configuration.readOAuth(&reader)
+        configuration.toolCallsPerMinute = reader.integer(
+            "RELAY_MCP_TOOL_CALLS_PER_MINUTE", default: 300, range: 0...1_000_000)
         return configuration
     }
 
@@ -204,9 +210,11 @@ public struct Configuration: Sendable {
     private mutating func readCloudKit(_ reader: inout SettingsReader) {
         cloudKit.baseURL = reader.url("RELAY_CLOUDKIT_BASE_URL") ?? cloudKit.baseURL
         cloudKit.container = reader.string("RELAY_CLOUDKIT_CONTAINER", default: "")
+        // An unknown name is a problem, never production by default: a relay pointed at the wrong
+        // environment answers every person with records it cannot find.
         cloudKit.environment = reader.choice(
-            "RELAY_CLOUDKIT_ENVIRONMENT", default: "production",
-            choices: ["production": "production", "development": "development"])
+            "RELAY_CLOUDKIT_ENVIRONMENT", default: .production,
+            choices: ["production": CloudKitEnvironment.production, "development": .development])
         cloudKit.zone = reader.string("RELAY_CLOUDKIT_ZONE", default: "MustDo")
         cloudKit.caFile = reader.raw("RELAY_CLOUDKIT_CA_FILE")
         cloudKit.connectTimeoutSeconds = Double(reader.seconds("RELAY_CLOUDKIT_CONNECT_TIMEOUT", default: 5)) / 1000

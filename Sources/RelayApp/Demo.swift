@@ -46,7 +46,7 @@ struct Demo {
         configuration.secrets = secrets
         configuration.cloudKit.baseURL = emulator.baseURL
         configuration.cloudKit.container = Self.container
-        configuration.cloudKit.environment = "production"
+        configuration.cloudKit.environment = .production
         return Prepared(configuration: configuration, emulator: emulator, dataDirectory: directory)
     }
 

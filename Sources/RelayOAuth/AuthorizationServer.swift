@@ -92,16 +92,11 @@ public final class AuthorizationServer: Sendable {
         bearer.failure(.invalidToken, detail).response()
     }
 
-    /// The 403 for a valid token that lacks a scope a tool needs (MCP step-up): the challenge names
-    /// the scopes needed, already-granted ones included, and the resource metadata.
-    public func insufficientScopeResponse(needed: [String], granted: [String]) -> Response {
-        let scopes = configuration.scopes.filter { needed.contains($0) || granted.contains($0) }
-        let challenge =
-            bearer.challenge + ", error=\"insufficient_scope\", scope=\"\(scopes.joined(separator: " "))\""
-        return OAuthError(
-            .insufficientScope, "This connection may not do that.", status: .forbidden,
-            headers: ["WWW-Authenticate": challenge]
-        ).response()
+    /// The `WWW-Authenticate` value of the 403 for a valid token that lacks a scope a request
+    /// needs (RFC 6750 §3.1, MCP 2025-11-25 step-up): `Bearer error="insufficient_scope",
+    /// scope="<needed ∪ granted, in the server's order>", resource_metadata="…"`.
+    public func insufficientScopeChallenge(needed: [String], granted: [String]) -> String {
+        bearer.insufficientScopeChallenge(needed: needed, granted: granted)
     }
 
     /// Opens the grant secret bound to the request's token (the vault then opens `grant.sealed`).

@@ -95,7 +95,8 @@ final class ProxyTests: XCTestCase {
         XCTAssertEqual(metadata["token_endpoint"] as? String, issuer + "/token")
         XCTAssertEqual(metadata["authorization_endpoint"] as? String, issuer + "/authorize")
 
-        let challenge = "Bearer resource_metadata=\"\(issuer)/.well-known/oauth-protected-resource/mcp\""
+        let challenge =
+            "Bearer resource_metadata=\"\(issuer)/.well-known/oauth-protected-resource/mcp\", scope=\"todos:read todos:write\""
         let mcp = report["mcp"] as? [String: Any] ?? [:]
         XCTAssertEqual(mcp["status"] as? Int, 401)
         XCTAssertEqual(mcp["wwwAuthenticate"] as? String, challenge)

@@ -3,7 +3,8 @@ import RelayJSON
 import Testing
 
 /// To-do content (titles, notes, times) never reaches a log line, a metric label, an error message or an
-/// error's description: errors carry codes and field names only.
+/// error's description: errors carry codes and field names, and at most the days a model needs to retry
+/// (the nearest occurrences of a repeat, in a message that only goes back to the caller), never a time.
 @Suite struct PrivacyToolTests {
     @Test func aCanaryNeverLeavesTheResults() async throws {
         let canary = "canary-\(UUID().uuidString)"

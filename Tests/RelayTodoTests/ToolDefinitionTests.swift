@@ -6,6 +6,22 @@ import Testing
 @testable import RelayTodo
 
 @Suite struct ToolDefinitionTests {
+    /// Reading needs `todos:read`, changing anything `todos:write` (the consent page's two lines), and
+    /// the scope agrees with the read-only hint clients show.
+    @Test func everyToolDeclaresTheScopeItsEffectNeeds() {
+        let scopes = Dictionary(uniqueKeysWithValues: TodoTools.definitions.map { ($0.name, $0.requiredScopes) })
+        #expect(
+            scopes == [
+                "get_me": ["todos:read"], "list_todos": ["todos:read"], "add_todo": ["todos:write"],
+                "update_todo": ["todos:write"], "complete_todo": ["todos:write"], "snooze_todo": ["todos:write"],
+                "delete_todo": ["todos:write"],
+            ])
+        for tool in TodoTools.definitions {
+            let readOnly = tool.annotations.readOnlyHint == true
+            #expect(tool.requiredScopes == [readOnly ? TodoScope.read : TodoScope.write], "\(tool.name)")
+        }
+    }
+
     @Test func theSevenToolsWithTheirHints() {
         let tools = TodoTools.definitions
         #expect(

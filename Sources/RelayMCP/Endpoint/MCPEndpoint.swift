@@ -18,7 +18,7 @@ import RelayJSON
 /// let endpoint = try MCPEndpoint(configuration: configuration, tools: tools, authenticator: auth)
 /// endpoint.mount(on: &router)                  // or: endpoint.responder(otherwise: router.responder)
 /// ```
-public final class MCPEndpoint<Principal: Sendable>: Sendable {
+public final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
     /// The settings it was built with.
     public let configuration: MCPEndpointConfiguration
     /// The registered tools.

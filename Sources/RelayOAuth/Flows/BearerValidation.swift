@@ -8,7 +8,9 @@ public struct BearerGrant: Sendable, Equatable, CustomStringConvertible {
     /// HMAC of the CloudKit user record name.
     public let userID: String
     public let clientID: String
-    /// The token's scopes, in the server's order.
+    /// What this request may do: the token's scopes that the grant still holds, in the server's
+    /// order. The grant's scopes (what the person consented to) bound every token; a refresh may
+    /// issue a token with fewer. The MCP endpoint checks a tool's required scopes against these.
     public let scopes: [String]
     /// The audience the token was issued for (the canonical resource).
     public let resource: String
@@ -31,8 +33,27 @@ public struct BearerGrant: Sendable, Equatable, CustomStringConvertible {
 struct BearerValidation: Sendable {
     let context: OAuthContext
 
-    /// The challenge without an error (no token was sent).
-    var challenge: String { "Bearer resource_metadata=\"\(context.configuration.resourceMetadataURL)\"" }
+    /// The challenge without an error (no token was sent): where the resource metadata is, and
+    /// which scopes to ask for. Every scope the server offers, so that a client connecting from
+    /// this 401 asks for everything the tools can use and the person decides on the consent page
+    /// (MCP 2025-11-25 "Scope Selection Strategy"; the scopes are the same as `scopes_supported`).
+    var challenge: String {
+        "Bearer resource_metadata=\"\(context.configuration.resourceMetadataURL)\", scope=\"\(scopeList(context.configuration.scopes))\""
+    }
+
+    /// The 403 challenge for a valid token without the scope a request needs (RFC 6750 §3.1). Its
+    /// `scope` names `needed` together with what the token already holds, in the server's order:
+    /// the "recommended approach" of MCP 2025-11-25 ("Scope Challenge Handling"), so a client that
+    /// re-authorizes with exactly this set (the 1.x Python SDK does) keeps what it had.
+    func insufficientScopeChallenge(needed: [String], granted: [String]) -> String {
+        let offered = context.configuration.scopes
+        var scopes = offered.filter { needed.contains($0) || granted.contains($0) }
+        scopes += needed.filter { !offered.contains($0) && !scopes.contains($0) }
+        return "Bearer error=\"insufficient_scope\", scope=\"\(scopeList(scopes))\", "
+            + "resource_metadata=\"\(context.configuration.resourceMetadataURL)\""
+    }
+
+    private func scopeList(_ scopes: [String]) -> String { scopes.joined(separator: " ") }
 
     func failure(_ code: OAuthError.Code?, _ detail: String) -> OAuthError {
         var header = challenge
@@ -76,7 +97,8 @@ struct BearerValidation: Sendable {
             grant.endsAt > context.now
         else { throw invalid }
         return BearerGrant(
-            grantID: grant.id, userID: grant.userID, clientID: grant.clientID, scopes: record.scope.tokens,
+            grantID: grant.id, userID: grant.userID, clientID: grant.clientID,
+            scopes: record.scope.tokens.filter(grant.scope.tokens.contains),
             resource: record.resource, sealed: grant.sealed, grantVersion: grantItem.version, boundSecret: record.bound,
             tokenHash: record.hash, expiresAt: record.expiresAt)
     }

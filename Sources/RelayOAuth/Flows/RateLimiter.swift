@@ -1,15 +1,16 @@
 import Foundation
 import RelayStore
 
-/// A fixed-window counter per client address, in memory. Enough for one relay instance; with
-/// several instances each enforces its own share.
+/// A fixed-window counter per client address (or any other key: RelayApp counts tool calls per
+/// grant with it), in memory. Enough for one relay instance; with several instances each enforces
+/// its own share.
 ///
 /// IPv6 addresses count per /64: one subscriber gets at least a /64 and can draw a fresh address
 /// from it for every request, so a per-address budget would be no budget. The table holds at most
 /// `capacity` windows: past it, expired windows go first, then the oldest ones (those addresses
 /// start afresh), a tenth of the table at a time, so a flood of new addresses costs bounded memory
 /// and amortised constant time per request rather than a scan of the table on every request.
-final class RateLimiter: Sendable {
+public final class RateLimiter: Sendable {
     private struct Window {
         var start: Int
         var count: Int
@@ -19,7 +20,8 @@ final class RateLimiter: Sendable {
     private let capacity: Int
     private let windows = Locked<[String: Window]>([:])
 
-    init(_ limit: OAuthConfiguration.RateLimit, capacity: Int = 100_000) {
+    /// A limiter holding at most `capacity` windows.
+    public init(_ limit: OAuthConfiguration.RateLimit, capacity: Int = 100_000) {
         self.limit = limit
         self.capacity = max(10, capacity)
     }
@@ -28,9 +30,12 @@ final class RateLimiter: Sendable {
     var count: Int { windows.withLock { $0.count } }
 
     /// Counts one request from `address` at `now`; returns the seconds to wait when over the limit.
-    func admit(_ address: String, now: Int) -> Int? {
-        let key = Self.key(address)
-        return windows.withLock { windows in
+    func admit(_ address: String, now: Int) -> Int? { admit(key: Self.key(address), now: now) }
+
+    /// Counts one request under `key` exactly as given (no address folding) at `now`, in seconds;
+    /// returns the seconds to wait when over the limit.
+    public func admit(key: String, now: Int) -> Int? {
+        windows.withLock { windows in
             if windows[key] == nil && windows.count >= capacity { makeRoom(&windows, now: now) }
             var window = windows[key] ?? Window(start: now, count: 0)
             if now - window.start >= limit.window { window = Window(start: now, count: 0) }

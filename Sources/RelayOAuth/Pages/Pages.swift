@@ -12,7 +12,10 @@ struct Pages: Sendable {
         _ request: AuthorizationRequest, client: RegisteredClient, requestID: String, csrf: String, locale: PageLocale
     ) -> Response {
         let text = PageText.of(locale)
-        let name = HTML.escape(client.name ?? text.unverifiedName)
+        // A name stored before `DisplayText`'s rules is not shown at all if it breaks them, and any name
+        // is isolated (`<bdi>`), so right-to-left text in it cannot reorder the sentence around it.
+        let shown = client.name.flatMap { DisplayText.isShowable($0) ? $0 : nil } ?? text.unverifiedName
+        let name = "<bdi>\(HTML.escape(shown))</bdi>"
         var origin = text.registeredBy
         if client.source == .metadataDocument, case .success(let uri) = ParsedURI.parse(client.id) {
             origin = text.describedBy.replacingOccurrences(

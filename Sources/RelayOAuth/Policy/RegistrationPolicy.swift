@@ -53,9 +53,16 @@ enum RegistrationPolicy {
         }
         var name: String?
         if let value = object["client_name"], !value.isNull {
+            // Refused rather than cleaned: the client's developer sees the problem at once, and no
+            // stored name can reorder or hide text on the consent page (`DisplayText`).
             guard let text = value.stringValue, text.utf8.count <= maximumNameLength * 4,
-                text.count <= maximumNameLength, !text.unicodeScalars.contains(where: isControl)
-            else { return .failure(metadata("client_name must be a short single line of text.")) }
+                text.count <= maximumNameLength, DisplayText.isShowable(text)
+            else {
+                return .failure(
+                    metadata(
+                        "client_name must be a short single line of visible text, without control, "
+                            + "formatting, bidirectional or invisible characters."))
+            }
             name = text.isEmpty ? nil : text
         }
         var scope: ScopeSet?
@@ -77,8 +84,4 @@ enum RegistrationPolicy {
     }
 
     private static func metadata(_ detail: String) -> OAuthError { OAuthError(.invalidClientMetadata, detail) }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
-    }
 }

@@ -19,16 +19,22 @@ final class RelayHarness: @unchecked Sendable {
     var issuer: String { application.configuration.issuer }
     var mcpURL: String { issuer + "/mcp" }
 
-    init(rotation: EmulatorSettings.Rotation = .invalidate) async throws {
+    /// `logLevel` debug writes every line (no `LogBudget`); `configure` changes the demo configuration.
+    init(
+        rotation: EmulatorSettings.Rotation = .invalidate, logLevel: LogEvent.Level = .debug,
+        configure: (inout Configuration) -> Void = { _ in }
+    ) async throws {
         dataDirectory =
             FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)").path
         let prepared = try Demo(port: 0, dataDirectory: dataDirectory).prepare()
+        var configuration = prepared.configuration
+        configure(&configuration)
         emulator = prepared.emulator
         emulator.updateSettings { $0.rotation = rotation }
         logFile = dataDirectory + "/relay.log"
         logFD = open(logFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        let logger = Logger(minimumLevel: .debug, fd: logFD)
-        application = try await Application.open(prepared.configuration, logger: logger)
+        let logger = Logger(minimumLevel: logLevel, fd: logFD)
+        application = try await Application.open(configuration, logger: logger)
         try application.start()
         http = try HTTPClient()
     }

@@ -50,9 +50,21 @@ final class ToolHarness: Sendable {
             onError: { tool, error in reports.state.withLock { $0.errors.append("\(tool): \(error)") } })
         let tools: [any Tool<TestGrant>] = TodoTools.tools(client: client, clock: { clock.now })
         let endpoint = try MCPEndpoint(configuration: configuration, tools: tools, authenticator: authenticator)
+        // The tools' clock, for a client in another process (the SDK end-to-end script): POST
+        // /test/clock {"now": "<ISO 8601 with offset>"}. Test code only; the relay has no such route.
+        var router = Router()
+        router.on(
+            .post, "/test/clock",
+            immediate: { request in
+                guard let text = (try? JSONValue(parsing: request.body))?["now"]?.stringValue,
+                    let date = ISO8601DateFormatter().date(from: text)
+                else { return Response.json(["error": "expected {\"now\": ISO 8601}"], status: .badRequest) }
+                clock.set(date)
+                return Response.json(["now": .string(text)])
+            })
         server = Server(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 1),
-            responder: endpoint.responder(otherwise: Router().responder))
+            responder: endpoint.responder(otherwise: router.responder))
         try server.start()
     }
 
@@ -158,7 +170,8 @@ final class FakeClock: Sendable {
     private let instant: Mutex<Date>
     init(_ start: Date) { instant = Mutex(start) }
     var now: Date { instant.withLock { $0 } }
-    func set(_ text: String) { instant.withLock { $0 = RelayTodoIntegrationTests.instant(text) } }
+    func set(_ text: String) { set(RelayTodoIntegrationTests.instant(text)) }
+    func set(_ date: Date) { instant.withLock { $0 = date } }
 }
 
 /// An instant from ISO 8601 with offset, parsed by Foundation (not by the code under test).
