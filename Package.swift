@@ -94,7 +94,8 @@ let package = Package(
             dependencies: [
                 "RelayTestSupport", "RelayApp", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayEmulator", "RelayStore",
             ],
-            exclude: ["e2e"]
+            // e2e/: the Python and Selenium scripts; clients/: one replay fixture per real client (JSON).
+            exclude: ["e2e", "clients"]
         ),
         // Several instances and faults: real `serve` processes, moto, the standalone emulator (issue 8).
         .testTarget(

@@ -134,7 +134,9 @@ public func buildApplication(
     {
         responder = plainHTTP.wrap(responder)
     }
-    let server = Server(configuration: configuration.server, responder: observer.wrap(responder))
+    var serverConfiguration = configuration.server
+    serverConfiguration.onEvent = ConnectionObserver(metrics: metrics).record
+    let server = Server(configuration: serverConfiguration, responder: observer.wrap(responder))
     metrics.declareGauge("relay_http_open_connections", help: "Open client connections.") {
         Double(server.openConnections)
     }
@@ -167,8 +169,10 @@ public func buildApplication(
                 status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
                 body: Array(metrics.render().utf8))
         }
+        // A scraper needs a connection or two; the few allowed here are part of ConnectionBudget's reserve.
         metricsServer = Server(
-            configuration: ServerConfiguration(host: configuration.metricsHost, port: metricsPort, eventLoops: 1),
+            configuration: ServerConfiguration(
+                host: configuration.metricsHost, port: metricsPort, eventLoops: 1, maxConnections: 64),
             responder: metricsRouter.responder)
     }
     return Application(

@@ -13,6 +13,9 @@ public struct Configuration: Sendable {
     public var port = 8080
     /// HTTP server settings from the `RELAY_HTTP_*` variables.
     public var server = ServerConfiguration()
+    /// Whether `RELAY_HTTP_MAX_CONNECTIONS` was set: then a value the descriptor limit cannot hold
+    /// stops the start; left to its default, it is lowered to fit (`ConnectionBudget`).
+    public var maxConnectionsIsExplicit = false
     /// `RELAY_HOST_ALIASES`: Host header values `/mcp` accepts besides the issuer's host (others → 421).
     public var hostAliases: [String] = []
     /// `RELAY_ALLOWED_ORIGINS`: browser origins allowed to call `/mcp` (absent Origin is always allowed).
@@ -139,10 +142,15 @@ public struct Configuration: Sendable {
             "RELAY_HTTP_MAX_BODY_BYTES", default: 1_048_576, range: 1024...67_108_864)
         server.headerReadTimeoutMilliseconds = reader.seconds("RELAY_HTTP_HEADER_TIMEOUT", default: 10)
         server.bodyIdleTimeoutMilliseconds = reader.seconds("RELAY_HTTP_BODY_IDLE_TIMEOUT", default: 10)
+        server.bodyTimeoutMilliseconds = reader.seconds("RELAY_HTTP_BODY_TIMEOUT", default: 120)
+        server.bodyMinimumBytesPerSecond = reader.integer("RELAY_HTTP_BODY_MIN_RATE", default: 500, range: 0...1 << 30)
         server.keepAliveTimeoutMilliseconds = reader.seconds("RELAY_HTTP_KEEPALIVE_TIMEOUT", default: 60)
         server.writeTimeoutMilliseconds = reader.seconds("RELAY_HTTP_WRITE_TIMEOUT", default: 30)
         server.drainTimeoutMilliseconds = reader.seconds("RELAY_HTTP_DRAIN_TIMEOUT", default: 30)
+        maxConnectionsIsExplicit = reader.raw("RELAY_HTTP_MAX_CONNECTIONS") != nil
         server.maxConnections = reader.integer("RELAY_HTTP_MAX_CONNECTIONS", default: 20_000, range: 1...1_000_000)
+        server.maxConnectionsPerAddress = reader.integer(
+            "RELAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS", default: 256, range: 0...1_000_000)
         server.trustedProxies = TrustedProxies(reader.addressRanges("RELAY_TRUSTED_PROXIES"))
         self.server = server
         hostAliases = reader.list("RELAY_HOST_ALIASES")

@@ -67,8 +67,18 @@ public enum RelayCommand {
 
     private static func serve(configFile: String?, checkOnly: Bool) async -> Int32 {
         if checkOnly {
-            let problems = await ConfigurationCheck.problems(
+            var problems = await ConfigurationCheck.problems(
                 configFile: configFile, environment: ProcessInfo.processInfo.environment)
+            // The limit `serve` would raise itself to (what a systemd unit's ExecStartPre= sees too).
+            if let configuration = try? Configuration.load(
+                configFile: configFile, environment: ProcessInfo.processInfo.environment)
+            {
+                do {
+                    _ = try ConnectionBudget.plan(configuration, limit: DescriptorLimit.attainable())
+                } catch {
+                    problems.append(error.description)
+                }
+            }
             guard problems.isEmpty else {
                 printError(
                     "mustdo-relay: the configuration has \(problems.count) problem(s):\n"
@@ -78,7 +88,7 @@ public enum RelayCommand {
             print("configuration ok")
             return 0
         }
-        let configuration: Configuration
+        var configuration: Configuration
         do {
             configuration = try Configuration.load(
                 configFile: configFile, environment: ProcessInfo.processInfo.environment)
@@ -87,6 +97,15 @@ public enum RelayCommand {
             printError("mustdo-relay: the configuration has problems:\n\(error)")
             return 1
         }
+        let descriptors = DescriptorsAtStart.raise()
+        let budget: ConnectionBudget
+        do {
+            budget = try ConnectionBudget.plan(configuration, limit: descriptors.limit.soft)
+        } catch {
+            printError("mustdo-relay: the configuration has problems:\n  - \(error)")
+            return 1
+        }
+        configuration.server.maxConnections = budget.maxConnections
         let application: Application
         do {
             application = try await Application.open(configuration)
@@ -94,10 +113,12 @@ public enum RelayCommand {
             printError("mustdo-relay: cannot start:\n  - \(error)")
             return 1
         }
+        descriptors.log(budget, to: application.logger)
         return await run(application) {
             var lines = [
                 "mustdo-relay listening on http://\(configuration.host):\(application.server.port)",
                 "  issuer: \(configuration.issuer)",
+                budget.summary(perAddress: configuration.server.maxConnectionsPerAddress),
             ]
             if let metrics = application.metricsServer {
                 lines.append("  metrics: http://\(configuration.metricsHost):\(metrics.port)/metrics")
@@ -111,7 +132,12 @@ public enum RelayCommand {
         let application: Application
         do {
             prepared = try Demo(port: port, dataDirectory: dataDirectory).prepare()
-            application = try await Application.open(prepared.configuration)
+            var configuration = prepared.configuration
+            let descriptors = DescriptorsAtStart.raise()
+            let budget = try ConnectionBudget.plan(configuration, limit: descriptors.limit.soft)
+            configuration.server.maxConnections = budget.maxConnections
+            application = try await Application.open(configuration)
+            descriptors.log(budget, to: application.logger)
         } catch {
             printError("mustdo-relay demo: cannot start: \(error)")
             return 1

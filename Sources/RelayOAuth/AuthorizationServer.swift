@@ -87,9 +87,12 @@ public final class AuthorizationServer: Sendable {
         try await bearer.validate(request, resource: resource ?? configuration.resource)
     }
 
-    /// The 401 that makes a client reconnect (after `deleteGrant` for a dead CloudKit session).
-    public func invalidTokenResponse(_ detail: String = "The connection ended; connect again.") -> Response {
-        bearer.failure(.invalidToken, detail).response()
+    /// The 401 that makes a client reconnect (after `deleteGrant` for a dead CloudKit session);
+    /// its challenge names the metadata of the URL `request` used.
+    public func invalidTokenResponse(
+        _ detail: String = "The connection ended; connect again.", for request: Request? = nil
+    ) -> Response {
+        bearer.failure(.invalidToken, detail, request: request).response()
     }
 
     /// The `WWW-Authenticate` value of the 403 for a valid token that lacks a scope a request

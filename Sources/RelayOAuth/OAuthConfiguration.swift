@@ -78,7 +78,16 @@ public struct OAuthConfiguration: Sendable {
     /// The protected resource (the MCP endpoint URL).
     public var resource: String { issuer + resourcePath }
     /// The protected-resource metadata URL that `WWW-Authenticate` names.
-    public var resourceMetadataURL: String { issuer + "/.well-known/oauth-protected-resource" + resourcePath }
+    public var resourceMetadataURL: String { resourceMetadataURL(forPath: resourcePath) }
+
+    /// The metadata URL for a request to `path`. The MCP endpoint typed with a trailing slash
+    /// (`…/mcp/`) is named as typed, because RFC 9728 §3.3 has the client check that the
+    /// metadata's `resource` is identical to the URL it used (VS Code compares them exactly);
+    /// both spellings name the same audience (`ResourceIndicator`).
+    public func resourceMetadataURL(forPath path: String) -> String {
+        let typed = path == resourcePath + "/" ? path : resourcePath
+        return issuer + "/.well-known/oauth-protected-resource" + typed
+    }
     /// Whether the issuer is plain-http loopback (the local demo): cookies then cannot be
     /// `Secure` nor `__Host-`, because browsers drop those on http.
     public var isLoopbackDemo: Bool {

@@ -50,7 +50,9 @@ struct RelayAuthenticator: MCPAuthenticator {
         do {
             let started = cache.now()
             let grant = try await oauth.validateBearer(request)
-            guard let token = Self.bearerToken(request) else { return .rejected(oauth.invalidTokenResponse()) }
+            guard let token = Self.bearerToken(request) else {
+                return .rejected(oauth.invalidTokenResponse(for: request))
+            }
             cache.insert(grant, key: BearerCache.key(token), validatedSince: started)
             return .authorized(principal(grant, token: token))
         } catch {
@@ -66,7 +68,7 @@ struct RelayAuthenticator: MCPAuthenticator {
         vault.evictCachedKeys(grantID: principal.grant.grantID)
         observer.event(.info, "cloudkit.session_ended", grant: principal.grant)
         _ = try? await oauth.deleteGrant(principal.grant.grantID, reason: "CloudKit session ended")
-        return oauth.invalidTokenResponse()
+        return oauth.invalidTokenResponse(for: request)
     }
 
     /// Counts the call against the grant's budget; past it, `RATE_LIMITED` with the seconds left in

@@ -10,6 +10,10 @@ extension AuthorizationServer {
         router.get(paths.protectedResource, immediate: { _ in Self.document(resourceDocument) })
         router.get(
             paths.protectedResource + configuration.resourcePath, immediate: { _ in Self.document(resourceDocument) })
+        let slashedDocument = discovery.protectedResourceWithSlash
+        router.get(
+            paths.protectedResource + configuration.resourcePath + "/",
+            immediate: { _ in Self.document(slashedDocument) })
         router.get(paths.authorizationServer, immediate: { _ in Self.document(serverDocument) })
         router.get(
             paths.openIDConfiguration,
@@ -19,7 +23,8 @@ extension AuthorizationServer {
                 return response
             })
         for path in [
-            paths.protectedResource, paths.protectedResource + configuration.resourcePath, paths.authorizationServer,
+            paths.protectedResource, paths.protectedResource + configuration.resourcePath,
+            paths.protectedResource + configuration.resourcePath + "/", paths.authorizationServer,
             paths.openIDConfiguration,
         ] {
             router.on(.options, path, immediate: { _ in CORS.preflight(methods: "GET, OPTIONS") })
