@@ -8,7 +8,7 @@ FUZZ_SECONDS ?= 60
 DEMO_PORT ?= 8080
 
 .PHONY: deps build release lint format test unit fuzz deploy-check demo package package-test bench bench-http \
-	bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-soak acceptance clean
+	bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-soak acceptance capacity clean
 
 deps:
 	@scripts/install-deps.sh
@@ -90,6 +90,13 @@ bench-peers: deps
 SOAK_MINUTES ?= 15
 bench-soak: deps
 	SOAK_MINUTES=$(SOAK_MINUTES) timeout --kill-after=30 $$(awk "BEGIN { print int(($(SOAK_MINUTES) + 30) * 60) }") bench/soak
+
+# docs/capacity.md from today's measurements: bench/capacity counts what a connection, a tool call and
+# a refresh cost on DynamoDB + KMS (moto) and writes bench/records/capacity-<date>.json; the report
+# turns it and bench/capacity-assumptions.json (prices, quotas, usage) into docs/capacity.md.
+capacity: deps
+	bench/capacity
+	bench/capacity-report
 
 clean:
 	rm -rf .build .build-fuzz .build-fuzz.log

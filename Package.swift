@@ -31,7 +31,7 @@ let package = Package(
         // The to-do domain (pure values and rules) and the seven tools on RelayMCP, reaching CloudKit through a
         // per-grant `CloudKitSession` that RelayApp implements on the vault and the grant store.
         .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP"]),
-        .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON"]),
+        .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON", "RelaySync"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
         .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON", "RelaySync"]),
         // The store conformance suite, a library so every backend's tests (DynamoDB too) can run it.
@@ -47,7 +47,7 @@ let package = Package(
             name: "RelayApp",
             dependencies: [
                 "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault", "RelayAWS", "RelayCloudKit",
-                "RelayEmulator", "RelayMCP", "RelayTodo", "RelayOAuth", "CMalloc",
+                "RelayEmulator", "RelayMCP", "RelayTodo", "RelayOAuth", "RelaySync", "CMalloc", "CSpawn",
             ]
         ),
 
@@ -109,7 +109,12 @@ let package = Package(
         ),
         .testTarget(name: "RelayTestSupportTests", dependencies: ["RelayTestSupport", "RelaySync"]),
         .testTarget(
-            name: "RelayAppTests", dependencies: ["RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore"]),
+            name: "RelayAppTests",
+            dependencies: [
+                "RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore", "RelayCloudKit", "RelayTodo",
+                "RelayHTTP", "RelayEmulator",
+                "RelaySync",
+            ]),
         .testTarget(
             name: "RelayMCPTests", dependencies: ["RelayTestSupport", "RelayMCP", "RelayHTTP", "RelayJSON"],
             exclude: ["e2e"]),

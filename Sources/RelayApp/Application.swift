@@ -109,6 +109,7 @@ public func buildApplication(
         store: backends.store, keyService: backends.keyService, credentials: credentials, clock: clock)
     router.get("/readyz") { _ in await readiness.response() }
     oauth.register(on: &router)
+    LocalBounce(ports: configuration.localBouncePorts).register(on: &router)
 
     let toolCalls =
         configuration.toolCallsPerMinute > 0
@@ -118,7 +119,8 @@ public func buildApplication(
         observer: upstream, credentials: credentials, toolCalls: toolCalls, clock: clock)
     let endpoint = try MCPEndpoint(
         configuration: configuration.mcpConfiguration(logger: logger, metrics: metrics),
-        tools: TodoTools.tools(client: backends.cloudKit, for: GrantPrincipal.self),
+        tools: MCPFeatures.tools(client: backends.cloudKit, for: GrantPrincipal.self),
+        prompts: MCPFeatures.prompts,
         authenticator: authenticator)
     // A tool whose scope the authorization server does not offer could never be called: no
     // consent can grant it. Refuse to start rather than serve a tool nobody can use.

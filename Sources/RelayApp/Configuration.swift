@@ -43,6 +43,9 @@ public struct Configuration: Sendable {
     /// `RELAY_METRICS_GRANTS_INTERVAL`: seconds between counts of active grants for the
     /// `relay_oauth_active_grants` gauge (0 disables; default 60, or 0 with DynamoDB).
     public var grantsGaugeInterval = 60
+    /// `RELAY_LOCAL_BOUNCE_PORTS`: the ports `/local/callback/<port>` may send a browser on to (on
+    /// `http://localhost`), for `mustdo-relay local`'s sign-in; empty (the default) turns the bounce off.
+    public var localBouncePorts: [ClosedRange<Int>] = []
     /// `RELAY_MCP_TOOL_CALLS_PER_MINUTE`: tool calls one connection (grant) may make per minute,
     /// each call of a batch counted on its own (0 disables the limit).
     public var toolCallsPerMinute = 300
@@ -162,6 +165,13 @@ public struct Configuration: Sendable {
         logLevel = reader.choice(
             "RELAY_LOG_LEVEL", default: .info,
             choices: ["debug": .debug, "info": .info, "warning": .warning, "error": .error])
+        if let ports = LocalBounce.parsePorts(reader.list("RELAY_LOCAL_BOUNCE_PORTS")) {
+            localBouncePorts = ports
+        } else {
+            reader.problem(
+                "RELAY_LOCAL_BOUNCE_PORTS",
+                "must be ports or low-high ranges within 1024-65535, comma-separated (e.g. 51234), or empty for off")
+        }
     }
 
     private mutating func readStorage(_ reader: inout SettingsReader) {

@@ -103,6 +103,7 @@ struct Demo {
             "  Example client:        examples/connect \(issuer)/mcp --headless alice@example.com",
             "                         (the official MCP Python SDK; without --headless it opens your browser)",
             "  Disconnect page:       \(issuer)/disconnect",
+            "  Connections page:      \(issuer)/connections",
             "",
             "  Sign-in is the local CloudKit emulator at \(prepared.emulator.baseURL): type any Apple ID,",
             "  e.g. alice@example.com. Each Apple ID gets its own empty to-do list.",

@@ -16,6 +16,11 @@ public enum RelayCommand {
                   Run the relay. Settings come from FILE (KEY=value lines, see
                   config/relay.env.example) and from RELAY_* environment variables,
                   which win. --check-config validates the settings and exits.
+          local [sign-in | sign-out]
+                  The local MCP server for one person: MCP on standard input and output,
+                  calling CloudKit directly with their own sign-in, kept in ~/.mustdo/auth.json
+                  (mode 0600). MUSTDO_* variables configure it; 'mustdo-relay local --help'
+                  and docs/local.md list them.
           demo [--port N] [--data DIR]
                   Run everything locally: the relay on http://127.0.0.1:N (8080 unless
                   given; 0 = any free port), a CloudKit emulator with a fake Apple sign-in
@@ -48,6 +53,9 @@ public enum RelayCommand {
                 let checkOnly = parser.flag("--check-config")
                 try parser.finish()
                 return await serve(configFile: configFile, checkOnly: checkOnly)
+            case "local":
+                // Nothing but MCP may reach standard output from here on.
+                return await LocalCommand.main(parser.remaining, environment: ProcessInfo.processInfo.environment)
             case "demo":
                 let port = try parser.value(for: "--port").map { try ArgumentParser.port($0) } ?? 8080
                 let data = try parser.value(for: "--data")

@@ -3,7 +3,8 @@ import RelayStore
 
 /// The OAuth 2.1 authorization server of MustDo Relay: discovery documents, dynamic client
 /// registration and client ID metadata documents, `/authorize` with the consent page, the Apple
-/// sign-in bridge, `/token`, `/revoke`, the disconnect page, and bearer validation for `/mcp`.
+/// sign-in bridge, `/token`, `/revoke`, the disconnect and connections pages, and bearer validation
+/// (with "last used") for `/mcp`.
 ///
 /// ```swift
 /// let oauth = AuthorizationServer(
@@ -27,6 +28,9 @@ public final class AuthorizationServer: Sendable {
     let bearer: BearerValidation
     let revocation: Revocation
     let bridge: SignInBridge
+    let sessions: PageSessions
+    let connections: Connections
+    let usage: UsageRecorder
     let pages: Pages
     let registrationLimiter: RateLimiter
     let pageLimiter: RateLimiter
@@ -64,7 +68,11 @@ public final class AuthorizationServer: Sendable {
         refreshes = RefreshRotation(context: context, grants: grants, issuer: issuer)
         bearer = BearerValidation(context: context)
         revocation = Revocation(context: context, grants: grants)
-        bridge = SignInBridge(context: context, pending: pending, grants: grants, signIn: signIn, sealer: sealer)
+        sessions = PageSessions(context: context)
+        connections = Connections(context: context, grants: grants)
+        usage = UsageRecorder(context: context)
+        bridge = SignInBridge(
+            context: context, pending: pending, grants: grants, sessions: sessions, signIn: signIn, sealer: sealer)
         pages = Pages(configuration: configuration, paths: paths)
         registrationLimiter = RateLimiter(configuration.registrationRateLimit)
         pageLimiter = RateLimiter(configuration.pageRateLimit)
@@ -85,6 +93,22 @@ public final class AuthorizationServer: Sendable {
     /// server's MCP endpoint). Throws the 401 (with `WWW-Authenticate`) for anything else.
     public func validateBearer(_ request: Request, resource: String? = nil) async throws(OAuthError) -> BearerGrant {
         try await bearer.validate(request, resource: resource ?? configuration.resource)
+    }
+
+    /// Notes that `grant` (just validated, or found in a cache of validations) served a request
+    /// today, for "last used" on the connections page: at most one store write per grant and day,
+    /// made in a task of its own so the response never waits for it (`UsageRecorder`). Otherwise
+    /// costs nothing but a lock and a set lookup, and nothing at all once the record says today.
+    public func noteUse(_ grant: BearerGrant) {
+        guard let day = usage.claim(grant) else { return }
+        let usage = self.usage
+        Task { await usage.record(grant, day: day) }
+    }
+
+    /// `noteUse`, waiting for the write (tests).
+    func recordUse(_ grant: BearerGrant) async {
+        guard let day = usage.claim(grant) else { return }
+        await usage.record(grant, day: day)
     }
 
     /// The 401 that makes a client reconnect (after `deleteGrant` for a dead CloudKit session);

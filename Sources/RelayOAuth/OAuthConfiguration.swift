@@ -14,6 +14,9 @@ public struct OAuthConfiguration: Sendable {
         public var pendingRequest = 600
         /// How long after pressing "Continue with Apple" the callback is still accepted.
         public var consentWindow = 180
+        /// How long the connections page stays open after Apple confirmed who the person is
+        /// (never extended: the person confirms again after it).
+        public var connectionsSession = 600
         /// How long a retry of the just-rotated refresh token gets the same successor pair.
         public var refreshGrace = 120
         /// A registered client that never completes a token exchange is deleted after this.
@@ -64,7 +67,7 @@ public struct OAuthConfiguration: Sendable {
     public var maximumRegistrationBytes = 16384
     /// The fixed path Apple's sign-in returns to (registered with the CloudKit API token).
     public var callbackPath = "/oauth/apple/callback"
-    /// Origins the consent and disconnect forms may end up at (CSP `form-action`): the POST
+    /// Origins the consent, disconnect and connections forms may end up at (CSP `form-action`): the POST
     /// answers with a redirect to Apple's sign-in page, which browsers check against this list.
     public var signInOrigins = ["https://idmsa.apple.com", "https://*.apple.com", "https://*.icloud.com"]
     /// Test only: accept `http://127.0.0.1` client metadata document URLs.
@@ -121,7 +124,7 @@ public struct OAuthConfiguration: Sendable {
         if !callbackPath.hasPrefix("/") { problems.append("the callback path must start with /") }
         let windows = [
             lifetimes.accessToken, lifetimes.refreshToken, lifetimes.grant, lifetimes.code, lifetimes.pendingRequest,
-            lifetimes.consentWindow, lifetimes.unusedClient, lifetimes.redeemedCode,
+            lifetimes.consentWindow, lifetimes.unusedClient, lifetimes.redeemedCode, lifetimes.connectionsSession,
         ]
         if windows.contains(where: { $0 <= 0 }) || lifetimes.refreshGrace < 0 || lifetimes.metadataDocumentCache < 0 {
             problems.append("lifetimes must be positive")

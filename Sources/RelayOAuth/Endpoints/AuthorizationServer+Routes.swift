@@ -3,7 +3,7 @@ import RelayJSON
 
 extension AuthorizationServer {
     /// Adds every route: discovery (with CORS and preflights), `/register`, `/authorize`, the
-    /// consent POST, the Apple callback, `/token`, `/revoke` and `/disconnect`.
+    /// consent POST, the Apple callback, `/token`, `/revoke`, `/disconnect` and `/connections`.
     public func register(on router: inout Router) {
         let resourceDocument = discovery.protectedResource
         let serverDocument = discovery.authorizationServer
@@ -40,6 +40,9 @@ extension AuthorizationServer {
         router.get(paths.callback) { await self.callback($0) }
         router.get(paths.disconnect) { await self.disconnectPage($0) }
         router.post(paths.disconnect) { await self.confirmDisconnect($0) }
+        router.get(paths.connections) { await self.connectionsPage($0) }
+        router.post(paths.connections) { await self.confirmConnections($0) }
+        router.post(paths.connectionsEnd) { await self.endConnections($0) }
     }
 
     /// A JSON discovery document, cacheable for a while, with CORS.

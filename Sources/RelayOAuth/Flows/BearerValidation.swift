@@ -24,6 +24,9 @@ public struct BearerGrant: Sendable, Equatable, CustomStringConvertible {
     public let tokenHash: String
     /// When the token expires, seconds since the epoch.
     public let expiresAt: Int
+    /// The day (UTC, days since the epoch) the grant's record said it was last used, as read by the
+    /// validation; `AuthorizationServer.noteUse` writes today's at most once a day.
+    public internal(set) var lastUsedDay: Int? = nil
 
     /// Identifiers only: no sealed bytes, no bound secret.
     public var description: String { "BearerGrant(grant: \(grantID), client: \(clientID), scopes: \(scopes))" }
@@ -108,6 +111,6 @@ struct BearerValidation: Sendable {
             grantID: grant.id, userID: grant.userID, clientID: grant.clientID,
             scopes: record.scope.tokens.filter(grant.scope.tokens.contains),
             resource: record.resource, sealed: grant.sealed, grantVersion: grantItem.version, boundSecret: record.bound,
-            tokenHash: record.hash, expiresAt: record.expiresAt)
+            tokenHash: record.hash, expiresAt: record.expiresAt, lastUsedDay: grant.lastUsedDay)
     }
 }

@@ -59,6 +59,10 @@ struct EndpointPaths: Sendable {
     var token = "/token"
     var revoke = "/revoke"
     var disconnect = "/disconnect"
+    /// The person's connections: `GET` shows them (after Apple confirms), `POST` confirms with Apple.
+    var connections = "/connections"
+    /// The forms of the connections page: end one, end all, sign out.
+    var connectionsEnd = "/connections/end"
     var callback: String
 
     init(callback: String) { self.callback = callback }
