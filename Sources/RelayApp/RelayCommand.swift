@@ -3,7 +3,9 @@ import RelayHTTP
 
 /// The `mustdo-relay` command line: `serve`, `demo`, `--help`, `--version`.
 public enum RelayCommand {
-    /// Version string printed by `--version` and served in MCP `serverInfo`.
+    /// Version string printed by `--version` and served in MCP `serverInfo`: the one place the version
+    /// is written. `make package` reads this line for the Debian package's version (packaging/build-deb.sh),
+    /// so keep it one plain string literal, in Debian's version syntax.
     public static let version = "0.1.0"
 
     static let usage = """
