@@ -68,20 +68,22 @@ final class SilentEndpoint: Sendable {
         guard listening else { throw MotoFailure(message: "cannot listen on loopback") }
         port = Int(UInt16(bigEndian: address.sin_port))
         let accepted = accepted
-        // A thread of its own: accept blocks, and the test's tasks must not wait behind it.
+        // A thread of its own: accept blocks, and the test's tasks must not wait behind it. The thread
+        // closes every descriptor itself once accept fails, so it never accepts on a number that was
+        // closed and handed to another test.
         Thread {
             while true {
                 let connection = accept(descriptor, nil, nil)
-                guard connection >= 0 else { return }
+                guard connection >= 0 else { break }
                 accepted.descriptors.withLock { $0.append(connection) }
             }
+            close(descriptor)
+            accepted.descriptors.withLock { for connection in $0 { close(connection) } }
         }.start()
     }
 
     deinit {
-        shutdown(descriptor, Int32(SHUT_RDWR))  // wakes the accepting thread
-        close(descriptor)
-        accepted.descriptors.withLock { for connection in $0 { close(connection) } }
+        shutdown(descriptor, Int32(SHUT_RDWR))  // accept fails, and the thread closes everything
     }
 }
 

@@ -66,7 +66,8 @@ final class StdioHarness: @unchecked Sendable {
 
     /// The next line the server writes, or nil when none comes within `timeout` (or the pipe closed).
     /// It polls without blocking and sleeps between polls: the server runs on the same cooperative pool.
-    func line(timeout: Duration = .seconds(10)) async -> JSONValue? {
+    /// The default is long: the whole test process can stall for many seconds on a loaded two-core machine.
+    func line(timeout: Duration = .seconds(60)) async -> JSONValue? {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
