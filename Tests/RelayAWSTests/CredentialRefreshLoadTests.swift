@@ -45,7 +45,7 @@ struct CredentialRefreshLoadTests {
         let client = try AWSJSONClient(
             service: "dynamodb", http: http,
             configuration: AWSConfiguration(
-                region: "us-east-1", credentials: provider, endpoint: service.base, requestTimeout: .seconds(30)),
+                region: "us-east-1", credentials: provider, endpoint: service.base, requestTimeout: .seconds(120)),
             contentType: "application/x-amz-json-1.0", targetPrefix: "DynamoDB_20120810")
 
         // Start: every request waits for the one first fetch.

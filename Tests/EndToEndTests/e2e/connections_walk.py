@@ -23,8 +23,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from browser_walk import SIZES, Walk  # noqa: E402
 from relay_flow import tool_call  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+# A page that is being replaced by the next one makes the element a waiter just found stale: keep waiting.
+# Long: Chromium shares two cores with the relay and the test process.
+PATIENCE = dict(timeout=30, ignored_exceptions=(StaleElementReferenceException,))
 
 APPS = ("Reading Lamp", "Planner Pro")
 WORDS = {
@@ -72,7 +77,7 @@ class ConnectionsWalk(Walk):
             self.snap(driver, f"{label}-1-consent-read-only")
         driver.find_element(By.CSS_SELECTOR, "button[value=continue]").click()
         self.sign_in(driver, apple_id, label)
-        WebDriverWait(driver, 10).until(lambda d: d.current_url.startswith(self.catcher.origin + "/callback"))
+        WebDriverWait(driver, **PATIENCE).until(lambda d: d.current_url.startswith(self.catcher.origin + "/callback"))
         back = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(driver.current_url).query))
         self.expect(back.get("state") == state, f"{label}: redirect {back}")
         form = {
@@ -121,7 +126,7 @@ class ConnectionsWalk(Walk):
             self.expect(reader_name not in before and full_name not in before, f"{label}: listed before Apple confirmed")
             driver.find_element(By.CSS_SELECTOR, "main form button").click()
             self.sign_in(driver, apple_id, label + "-connections")
-            WebDriverWait(driver, 10).until(lambda d: d.current_url == self.relay + "/connections")
+            WebDriverWait(driver, **PATIENCE).until(lambda d: d.current_url == self.relay + "/connections")
             self.snap(driver, f"{label}-3-list")
             self.page_checks(driver, f"{label} connections", language)
             listed = driver.find_element(By.TAG_NAME, "main").text
@@ -136,7 +141,7 @@ class ConnectionsWalk(Walk):
             self.expect("127.0.0.1:" in reader_row.text, f"{label}: no redirect host: {reader_row.text!r}")
 
             reader_row.find_element(By.CSS_SELECTOR, "button[value=end]").click()
-            WebDriverWait(driver, 10).until(lambda d: ended_one in d.find_element(By.TAG_NAME, "main").text)
+            WebDriverWait(driver, **PATIENCE).until(lambda d: ended_one in d.find_element(By.TAG_NAME, "main").text)
             self.snap(driver, f"{label}-4-ended-one")
             self.page_checks(driver, f"{label} ended one", language)
             self.expect(self.row(driver, reader_name) is None, f"{label}: the ended app is still listed")
@@ -147,7 +152,7 @@ class ConnectionsWalk(Walk):
             self.expect(still == [200, None], f"{label}: the other app's token: {still}")
 
             driver.find_element(By.CSS_SELECTOR, "button[value=end-all]").click()
-            WebDriverWait(driver, 10).until(lambda d: no_app in d.find_element(By.TAG_NAME, "main").text)
+            WebDriverWait(driver, **PATIENCE).until(lambda d: no_app in d.find_element(By.TAG_NAME, "main").text)
             self.snap(driver, f"{label}-5-ended-all")
             self.page_checks(driver, f"{label} ended all", language)
             after = tool_call(self.relay, full["access_token"], "list_todos")
@@ -167,7 +172,7 @@ class ConnectionsWalk(Walk):
         try:
             src = urllib.parse.urlencode({"src": self.relay + "/connections"})
             driver.get(self.catcher.origin + "/frame?" + src)
-            WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
+            WebDriverWait(driver, **PATIENCE).until(lambda d: d.execute_script("return document.readyState") == "complete")
             driver.switch_to.frame(driver.find_element(By.ID, "f"))
             location = driver.execute_script("return location.href")
             driver.switch_to.default_content()
