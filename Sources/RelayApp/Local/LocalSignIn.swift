@@ -2,6 +2,7 @@ import Foundation
 import RelayCloudKit
 import RelayCrypto
 import RelayHTTP
+import RelayOAuth
 import RelaySync
 
 /// The local server's iCloud sign-in: CloudKit's 421 `redirectURL` opened in the person's browser, and the
@@ -211,7 +212,7 @@ final class LocalSignIn: Sendable {
         guard attempt.outcome == nil, ConstantTime.equals(Array(cookie.utf8), Array(attempt.cookie.utf8)) else {
             return LocalSignInPages.redirect(.notStartedHere)
         }
-        guard let token = Self.webAuthToken(in: request) else {
+        guard let token = CloudKitSignInCallback.webAuthToken(in: request) else {
             finish(attempt, .failed("Apple sent no sign-in token."), linger: .seconds(10))
             return LocalSignInPages.redirect(.noToken)
         }
@@ -239,21 +240,6 @@ final class LocalSignIn: Sendable {
         }
         finish(attempt, .signedIn, linger: .seconds(10))
         return LocalSignInPages.redirect(.signedIn)
-    }
-
-    /// `ckWebAuthToken` (or the older `ckSession`) from the raw query, `+` kept as `+` (the token is base64
-    /// and Apple does not always percent-encode it), as the hosted relay reads it.
-    static func webAuthToken(in request: Request) -> String? {
-        guard let query = request.rawQuery else { return nil }
-        var session: String?
-        for part in query.split(separator: "&") {
-            let pieces = part.split(separator: "=", maxSplits: 1)
-            guard pieces.count == 2, let value = FormDecoding.decode(pieces[1].utf8, plusAsSpace: false), !value.isEmpty
-            else { continue }
-            if pieces[0] == "ckWebAuthToken" { return value }
-            if pieces[0] == "ckSession" { session = value }
-        }
-        return session
     }
 }
 

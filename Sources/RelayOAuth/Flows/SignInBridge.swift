@@ -99,18 +99,6 @@ struct SignInBridge: Sendable {
         }
     }
 
-    /// `ckWebAuthToken` (or the older `ckSession`) from the raw query. `+` stays `+`: the token is
-    /// base64 and Apple does not always percent-encode it.
-    static func webAuthToken(in request: Request) -> String? {
-        guard let query = request.rawQuery else { return nil }
-        var session: String?
-        for part in query.split(separator: "&") {
-            let pieces = part.split(separator: "=", maxSplits: 1)
-            guard pieces.count == 2, let value = FormDecoding.decode(pieces[1].utf8, plusAsSpace: false), !value.isEmpty
-            else { continue }
-            if pieces[0] == "ckWebAuthToken" { return value }
-            if pieces[0] == "ckSession" { session = value }
-        }
-        return session
-    }
+    /// `ckWebAuthToken` (or the older `ckSession`) from Apple's redirect back.
+    static func webAuthToken(in request: Request) -> String? { CloudKitSignInCallback.webAuthToken(in: request) }
 }
