@@ -25,6 +25,8 @@ public struct Application: Sendable {
     let grantsGauge: GrantsGauge?
     /// Gives free heap memory back to the system after bursts.
     let memoryTrimmer: MemoryTrimmer
+    /// Checks the CloudKit API token (at start, after a 401, for `/readyz`).
+    let credentials: APITokenMonitor
 
     /// Starts listening; returns once connections are accepted.
     public func start() throws {
@@ -37,6 +39,9 @@ public struct Application: Sendable {
         }
         grantsGauge?.start()
         memoryTrimmer.start()
+        // One check at start: a mistyped API token file shows in the log and on /readyz at once,
+        // not at the first person's tool call.
+        Task { [credentials] in _ = await credentials.refresh() }
     }
 
     /// Stops accepting and drains in-flight requests (returns at once; see `waitUntilStopped`).
@@ -74,9 +79,11 @@ public func buildApplication(
     UpstreamObserver.declare(metrics)
     OAuthEventObserver.declare(metrics)
     let upstream = UpstreamObserver(logger: logger, metrics: metrics)
+    let credentials = upstream.apiTokenMonitor(cloudKit: backends.cloudKit, clock: clock)
     let cache = BearerCache(ttl: configuration.oauth.validationCacheTTL, clock: clock)
     let states = GrantStates(clock: clock)
-    let oauthEvents = OAuthEventObserver(logger: logger, metrics: metrics, cache: cache, states: states)
+    let oauthEvents = OAuthEventObserver(
+        logger: logger, metrics: metrics, cache: cache, states: states, vault: backends.vault)
 
     let oauth = AuthorizationServer(
         configuration: try configuration.oauthConfiguration(),
@@ -98,17 +105,30 @@ public func buildApplication(
     })
     let healthy = Response.text("ok")
     router.get("/healthz", immediate: { _ in healthy })
-    let readiness = Readiness(store: backends.store, keyService: backends.keyService, clock: clock)
+    let readiness = Readiness(
+        store: backends.store, keyService: backends.keyService, credentials: credentials, clock: clock)
     router.get("/readyz") { _ in await readiness.response() }
     oauth.register(on: &router)
+    LocalBounce(ports: configuration.localBouncePorts).register(on: &router)
 
+    let toolCalls =
+        configuration.toolCallsPerMinute > 0
+        ? RateLimiter(.init(requests: configuration.toolCallsPerMinute, window: 60)) : nil
     let authenticator = RelayAuthenticator(
         oauth: oauth, vault: backends.vault, cache: cache, serializer: GrantSerializer(), states: states,
-        observer: upstream)
+        observer: upstream, credentials: credentials, toolCalls: toolCalls, clock: clock)
     let endpoint = try MCPEndpoint(
         configuration: configuration.mcpConfiguration(logger: logger, metrics: metrics),
-        tools: TodoTools.tools(client: backends.cloudKit, for: GrantPrincipal.self),
+        tools: MCPFeatures.tools(client: backends.cloudKit, for: GrantPrincipal.self),
+        prompts: MCPFeatures.prompts,
         authenticator: authenticator)
+    // A tool whose scope the authorization server does not offer could never be called: no
+    // consent can grant it. Refuse to start rather than serve a tool nobody can use.
+    let unoffered = endpoint.registry.declaredScopes.subtracting(oauth.configuration.scopes)
+    guard unoffered.isEmpty else {
+        throw MCPError.internalError(
+            "Tools require scopes the authorization server does not offer: \(unoffered.sorted())")
+    }
 
     let observer = RequestObserver(logger: logger, metrics: metrics, router: router, mcpPaths: endpoint.paths)
     var responder = endpoint.responder(otherwise: router.responder)
@@ -116,10 +136,18 @@ public func buildApplication(
     {
         responder = plainHTTP.wrap(responder)
     }
-    let server = Server(configuration: configuration.server, responder: observer.wrap(responder))
+    var serverConfiguration = configuration.server
+    serverConfiguration.onEvent = ConnectionObserver(metrics: metrics).record
+    let server = Server(configuration: serverConfiguration, responder: observer.wrap(responder))
     metrics.declareGauge("relay_http_open_connections", help: "Open client connections.") {
         Double(server.openConnections)
     }
+    metrics.declareCounter(
+        "relay_log_lines_suppressed_total", help: "Log lines counted in a summary line instead of written (log budget)."
+    ) { Double(logger.suppressedLines) }
+    metrics.declareCounter(
+        "relay_log_lines_dropped_total", help: "Log lines lost because the log writer fell behind."
+    ) { Double(logger.droppedLines) }
     metrics.declareGauge("relay_vault_cached_keys", help: "Unwrapped data keys cached in memory.") {
         Double(backends.vault.cachedKeyCount)
     }
@@ -143,12 +171,14 @@ public func buildApplication(
                 status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
                 body: Array(metrics.render().utf8))
         }
+        // A scraper needs a connection or two; the few allowed here are part of ConnectionBudget's reserve.
         metricsServer = Server(
-            configuration: ServerConfiguration(host: configuration.metricsHost, port: metricsPort, eventLoops: 1),
+            configuration: ServerConfiguration(
+                host: configuration.metricsHost, port: metricsPort, eventLoops: 1, maxConnections: 64),
             responder: metricsRouter.responder)
     }
     return Application(
         configuration: configuration, backends: backends, oauth: oauth, server: server, metricsServer: metricsServer,
         logger: logger, metrics: metrics, grantsGauge: grantsGauge,
-        memoryTrimmer: MemoryTrimmer(logger: logger, metrics: metrics))
+        memoryTrimmer: MemoryTrimmer(logger: logger, metrics: metrics), credentials: credentials)
 }

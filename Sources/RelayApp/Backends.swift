@@ -67,7 +67,7 @@ public struct Backends: Sendable {
             configuration: CloudKitConfiguration(
                 baseURL: configuration.cloudKit.baseURL,
                 container: configuration.cloudKit.container,
-                environment: CloudKitEnvironment(rawValue: configuration.cloudKit.environment) ?? .production,
+                environment: configuration.cloudKit.environment,
                 apiToken: CloudKitAPIToken(apiToken),
                 zoneName: configuration.cloudKit.zone,
                 connectTimeout: .milliseconds(Int(configuration.cloudKit.connectTimeoutSeconds * 1000)),

@@ -4,15 +4,24 @@ import RelayVault
 
 /// `/readyz`: 200 when the store answers a read and the key service makes a data key, 503 with
 /// the failing part otherwise. Results are cached for 10 seconds so probes cannot load KMS.
+///
+/// A CloudKit API token (or container) that CloudKit refuses is reported but keeps the instance
+/// in rotation: `200 degraded: …`. It is one setting shared by every instance, so taking this
+/// one out would move its traffic to instances that fail the same way — or, with all of them
+/// out, turn clear tool errors (and working token refreshes, revocation and metadata) into a
+/// load balancer's outage. The `relay_cloudkit_api_token_refused` gauge and the
+/// `cloudkit.api_token_refused` log line are what to alert on (docs/operations.md).
 final class Readiness: Sendable {
     private let store: any Store
     private let keyService: any KeyService
+    private let credentials: APITokenMonitor
     private let clock: any Clock
     private let cached = Locked<(at: Double, response: Response)?>(nil)
 
-    init(store: any Store, keyService: any KeyService, clock: any Clock) {
+    init(store: any Store, keyService: any KeyService, credentials: APITokenMonitor, clock: any Clock) {
         self.store = store
         self.keyService = keyService
+        self.credentials = credentials
         self.clock = clock
     }
 
@@ -30,9 +39,20 @@ final class Readiness: Sendable {
         } catch {
             failures.append("key service")
         }
-        let response: Response =
-            failures.isEmpty
-            ? .text("ready") : .text("not ready: \(failures.joined(separator: ", "))", status: .serviceUnavailable)
+        // While CloudKit's verdict on the API token is missing or bad, ask again in the background
+        // (at most one check per 10 s, never making the probe wait on CloudKit): a configuration
+        // fixed meanwhile then shows here without waiting for a user's call.
+        let apiToken = credentials.status.result
+        if apiToken != .accepted {
+            Task { [credentials] in _ = await credentials.refresh() }
+        }
+        var text = failures.isEmpty ? "ready" : "not ready: \(failures.joined(separator: ", "))"
+        if apiToken == .refused {
+            text =
+                (failures.isEmpty ? "" : text + "; ")
+                + "degraded: CloudKit refuses the API token (RELAY_CLOUDKIT_API_TOKEN_FILE, container or environment)"
+        }
+        let response: Response = .text(text, status: failures.isEmpty ? .ok : .serviceUnavailable)
         cached.withLock { $0 = (now, response) }
         return response
     }

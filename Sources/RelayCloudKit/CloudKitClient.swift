@@ -20,19 +20,33 @@ public struct CloudKitClient: Sendable {
     }
 
     /// The sign-in URL: `users/caller` without a web auth token answers 421 with `redirectURL`.
+    /// No user token is sent, so a 401 here is about the API token (`.authenticationFailed`).
     public func signInURL() async throws(CloudKitError) -> String {
         do {
             _ = try await call(.get, "users/caller", database: .public, token: nil, idempotent: true)
         } catch  where error.status == 421 {
             if let url = error.redirectURL { return url }
             throw CloudKitError(.invalidResponse, status: 421, reason: "421 without redirectURL")
-        } catch  where error.kind == .sessionDead {
-            // No user token was sent, so a 401 here is about the API token: a configuration fault.
-            var refused = error
-            refused.kind = .server
-            throw refused
         }
         throw CloudKitError(.invalidResponse, reason: "users/caller without a token did not ask for sign-in")
+    }
+
+    /// What CloudKit says of this client's API token, container and environment, asked the way
+    /// sign-in starts: `users/caller` without a web auth token must answer 421 AUTHENTICATION_REQUIRED
+    /// with a sign-in URL. Any other refusal (401 AUTHENTICATION_FAILED, 403, 400, 404) means
+    /// CloudKit does not take the credentials; no answer, 5xx or throttling tells nothing.
+    public func checkAPIToken() async -> APITokenCheck {
+        do {
+            _ = try await signInURL()
+            return .accepted
+        } catch {
+            switch error.kind {
+            case .authenticationFailed, .accountUnsupported, .accessDenied, .badRequest, .notFound, .zoneNotFound:
+                return .refused
+            default:
+                return .unknown
+            }
+        }
     }
 
     /// The signed-in user (`users/caller` on the public database, as documented).
@@ -171,4 +185,14 @@ public struct CloudKitClient: Sendable {
             )
         }
     }
+}
+
+/// The outcome of `CloudKitClient.checkAPIToken()`.
+public enum APITokenCheck: String, Sendable, Equatable {
+    /// CloudKit takes the API token: it asked for a sign-in (421 with a redirect URL).
+    case accepted
+    /// CloudKit refuses the API token, the container or the environment: the operator must fix it.
+    case refused
+    /// No verdict: CloudKit did not answer, was unavailable or throttled, or answered oddly.
+    case unknown
 }

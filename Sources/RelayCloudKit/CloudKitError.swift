@@ -4,8 +4,13 @@
 public struct CloudKitError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, as the relay needs to act on it.
     public enum Kind: String, Sendable, Equatable {
-        /// The web auth token is dead (421, or 401 AUTHENTICATION_FAILED): sign in again.
+        /// The person's session is over (421 AUTHENTICATION_REQUIRED): they must sign in again.
         case sessionDead
+        /// 401 AUTHENTICATION_FAILED: CloudKit refused the call's credentials without saying which.
+        /// Apple's samples read it as a wrong API token or container (the operator's fault); some
+        /// clients see it for an ended session. Never a reason to end a grant by itself: the caller
+        /// checks the API token (`checkAPIToken()`) before it treats this as `sessionDead`.
+        case authenticationFailed
         /// THROTTLED: wait `retryAfter`.
         case throttled
         /// 5xx, TRY_AGAIN_LATER, a timeout or a connection failure.
@@ -91,7 +96,7 @@ extension CloudKitError.Kind {
         if status == 421 { return .sessionDead }
         if let code = serverErrorCode, let kind = forCode(code, wholeRequest: true) { return kind }
         switch status {
-        case 401: return .sessionDead
+        case 401: return .authenticationFailed
         case 403: return .accountUnsupported
         case 404: return .notFound
         case 409: return .conflict
@@ -106,7 +111,8 @@ extension CloudKitError.Kind {
     /// The kind for a `serverErrorCode`, or nil for a code this client does not know.
     static func forCode(_ code: String, wholeRequest: Bool) -> Self? {
         switch code {
-        case "AUTHENTICATION_REQUIRED", "AUTHENTICATION_FAILED": .sessionDead
+        case "AUTHENTICATION_REQUIRED": .sessionDead
+        case "AUTHENTICATION_FAILED": .authenticationFailed
         case "THROTTLED": .throttled
         case "TRY_AGAIN_LATER", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE": .unavailable
         case "CONFLICT", "EXISTS": .conflict

@@ -1,7 +1,7 @@
 import RelayHTTP
 
 /// What an authenticator decided about one request.
-public enum MCPAuthentication<Principal: Sendable>: Sendable {
+public enum MCPAuthentication<Principal: MCPPrincipal>: Sendable {
     /// Serve the request for `principal`.
     case authorized(Principal)
     /// Answer with this response instead (a 401 or 403 with `WWW-Authenticate`). The endpoint adds
@@ -13,8 +13,9 @@ public enum MCPAuthentication<Principal: Sendable>: Sendable {
 /// `OPTIONS` preflight is authenticated, whatever its method, before anything else about it is
 /// looked at (a request for an unknown Host or from a refused Origin is turned away first).
 public protocol MCPAuthenticator<Principal>: Sendable {
-    /// What a successful authentication yields; tools receive it in `ToolContext`.
-    associatedtype Principal: Sendable
+    /// What a successful authentication yields; tools receive it in `ToolContext`. It carries the
+    /// scopes the endpoint checks before every tool call.
+    associatedtype Principal: MCPPrincipal
 
     /// Decides without suspending when it can (a cached token, a missing header), or returns nil to
     /// have `authenticate` called. Answering here lets cheap requests skip creating a task.
@@ -27,9 +28,26 @@ public protocol MCPAuthenticator<Principal>: Sendable {
     /// (`ToolError.sessionEnded()`): typically forget the grant, then a 401 with
     /// `WWW-Authenticate: Bearer error="invalid_token", …` so the client reconnects.
     func sessionEnded(_ request: Request, principal: Principal) async -> Response
+
+    /// Whether `principal` may make one more tool call now: nil lets it run; a `ToolError` (a rate
+    /// limit with retry advice, say) becomes the call's result instead, and the tool does not run.
+    /// Asked once for every `tools/call` whose arguments are valid, batched or not, so each call in a
+    /// batch counts exactly as if it had come in its own request.
+    func admitToolCall(_ principal: Principal) -> ToolError?
+
+    /// The `WWW-Authenticate` value for a `tools/call` that needs scopes `principal` lacks: the
+    /// endpoint answers it with HTTP 403 and a JSON-RPC error. `needed` lists every scope the
+    /// refused request needs (for a batch: every tool call in it), held ones included; the
+    /// challenge's `scope` should name what the client must ask for so that the request succeeds
+    /// without losing what it already has (MCP 2025-11-25, "Scope Challenge Handling"):
+    /// `Bearer error="insufficient_scope", scope="…", resource_metadata="…"`.
+    func insufficientScopeChallenge(principal: Principal, needed: [String]) -> String
 }
 
 extension MCPAuthenticator {
     /// By default every decision goes through `authenticate`.
     public func authenticateImmediately(_ request: Request) -> MCPAuthentication<Principal>? { nil }
+
+    /// By default every call is admitted.
+    public func admitToolCall(_ principal: Principal) -> ToolError? { nil }
 }

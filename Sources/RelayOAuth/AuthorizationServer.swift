@@ -3,7 +3,8 @@ import RelayStore
 
 /// The OAuth 2.1 authorization server of MustDo Relay: discovery documents, dynamic client
 /// registration and client ID metadata documents, `/authorize` with the consent page, the Apple
-/// sign-in bridge, `/token`, `/revoke`, the disconnect page, and bearer validation for `/mcp`.
+/// sign-in bridge, `/token`, `/revoke`, the disconnect and connections pages, and bearer validation
+/// (with "last used") for `/mcp`.
 ///
 /// ```swift
 /// let oauth = AuthorizationServer(
@@ -27,6 +28,9 @@ public final class AuthorizationServer: Sendable {
     let bearer: BearerValidation
     let revocation: Revocation
     let bridge: SignInBridge
+    let sessions: PageSessions
+    let connections: Connections
+    let usage: UsageRecorder
     let pages: Pages
     let registrationLimiter: RateLimiter
     let pageLimiter: RateLimiter
@@ -64,7 +68,11 @@ public final class AuthorizationServer: Sendable {
         refreshes = RefreshRotation(context: context, grants: grants, issuer: issuer)
         bearer = BearerValidation(context: context)
         revocation = Revocation(context: context, grants: grants)
-        bridge = SignInBridge(context: context, pending: pending, grants: grants, signIn: signIn, sealer: sealer)
+        sessions = PageSessions(context: context)
+        connections = Connections(context: context, grants: grants)
+        usage = UsageRecorder(context: context)
+        bridge = SignInBridge(
+            context: context, pending: pending, grants: grants, sessions: sessions, signIn: signIn, sealer: sealer)
         pages = Pages(configuration: configuration, paths: paths)
         registrationLimiter = RateLimiter(configuration.registrationRateLimit)
         pageLimiter = RateLimiter(configuration.pageRateLimit)
@@ -87,21 +95,35 @@ public final class AuthorizationServer: Sendable {
         try await bearer.validate(request, resource: resource ?? configuration.resource)
     }
 
-    /// The 401 that makes a client reconnect (after `deleteGrant` for a dead CloudKit session).
-    public func invalidTokenResponse(_ detail: String = "The connection ended; connect again.") -> Response {
-        bearer.failure(.invalidToken, detail).response()
+    /// Notes that `grant` (just validated, or found in a cache of validations) served a request
+    /// today, for "last used" on the connections page: at most one store write per grant and day,
+    /// made in a task of its own so the response never waits for it (`UsageRecorder`). Otherwise
+    /// costs nothing but a lock and a set lookup, and nothing at all once the record says today.
+    public func noteUse(_ grant: BearerGrant) {
+        guard let day = usage.claim(grant) else { return }
+        let usage = self.usage
+        Task { await usage.record(grant, day: day) }
     }
 
-    /// The 403 for a valid token that lacks a scope a tool needs (MCP step-up): the challenge names
-    /// the scopes needed, already-granted ones included, and the resource metadata.
-    public func insufficientScopeResponse(needed: [String], granted: [String]) -> Response {
-        let scopes = configuration.scopes.filter { needed.contains($0) || granted.contains($0) }
-        let challenge =
-            bearer.challenge + ", error=\"insufficient_scope\", scope=\"\(scopes.joined(separator: " "))\""
-        return OAuthError(
-            .insufficientScope, "This connection may not do that.", status: .forbidden,
-            headers: ["WWW-Authenticate": challenge]
-        ).response()
+    /// `noteUse`, waiting for the write (tests).
+    func recordUse(_ grant: BearerGrant) async {
+        guard let day = usage.claim(grant) else { return }
+        await usage.record(grant, day: day)
+    }
+
+    /// The 401 that makes a client reconnect (after `deleteGrant` for a dead CloudKit session);
+    /// its challenge names the metadata of the URL `request` used.
+    public func invalidTokenResponse(
+        _ detail: String = "The connection ended; connect again.", for request: Request? = nil
+    ) -> Response {
+        bearer.failure(.invalidToken, detail, request: request).response()
+    }
+
+    /// The `WWW-Authenticate` value of the 403 for a valid token that lacks a scope a request
+    /// needs (RFC 6750 §3.1, MCP 2025-11-25 step-up): `Bearer error="insufficient_scope",
+    /// scope="<needed ∪ granted, in the server's order>", resource_metadata="…"`.
+    public func insufficientScopeChallenge(needed: [String], granted: [String]) -> String {
+        bearer.insufficientScopeChallenge(needed: needed, granted: granted)
     }
 
     /// Opens the grant secret bound to the request's token (the vault then opens `grant.sealed`).

@@ -74,6 +74,11 @@ final class KeyCache: Sendable {
         state.withLock { $0.entries[id] = nil }
     }
 
+    /// Removes the keys of one grant (its seal context names it). A scan: revocations are rare.
+    func remove(grantID: String) {
+        state.withLock { state in state.entries = state.entries.filter { $0.value.context.grantId != grantID } }
+    }
+
     var count: Int { state.withLock { $0.entries.count } }
 
     private func identifier(_ token: String) -> [UInt8] {

@@ -123,6 +123,12 @@ public final class Vault: Sendable {
         cache?.remove(token: token)
     }
 
+    /// Drops every cached data key of a grant, whichever token unwrapped it (the grant was
+    /// revoked or deleted, or one of its tokens was: the others unwrap again on their next use).
+    public func evictCachedKeys(grantID: String) {
+        cache?.remove(grantID: grantID)
+    }
+
     /// Keys currently cached (for metrics).
     public var cachedKeyCount: Int { cache?.count ?? 0 }
 

@@ -115,6 +115,30 @@ final class ConfigurationCheckTests: XCTestCase {
             ])
     }
 
+    func testAnUnknownCloudKitEnvironmentIsRefusedNeverReadAsProduction() async throws {
+        for value in ["staging", "prod", "developement", "production,development"] {
+            assertRefused(
+                try await check(["RELAY_CLOUDKIT_ENVIRONMENT": value]),
+                saying: ["RELAY_CLOUDKIT_ENVIRONMENT: expected one of development, production, got \"\(value)\""])
+        }
+        // The operator's tool reads the same settings and refuses the same way.
+        let service = try await ServiceDirectory()
+        defer { service.remove() }
+        let relayctl = try await Relayctl.run(
+            ["config", "check", "--config", service.configFile], environment: ["RELAY_CLOUDKIT_ENVIRONMENT": "staging"])
+        XCTAssertEqual(relayctl.status, 1, relayctl.description)
+        XCTAssertTrue(
+            relayctl.description.contains("RELAY_CLOUDKIT_ENVIRONMENT: expected one of development, production"),
+            relayctl.description)
+        // Both names are accepted in any case.
+        let development = try await check(["RELAY_CLOUDKIT_ENVIRONMENT": "Development"])
+        defer { development.service.remove() }
+        XCTAssertEqual(development.status, 0, development.output)
+        let configuration = try Configuration.load(
+            configFile: nil, environment: ["RELAY_CLOUDKIT_ENVIRONMENT": "PRODUCTION"])
+        XCTAssertEqual(configuration.cloudKit.environment, .production)
+    }
+
     func testAnUnknownStoreIsRefused() async throws {
         assertRefused(
             try await check(["RELAY_STORE": "postgres"]),

@@ -23,7 +23,7 @@ import Testing
 
     @Test func linesFromManyThreadsArriveWholeAndInOrderOfKeys() async throws {
         let lines = try withLogFile { fd in
-            let logger = Logger(minimumLevel: .info, fd: fd)
+            let logger = Logger(minimumLevel: .info, fd: fd, budget: nil)
             DispatchQueue.concurrentPerform(iterations: 8) { thread in
                 for index in 0..<500 {
                     var event = LogEvent(.info, "http.request")
@@ -69,6 +69,70 @@ import Testing
             logger.close()
         }
         #expect(lines.count == 1)
+    }
+
+    @Test func aBudgetWritesEachKindUpToItsShareAndSummarisesTheRest() async throws {
+        let budget = LogBudget(windowSeconds: 3600, linesPerKind: 5, linesPerWindow: 12, maxKinds: 3)
+        var logger: Logger?
+        let lines = try withLogFile { fd in
+            let log = Logger(minimumLevel: .info, fd: fd, budget: budget)
+            logger = log
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for status in [401, 404, 405, 406, 415] {
+                    for _ in 0..<100 {
+                        var event = LogEvent(.info, "http.request")
+                        event.requestID = RequestID.random()
+                        event.route = StaticOrRoute(name: thread % 2 == 0 ? "/mcp" : "/token")
+                        event.status = status
+                        log.log(event)
+                    }
+                }
+            }
+            log.log(LogEvent(.debug, "below.minimum"))
+            log.close()
+        }
+        let events = try lines.map { try JSONValue(parsing: Array($0.utf8)) }
+        let full = events.filter { $0["suppressed"] == nil && $0["event"] == "http.request" }
+        let summaries = events.filter { $0["suppressed"] != nil }
+        #expect(full.count == budget.linesPerWindow)
+        #expect(full.allSatisfy { $0["request_id"] != nil })
+        #expect(summaries.allSatisfy { $0["request_id"] == nil })
+        #expect(lines.count <= budget.maxLinesPerWindow)
+        let counted = summaries.reduce(0) { $0 + ($1["suppressed"]?.intValue ?? 0) }
+        #expect(full.count + counted == 4 * 5 * 100, "every line is written or counted, once")
+        #expect(logger?.suppressedLines == counted)
+        // Three kinds fit in the window's table; the seven others are counted in one overflow line.
+        #expect(summaries.filter { $0["event"] == "log.suppressed" }.count == 1)
+        var perKind: [String: Int] = [:]
+        for event in full { perKind["\(event["route"]!)\(event["status"]!)", default: 0] += 1 }
+        #expect(perKind.values.allSatisfy { $0 <= budget.linesPerKind })
+    }
+
+    @Test func aWindowsSummaryIsWrittenWhenTheWindowEndsEvenIfNothingElseIsLogged() async throws {
+        let lines = try withLogFile { fd in
+            let logger = Logger(
+                minimumLevel: .info, fd: fd, budget: LogBudget(windowSeconds: 1, linesPerKind: 2, linesPerWindow: 10))
+            for _ in 0..<50 { logger.log(LogEvent(.warning, "store.slow")) }
+            var summary = false
+            for _ in 0..<400 where !summary {
+                usleep(10_000)
+                let text = (try? String(contentsOfFile: "/proc/self/fd/\(fd)", encoding: .utf8)) ?? ""
+                summary = text.contains(#""suppressed":48"#)
+            }
+            #expect(summary, "no summary line within 4 s of a 1 s window")
+            logger.close()
+        }
+        #expect(lines.count == 3)
+    }
+
+    @Test func debugWritesEveryLine() async throws {
+        let lines = try withLogFile { fd in
+            let logger = Logger(minimumLevel: .debug, fd: fd, budget: LogBudget(linesPerKind: 1, linesPerWindow: 1))
+            #expect(logger.budget == nil)
+            for _ in 0..<500 { logger.log(LogEvent(.info, "http.request")) }
+            logger.close()
+        }
+        #expect(lines.count == 500)
     }
 
     @Test func timestampsAreRFC3339UTCWithMilliseconds() throws {

@@ -13,9 +13,25 @@ import Testing
     @Test func signInURLWithAWrongAPITokenIsAConfigurationFault() async throws {
         let harness = try Harness(apiToken: "wrong")
         let error = await failure { try await harness.client.signInURL() }
-        #expect(error?.kind == .server)
+        #expect(error?.kind == .authenticationFailed)
         #expect(error?.status == 401)
         #expect(error?.serverErrorCode == "AUTHENTICATION_FAILED")
+    }
+
+    /// `users/caller` without a web token: 421 means the API token is taken, a refusal that it is
+    /// not, and an outage says nothing.
+    @Test func checkAPITokenTellsAcceptedRefusedAndUnknownApart() async throws {
+        let good = try Harness()
+        #expect(await good.client.checkAPIToken() == .accepted)
+        let wrong = try Harness(apiToken: "wrong")
+        #expect(await wrong.client.checkAPIToken() == .refused)
+        good.emulator.injectFault(status: 503, count: 10)
+        #expect(await good.client.checkAPIToken() == .unknown)
+        // The check neither needs nor touches anyone's session.
+        good.emulator.clearFaults()
+        let token = try good.signIn()
+        #expect(await good.client.checkAPIToken() == .accepted)
+        _ = try await good.client.zones(token: token)
     }
 
     @Test func callerReturnsTheUserAndTheRotatedToken() async throws {
@@ -79,14 +95,16 @@ import Testing
         }
     }
 
-    @Test func authenticationFailed401IsSessionDeadToo() async throws {
+    /// A 401 for an ended session looks exactly like a 401 for a wrong API token: the client says
+    /// `authenticationFailed`, never `sessionDead`, and leaves the verdict to `checkAPIToken()`.
+    @Test func authenticationFailed401IsNotSessionDeadByItself() async throws {
         var settings = EmulatorSettings()
         settings.deadTokenStatus = 401
         let harness = try Harness(settings: settings)
         let token = try harness.signIn()
         try harness.emulator.expireSessions()
         let error = await failure { try await harness.client.lookup(["x"], token: token) }
-        #expect(error?.kind == .sessionDead)
+        #expect(error?.kind == .authenticationFailed)
         #expect(error?.status == 401)
         #expect(error?.serverErrorCode == "AUTHENTICATION_FAILED")
     }

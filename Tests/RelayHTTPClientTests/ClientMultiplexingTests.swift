@@ -22,7 +22,7 @@ struct ClientMultiplexingTests {
 
     @Test func aBurstToAnHTTP2OriginSharesAFewConnections() async throws {
         let backend = try SlowBackend(delay: .milliseconds(200))
-        let server = try TLSServer(upstreamPort: backend.port)
+        let server = try await TLSServer(upstreamPort: backend.port)
         let client = try HTTPClient(
             configuration: HTTPClientConfiguration(
                 caFile: server.certificate, maxMultiplexedConnectionsPerHost: 2, maxStreamsPerConnection: 16))
@@ -38,7 +38,7 @@ struct ClientMultiplexingTests {
 
     @Test func anOriginWhoseALPNSaysHTTP1GetsAConnectionPerRequestInFlight() async throws {
         let backend = try SlowBackend(delay: .milliseconds(500))
-        let server = try TLSServer(http2: false, upstreamPort: backend.port)
+        let server = try await TLSServer(http2: false, upstreamPort: backend.port)
         let client = try HTTPClient(
             configuration: HTTPClientConfiguration(caFile: server.certificate, maxMultiplexedConnectionsPerHost: 2))
         let versions = try await Self.burst(client, "https://localhost:\(server.port)/slow", count: 64)
@@ -54,7 +54,7 @@ struct ClientMultiplexingTests {
 
     @Test func newConnectionsResumeTheTLSSessionWhicheverHandleOpensThem() async throws {
         // keepalive_timeout 0: nginx closes every connection after one response.
-        let server = try TLSServer(http2: false, keepAliveTimeout: "0")
+        let server = try await TLSServer(http2: false, keepAliveTimeout: "0")
         let client = try HTTPClient(configuration: HTTPClientConfiguration(caFile: server.certificate))
         let url = "https://localhost:\(server.port)/"
         _ = try await client.send(ClientRequest(url: url))
@@ -68,7 +68,7 @@ struct ClientMultiplexingTests {
 
     @Test func aRequestQueuedForAStreamStillEndsAtItsDeadline() async throws {
         let backend = try SlowBackend(delay: .seconds(3))
-        let server = try TLSServer(upstreamPort: backend.port)
+        let server = try await TLSServer(upstreamPort: backend.port)
         let client = try HTTPClient(
             configuration: HTTPClientConfiguration(
                 caFile: server.certificate, maxMultiplexedConnectionsPerHost: 1, maxStreamsPerConnection: 1))

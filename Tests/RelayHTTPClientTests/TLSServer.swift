@@ -29,10 +29,12 @@ final class TLSServer {
     /// How many TCP connections the requests logged so far came over.
     var connectionsLogged: Int { Set(log.compactMap { $0.split(separator: " ").first }).count }
 
-    init(http2: Bool = true, upstreamPort: Int? = nil, keepAliveTimeout: String = "75s") throws {
+    /// Async: openssl and nginx start in child processes, and waiting for them must not hold a
+    /// thread of the cooperative pool.
+    init(http2: Bool = true, upstreamPort: Int? = nil, keepAliveTimeout: String = "75s") async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Self.run(
+        try await Self.run(
             "/usr/bin/openssl",
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
@@ -77,7 +79,7 @@ final class TLSServer {
         try configuration.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         process = try Subprocess(
             "/usr/sbin/nginx", ["-c", "\(path)/nginx.conf", "-p", path, "-g", "daemon off;"], output: .discard)
-        try Self.waitForListener(port: port)
+        try await Self.waitForListener(port: port)
     }
 
     deinit {
@@ -86,9 +88,9 @@ final class TLSServer {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private static func run(_ tool: String, _ arguments: [String]) throws {
+    private static func run(_ tool: String, _ arguments: [String]) async throws {
         let process = try Subprocess(tool, arguments, output: .discard)
-        guard try process.waitBlocking(timeout: .seconds(30)) == .exited(0) else { throw CocoaError(.executableLoad) }
+        guard try await process.wait(timeout: .seconds(30)) == .exited(0) else { throw CocoaError(.executableLoad) }
     }
 
     private static func freePort() throws -> Int {
@@ -108,7 +110,7 @@ final class TLSServer {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    private static func waitForListener(port: Int) throws {
+    private static func waitForListener(port: Int) async throws {
         for _ in 0..<200 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
@@ -122,7 +124,7 @@ final class TLSServer {
             }
             close(fd)
             if connected == 0 { return }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw CocoaError(.fileReadUnknown)
     }

@@ -45,6 +45,38 @@ import Testing
         ),
     ]
 
+    /// Trailer sections (after `0\r\n`) refused as the head's fields would be, plus the forbidden fields.
+    static let trailers: [(String, HTTPParseError)] = [
+        ("X-Sum\r\n\r\n", .invalidHeaderName),
+        ("X-Sum 1\r\n\r\n", .invalidHeaderName),
+        ("X-Sum : 1\r\n\r\n", .invalidHeaderName),
+        ("X-Sum\t: 1\r\n\r\n", .invalidHeaderName),
+        (": 1\r\n\r\n", .invalidHeaderName),
+        ("X(y): 1\r\n\r\n", .invalidHeaderName),
+        ("X-\u{e9}: 1\r\n\r\n", .invalidHeaderName),
+        ("X: 1\r\nNoColon\r\n\r\n", .invalidHeaderName),
+        ("X: a\u{0}b\r\n\r\n", .invalidHeaderValue),
+        ("X: a\u{1}b\r\n\r\n", .invalidHeaderValue),
+        ("X: a\u{7f}b\r\n\r\n", .invalidHeaderValue),
+        ("X: a\rb\r\n\r\n", .bareCarriageReturn),
+        ("X: 1\nY: 2\r\n\r\n", .bareLineFeed),
+        ("X\n\r\n", .bareLineFeed),
+        ("X: 1\r\n\tfolded\r\n\r\n", .obsoleteLineFolding),
+        ("Transfer-Encoding: chunked\r\n\r\n", .forbiddenTrailerField),
+        ("Content-Length: 5\r\n\r\n", .forbiddenTrailerField),
+        ("content-length:5\r\n\r\n", .forbiddenTrailerField),
+        ("X: 1\r\nHOST: b\r\n\r\n", .forbiddenTrailerField),
+        ("Trailer: X\r\n\r\n", .forbiddenTrailerField),
+        ("Authorization: Bearer x\r\n\r\n", .forbiddenTrailerField),
+        ("Content-Type: text/plain\r\n\r\n", .forbiddenTrailerField),
+        ("Connection: close\r\n\r\n", .forbiddenTrailerField),
+        ("Expect: 100-continue\r\n\r\n", .forbiddenTrailerField),
+    ]
+
+    static func chunkedWithTrailers(_ trailers: String) -> String {
+        "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n" + trailers
+    }
+
     static let malformedHeads: [(String, HTTPParseError)] = [
         ("GET / HTTP/1.1\r\nHost: a\r\nX: a\r\n b\r\n\r\n", .obsoleteLineFolding),
         ("GET / HTTP/1.1\r\nHost: a\r\nX: a\r\n\tb\r\n\r\n", .obsoleteLineFolding),
@@ -122,6 +154,22 @@ import Testing
         #expect(parseError(input, limits: limits) == .headersTooLarge)
     }
 
+    @Test(arguments: trailers)
+    func refusesMalformedAndForbiddenTrailers(trailers: String, expected: HTTPParseError) {
+        let input = Self.chunkedWithTrailers(trailers)
+        #expect(parseError(input) == expected)
+        #expect(parseRequests(input, pieceSize: 1).last == .invalid(expected))
+        #expect(expected.status == .badRequest)
+    }
+
+    @Test func trailerFieldsCountAgainstTheFieldLimit() {
+        let limits = HTTPParserLimits(maxHeaderCount: 3)
+        #expect(parseError(Self.chunkedWithTrailers("A: 1\r\nB: 2\r\nC: 3\r\n\r\n"), limits: limits) == nil)
+        #expect(
+            parseError(Self.chunkedWithTrailers("A: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n"), limits: limits)
+                == .tooManyHeaders)
+    }
+
     @Test func aFailedParserStaysFailed() {
         var parser = HTTPRequestParser()
         let bad = Array("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n".utf8)
@@ -133,7 +181,9 @@ import Testing
     }
 
     @Test func fuzzHarnessInvariantsHoldOnTheSeedShapes() {
-        for (input, _) in Self.smuggling + Self.malformedHeads {
+        for (input, _) in Self.smuggling + Self.malformedHeads
+            + Self.trailers.map({ (Self.chunkedWithTrailers($0.0), $0.1) })
+        {
             ParserFuzzing.run(Array(input.utf8))
         }
         ParserFuzzing.run(Array("GET / HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\nHost: a\r\n\r\n".utf8))

@@ -106,6 +106,21 @@ import Testing
         #expect(result?.head?.headers["x-sum"] == nil)
     }
 
+    @Test func wellFormedTrailerFieldsOfEveryShapeAreAccepted() {
+        // No space after the colon, an empty value, spaces and tabs around a value, obs-text, and a
+        // name that only starts like a forbidden one.
+        let trailers = "X-Sum:1\r\nX-Empty:\r\nX-Padded: \t v \t\r\nX-Text: caf\u{e9}\r\nContent-Lengthy: 1\r\n\r\n"
+        for pieceSize in [1, 7, 1000] {
+            let result = parseRequests(
+                "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n" + trailers
+                    + "GET /next HTTP/1.1\r\nHost: a\r\n\r\n",
+                pieceSize: pieceSize)
+            #expect(result.count == 2)
+            #expect(result.first?.body == Array("ok".utf8))
+            #expect(result.last?.head?.target == "/next")
+        }
+    }
+
     @Test func allowsTheExactLimits() {
         let limits = HTTPParserLimits(maxRequestLineBytes: 64, maxHeaderBytes: 128, maxHeaderCount: 3, maxBodyBytes: 4)
         let line = "GET /" + String(repeating: "a", count: 64 - 16) + " HTTP/1.1\r\n"

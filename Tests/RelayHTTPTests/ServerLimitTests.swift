@@ -38,6 +38,13 @@ final class ServerLimitTests: XCTestCase {
         try await assertRefused("GET /hello HTTP/1.1\r\nHost: a\rX: b\r\n\r\n", status: 400)
         try await assertRefused(
             "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffff\r\n", status: 400)
+        // A trailer line without a colon, and a framing field sent as a trailer.
+        try await assertRefused(
+            "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\nX-Sum\r\n\r\n",
+            status: 400)
+        try await assertRefused(
+            "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\nContent-Length: 9\r\n\r\n",
+            status: 400)
     }
 
     func testOversizeRequestsAreRefused() async throws {

@@ -21,15 +21,35 @@ import Testing
     }
 
     @Test func namesMustFollowTheGuidanceAndBeUnique() {
-        #expect(register([ToolDefinition(name: "get_me", description: "")]) == nil)
-        #expect(register([ToolDefinition(name: "a.b-c_D9", description: "")]) == nil)
+        #expect(register([ToolDefinition(name: "get_me", description: "", requiredScopes: ["s"])]) == nil)
+        #expect(register([ToolDefinition(name: "a.b-c_D9", description: "", requiredScopes: ["s"])]) == nil)
         for bad in ["", "has space", "slash/name", "é", String(repeating: "x", count: 129)] {
-            #expect(register([ToolDefinition(name: bad, description: "")]) != nil, "\(bad)")
+            #expect(register([ToolDefinition(name: bad, description: "", requiredScopes: ["s"])]) != nil, "\(bad)")
         }
         let twice = register([
-            ToolDefinition(name: "dup", description: ""), ToolDefinition(name: "dup", description: ""),
+            ToolDefinition(name: "dup", description: "", requiredScopes: ["s"]),
+            ToolDefinition(name: "dup", description: "", requiredScopes: ["s"]),
         ])
         #expect(twice?.message.contains("twice") == true)
+    }
+
+    /// A tool that names no scope (or a malformed one) is never registered, so it can never be
+    /// called without a scope check.
+    @Test func everyToolMustDeclareWellFormedScopes() {
+        #expect(register([ToolDefinition(name: "t", description: "", requiredScopes: ["todos:read"])]) == nil)
+        #expect(register([ToolDefinition(name: "t", description: "", requiredScopes: ["a", "b:c"])]) == nil)
+        for bad in [[], [""], ["has space"], ["quote\""], ["back\\slash"], ["é"], ["a", "a"]] {
+            let error = register([ToolDefinition(name: "t", description: "", requiredScopes: bad)])
+            #expect(error?.message.contains("requiredScopes") == true, "\(bad)")
+        }
+    }
+
+    @Test func theRegistryReportsWhatEachToolNeeds() throws {
+        let registry = try ToolRegistry<TestPrincipal>(SampleTools.all)
+        #expect(registry.requiredScopes(of: "echo") == ["todos:read"])
+        #expect(registry.requiredScopes(of: "schedule") == ["todos:write"])
+        #expect(registry.requiredScopes(of: "missing") == nil)
+        #expect(registry.declaredScopes == ["todos:read", "todos:write"])
     }
 
     @Test func schemasMustCompile() {
@@ -43,15 +63,19 @@ import Testing
         ]
         for schema in cases {
             #expect(
-                register([ToolDefinition(name: "t", description: "", inputSchema: schema)]) != nil,
+                register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: schema)])
+                    != nil,
                 "\(schema.jsonString)")
         }
         let annotated: JSONValue = [
             "type": "object", "$schema": "https://json-schema.org/draft/2020-12/schema",
             "properties": ["a": ["type": "string", "description": "x", "format": "date", "x-example": "A"]],
         ]
-        #expect(register([ToolDefinition(name: "t", description: "", inputSchema: annotated)]) == nil)
-        let badOutput = ToolDefinition(name: "t", description: "", outputSchema: ["type": "object", "allOf": 3])
+        #expect(
+            register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: annotated)]) == nil
+        )
+        let badOutput = ToolDefinition(
+            name: "t", description: "", requiredScopes: ["s"], outputSchema: ["type": "object", "allOf": 3])
         #expect(register([badOutput]) != nil)
     }
 
@@ -63,16 +87,19 @@ import Testing
             ],
         ]
         #expect(
-            register([ToolDefinition(name: "t", description: "", inputSchema: headed)])?.message.contains(
-                "x-mcp-header") == true)
+            register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: headed)])?.message
+                .contains(
+                    "x-mcp-header") == true)
         let nested: JSONValue = [
             "type": "object",
             "properties": ["a": ["type": "object", "properties": ["b": ["type": "integer", "x-mcp-header": "B"]]]],
         ]
-        #expect(register([ToolDefinition(name: "t", description: "", inputSchema: nested)]) != nil)
+        #expect(
+            register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: nested)]) != nil)
         // A property that is merely called so is no annotation.
         let named: JSONValue = ["type": "object", "properties": ["x-mcp-header": ["type": "string"]]]
-        #expect(register([ToolDefinition(name: "t", description: "", inputSchema: named)]) == nil)
+        #expect(
+            register([ToolDefinition(name: "t", description: "", requiredScopes: ["s"], inputSchema: named)]) == nil)
     }
 
     @Test func anEmptyRegistryListsNoToolsOnOnePage() throws {

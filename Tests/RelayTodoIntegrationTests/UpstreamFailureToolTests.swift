@@ -110,12 +110,9 @@ import Testing
         #expect(reply.errorCode == "ACCOUNT_UNSUPPORTED", "\(reply)")
     }
 
-    /// 421 (documented) and 401 AUTHENTICATION_FAILED both end the grant: HTTP 401 with the challenge, no result.
-    @Test(arguments: [421, 401])
-    func aDeadSessionEndsTheGrant(deadStatus: Int) async throws {
-        var settings = EmulatorSettings()
-        settings.deadTokenStatus = deadStatus
-        let harness = try ToolHarness(settings: settings)
+    /// 421 AUTHENTICATION_REQUIRED ends the grant: HTTP 401 with the challenge, no result.
+    @Test func aDeadSessionEndsTheGrant() async throws {
+        let harness = try ToolHarness()
         let alice = try harness.connect()
         let bob = try harness.connect("bob@example.com")
         #expect(try await harness.call("get_me", as: alice).status == 200)
@@ -129,6 +126,23 @@ import Testing
         #expect(try await harness.call("get_me", as: alice).status == 401)
         #expect(try await harness.call("get_me", as: bob).status == 200)
         #expect(harness.toolCalls.map(\.outcome) == ["ok", "SESSION_ENDED", "ok"])
+    }
+
+    /// 401 AUTHENTICATION_FAILED says nothing about whose credentials failed. A session that does not check
+    /// the API token (RelayApp's does, and then reports `.sessionDead` itself) leaves it as it is, and the tools
+    /// treat it as the service's misconfiguration: a clear error, and the grant stays.
+    @Test func authenticationFailedAloneNeverEndsTheGrant() async throws {
+        var settings = EmulatorSettings()
+        settings.deadTokenStatus = 401
+        let harness = try ToolHarness(settings: settings)
+        let alice = try harness.connect()
+        #expect(try await harness.call("get_me", as: alice).status == 200)
+        try harness.emulator.expireSessions(user: alice.appleID)
+        let reply = try await harness.call("add_todo", ["title": "x"], as: alice)
+        #expect(reply.status == 200, "\(reply)")
+        #expect(reply.errorCode == "UPSTREAM_UNAVAILABLE", "\(reply)")
+        #expect(harness.authenticator.ended.isEmpty)
+        #expect(harness.authenticator.isConnected(alice.bearer))
     }
 
     /// A user whose MustDo zone does not exist yet (the app never synced) has defaults and no to-dos; the first

@@ -54,6 +54,29 @@ struct VaultCacheTests {
         #expect(keys.unwrapCalls == 3, "evicted on request")
     }
 
+    /// A revoked grant's keys leave memory whichever token unwrapped them; another grant's stay.
+    @Test func evictingAGrantDropsTheKeysOfEveryOneOfItsTokens() async throws {
+        let (vault, keys) = try vault(ttl: .seconds(300), clock: ManualClock())
+        let (sealed, tokens) = try await grant(vault, tokens: 2)
+        for (token, bound) in tokens {
+            _ = try await vault.unseal(sealed, tokenBoundKey: bound, token: token, context: context)
+        }
+        let other = SealContext(purpose: context.purpose, userId: context.userId, grantId: "grant-2")
+        let otherSealed = try await vault.seal(secret, context: other)
+        let otherToken = PrefixedToken.generate(prefix: "mdr_at_")
+        let otherBound = try vault.bindToToken(otherSealed.wrappedKey, token: otherToken, context: other)
+        _ = try await vault.unseal(otherSealed.grant, tokenBoundKey: otherBound, token: otherToken, context: other)
+        #expect(vault.cachedKeyCount == 3)
+        #expect(keys.unwrapCalls == 3)
+
+        vault.evictCachedKeys(grantID: "grant-1")
+        #expect(vault.cachedKeyCount == 1)
+        _ = try await vault.unseal(otherSealed.grant, tokenBoundKey: otherBound, token: otherToken, context: other)
+        #expect(keys.unwrapCalls == 3, "the other grant's key is still cached")
+        _ = try await vault.unseal(sealed, tokenBoundKey: tokens[0].1, token: tokens[0].0, context: context)
+        #expect(keys.unwrapCalls == 4, "the evicted grant's key comes from the key service again")
+    }
+
     @Test func zeroTTLDisablesTheCache() async throws {
         let (vault, keys) = try vault(ttl: .zero, clock: ManualClock())
         let (sealed, tokens) = try await grant(vault, tokens: 1)

@@ -76,6 +76,12 @@ stack_start_relay() {
         echo "RELAY_CLOUDKIT_CONTAINER=iCloud.bench.mustdo"
         echo "RELAY_CLOUDKIT_ENVIRONMENT=production"
         echo "RELAY_CLOUDKIT_API_TOKEN_FILE=$STACK_API_TOKEN_FILE"
+        # A load generator calls far faster per connection than a person's assistant: the per-connection
+        # tool-call limit stays on (its cost is part of what is measured) with a budget no bench reaches.
+        # An older binary (BASELINE=…) does not know the setting and would refuse it.
+        if grep -q RELAY_MCP_TOOL_CALLS_PER_MINUTE "${BENCH_RELAY_BINARY:-$STACK_BIN/mustdo-relay}" 2>/dev/null; then
+            echo "RELAY_MCP_TOOL_CALLS_PER_MINUTE=1000000"
+        fi
         for setting in "$@"; do echo "$setting"; done
     } >"$dir/relay.env"
     [ -f "$dir/secrets/pepper" ] || "$STACK_BIN/mustdo-relayctl" keys generate --config "$dir/relay.env" >/dev/null

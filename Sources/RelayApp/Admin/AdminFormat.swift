@@ -1,4 +1,5 @@
 import Foundation
+import RelayOAuth
 
 /// Text output of admin commands: aligned tables, UTC times, and untrusted text (client names,
 /// redirect URIs) made safe for a terminal.
@@ -14,19 +15,19 @@ enum AdminFormat {
             Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 
-    /// Text a client chose, with control and bidirectional-override characters replaced by `?`
-    /// (they could rewrite the operator's terminal) and cut at 200 characters.
+    /// `2026-11-30` for a UTC day (days since 1970-01-01), or `-` for nil.
+    static func day(_ days: Int?) -> String {
+        guard let days else { return "-" }
+        return String(time(days * 86400).prefix(10))
+    }
+
+    /// Text a client chose, with control, formatting, bidirectional and invisible characters
+    /// (`DisplayText.isHidden`) replaced by `?` (they could rewrite the operator's terminal or hide
+    /// what the name says) and cut at 200 characters.
     static func safe(_ text: String?) -> String {
         guard let text, !text.isEmpty else { return "-" }
-        let cleaned = text.unicodeScalars.map { scalar -> Character in
-            let value = scalar.value
-            let control = value < 0x20 || (0x7F...0x9F).contains(value)
-            let bidi =
-                (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x200E
-                || value == 0x200F
-            return control || bidi ? "?" : Character(scalar)
-        }
-        return cleaned.count > 200 ? String(cleaned.prefix(200)) + "…" : String(cleaned)
+        let cleaned = DisplayText.neutralised(text)
+        return cleaned.count > 200 ? String(cleaned.prefix(200)) + "…" : cleaned
     }
 
     /// Columns padded to their widest cell; the last column is not padded.

@@ -63,7 +63,7 @@ enum CloudKitCommands {
         let failed = check.outcomes.filter { $0.status == .fail }.count
         var json: JSONObject = [
             "ok": .bool(failed == 0), "container": .string(configuration.cloudKit.container),
-            "environment": .string(configuration.cloudKit.environment),
+            "environment": .string(configuration.cloudKit.environment.rawValue),
             "checks": .array(check.outcomes.map(\.json)),
         ]
         if failed > 0 { json["error"] = .string("\(failed) CloudKit check(s) failed") }

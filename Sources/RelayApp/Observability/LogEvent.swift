@@ -43,6 +43,8 @@ public struct LogEvent: Sendable {
     public var count: Int?
     /// Why an AWS credential refresh failed, in words (see `LogReason`).
     public var reason: LogReason?
+    /// On a summary line: how many lines of this kind were counted instead of written (`LogBudget`).
+    public var suppressed: Int?
 
     /// An event with only its level and name; set the other fields as needed.
     public init(_ level: Level, _ event: StaticString) {
@@ -197,6 +199,7 @@ extension LogEvent {
         if let outcome { member("outcome", .string(outcome.description)) }
         if let count { member("count", .int(count)) }
         if let reason { member("reason", .string(reason.description)) }
+        if let suppressed { member("suppressed", .int(suppressed)) }
         output.append(contentsOf: "}\n".utf8)
     }
 

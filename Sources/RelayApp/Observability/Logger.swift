@@ -7,12 +7,14 @@ import Synchronization
 
 /// Writes `LogEvent`s as JSON lines. Events are buffered and written by a background thread, so
 /// an event loop never blocks on a slow stderr reader; when the buffer is full, lines are dropped
-/// and counted rather than stalling requests.
+/// and counted rather than stalling requests. A `LogBudget` bounds the lines written per second
+/// (repeated kinds become one summary line per window), except at level `debug`.
 public final class Logger: Sendable {
     private struct Buffer {
         var bytes: [UInt8] = []
         var dropped = 0
         var closed = false
+        var sampler: LogSampler?
     }
 
     private let minimumLevel: LogEvent.Level
@@ -25,12 +27,24 @@ public final class Logger: Sendable {
     private let lingerMicroseconds: UInt32 = 5_000
     /// Lines dropped because the writer fell behind.
     public var droppedLines: Int { buffer.withLock { $0.dropped } }
+    /// Lines counted in a summary instead of written, because their kind or the window was over budget.
+    public var suppressedLines: Int { buffer.withLock { $0.sampler?.suppressedTotal ?? 0 } }
+    /// The budget in force; nil at level `debug` (every line is written).
+    public let budget: LogBudget?
 
-    /// A logger writing to `fd` (stderr by default) with events below `minimumLevel` ignored.
-    public init(minimumLevel: LogEvent.Level = .info, fd: Int32 = 2, capacity: Int = 4 * 1024 * 1024) {
+    /// A logger writing to `fd` (stderr by default) with events below `minimumLevel` ignored, and at
+    /// most `budget` lines (nil, or level `debug`: every line).
+    public init(
+        minimumLevel: LogEvent.Level = .info, fd: Int32 = 2, capacity: Int = 4 * 1024 * 1024,
+        budget: LogBudget? = .standard
+    ) {
         self.minimumLevel = minimumLevel
         self.fd = fd
         self.capacity = capacity
+        self.budget = minimumLevel == .debug ? nil : budget
+        if let budget = self.budget {
+            buffer.withLock { $0.sampler = LogSampler(budget: budget, now: LogSampler.monotonicNow()) }
+        }
         guard fd >= 0 else { return }
         let thread = Thread { [self] in writeLoop() }
         thread.name = "relay-log"
@@ -40,12 +54,23 @@ public final class Logger: Sendable {
     /// A logger that drops everything (tests that do not look at logs).
     public static let discarding = Logger(minimumLevel: .error, fd: -1)
 
-    /// Records an event.
+    /// Records an event (or only counts it, when its kind is over budget).
     public func log(_ event: LogEvent) {
         guard event.level >= minimumLevel, fd >= 0 else { return }
         var line: [UInt8] = []
-        line.reserveCapacity(256)
-        event.writeJSONLine(time: Self.timestamp(), into: &line)
+        if budget != nil {
+            let now = LogSampler.monotonicNow()
+            let (write, summaries) = buffer.withLock { buffer in
+                buffer.sampler?.admit(event, now: now) ?? (true, [])
+            }
+            let time = Self.timestamp()
+            for summary in summaries { summary.writeJSONLine(time: time, into: &line) }
+            if write { event.writeJSONLine(time: time, into: &line) }
+            if line.isEmpty { return }
+        } else {
+            line.reserveCapacity(256)
+            event.writeJSONLine(time: Self.timestamp(), into: &line)
+        }
         let accepted = buffer.withLock { buffer -> Bool in
             guard !buffer.closed, buffer.bytes.count + line.count <= capacity else {
                 buffer.dropped += 1
@@ -68,15 +93,29 @@ public final class Logger: Sendable {
 
     /// Swaps the shared buffer with its own (so neither is copied or reallocated), writes, and then
     /// lets lines gather for `lingerMicroseconds` before the next swap: under load that is one
-    /// `write` and one wake-up per interval instead of one per line.
+    /// `write` and one wake-up per interval instead of one per line. With a budget it also wakes once
+    /// per window, so a window's summary lines are written even when nothing else is logged after it
+    /// (and on `close`).
     private func writeLoop() {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 * 1024)
         while true {
-            wakeup.wait()
-            let closed = buffer.withLock { buffer -> Bool in
+            if let budget {
+                _ = wakeup.wait(timeout: .now() + .seconds(budget.windowSeconds))
+            } else {
+                wakeup.wait()
+            }
+            let now = LogSampler.monotonicNow()
+            let (closed, summaries) = buffer.withLock { buffer -> (Bool, [LogEvent]) in
                 swap(&bytes, &buffer.bytes)
-                return buffer.closed
+                let summaries =
+                    buffer.closed
+                    ? buffer.sampler?.endWindow(now: now) : buffer.sampler?.summariesIfDue(now: now)
+                return (buffer.closed, summaries ?? [])
+            }
+            if !summaries.isEmpty {
+                let time = Self.timestamp()
+                for summary in summaries { summary.writeJSONLine(time: time, into: &bytes) }
             }
             var offset = 0
             while offset < bytes.count {

@@ -32,7 +32,7 @@ public final class Metrics: Sendable {
     }
 
     private let families = Mutex<[String: Family]>([:])
-    private let gauges = Mutex<[String: (help: String, read: @Sendable () -> Double)]>([:])
+    private let gauges = Mutex<[String: (help: String, kind: String, read: @Sendable () -> Double)]>([:])
 
     public init() {}
 
@@ -58,7 +58,12 @@ public final class Metrics: Sendable {
 
     /// Declares a gauge whose value is read when metrics are rendered.
     public func declareGauge(_ name: String, help: String, read: @escaping @Sendable () -> Double) {
-        gauges.withLock { $0[name] = (help, read) }
+        gauges.withLock { $0[name] = (help, "gauge", read) }
+    }
+
+    /// Declares a counter kept elsewhere (it must only grow), read when metrics are rendered.
+    public func declareCounter(_ name: String, help: String, read: @escaping @Sendable () -> Double) {
+        gauges.withLock { $0[name] = (help, "counter", read) }
     }
 
     /// Adds `amount` to a counter.
@@ -110,7 +115,8 @@ public final class Metrics: Sendable {
         let gaugeSnapshot = gauges.withLock { $0 }
         for name in gaugeSnapshot.keys.sorted() {
             let gauge = gaugeSnapshot[name]!
-            output += "# HELP \(name) \(gauge.help)\n# TYPE \(name) gauge\n\(name) \(Self.format(gauge.read()))\n"
+            output +=
+                "# HELP \(name) \(gauge.help)\n# TYPE \(name) \(gauge.kind)\n\(name) \(Self.format(gauge.read()))\n"
         }
         return output
     }

@@ -1,3 +1,5 @@
+import RelayCloudKit
+
 /// Which single-table store the relay uses (`RELAY_STORE`).
 public enum StoreSettings: Sendable, Equatable {
     /// In memory: nothing survives a restart (tests, a throwaway demo).
@@ -44,8 +46,9 @@ public struct CloudKitSettings: Sendable, Equatable {
     public var baseURL = "https://api.apple-cloudkit.com"
     /// `RELAY_CLOUDKIT_CONTAINER`, e.g. `iCloud.jp.lightning.mustdo`.
     public var container = ""
-    /// `RELAY_CLOUDKIT_ENVIRONMENT`: `production` or `development`.
-    public var environment = "production"
+    /// `RELAY_CLOUDKIT_ENVIRONMENT`: `production` or `development`. Typed, so nothing downstream can
+    /// read an unknown name as one of them (the setting refuses any other value).
+    public var environment = CloudKitEnvironment.production
     /// `RELAY_CLOUDKIT_ZONE`: the custom zone holding the records.
     public var zone = "MustDo"
     /// `RELAY_CLOUDKIT_CA_FILE`: extra CA certificates (tests behind a private CA).

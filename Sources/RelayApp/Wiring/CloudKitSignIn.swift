@@ -25,7 +25,7 @@ struct CloudKitSignIn: AppleSignIn {
             switch error.kind {
             case .accountUnsupported, .accessDenied:
                 throw OAuthError(.accountUnsupported, "This Apple account cannot be used through the web.")
-            case .sessionDead, .badRequest:
+            case .sessionDead, .authenticationFailed, .badRequest:
                 throw OAuthError(.signInFailed, "Apple did not accept the sign-in.")
             default:
                 throw error

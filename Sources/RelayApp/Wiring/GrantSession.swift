@@ -16,6 +16,8 @@ struct GrantSession: CloudKitSession {
     let serializer: GrantSerializer
     let states: GrantStates
     let observer: UpstreamObserver
+    /// Decides what a 401 AUTHENTICATION_FAILED means (the person's session, or the API token).
+    let credentials: APITokenMonitor
 
     private var context: SealContext {
         SealContext(purpose: cloudKitTokenPurpose, userId: grant.userID, grantId: grant.grantID)
@@ -38,6 +40,13 @@ struct GrantSession: CloudKitSession {
                     return response.value
                 } catch {
                     observer.upstream(started: started, outcome: error.kind.rawValue)
+                    var error = error
+                    if error.kind == .authenticationFailed {
+                        // The person's session, or the operator's API token? Only a check made after
+                        // this answer may say "the session": a grant is never ended for the operator.
+                        let failedAt = credentials.now()
+                        error.kind = .afterAuthenticationFailure(await credentials.verdict(failureAt: failedAt))
+                    }
                     // Another instance may have rotated the token since this request read the grant,
                     // and may still be rotating it call after call: follow the store's newest copy a
                     // few times before calling the session dead.

@@ -1,12 +1,16 @@
 import RelayOAuth
+import RelayVault
 
 /// Turns the authorization server's audit events into logs and metrics, and keeps the in-memory
-/// caches honest when a grant ends.
+/// caches honest when a grant ends or a token is revoked: the events are sent before the request
+/// that caused them is answered, so every cache of this process has forgotten the grant (bearer
+/// cache, newest CloudKit token, unwrapped data keys) by the time the client hears of it.
 struct OAuthEventObserver: Sendable {
     let logger: Logger
     let metrics: Metrics
     let cache: BearerCache
     let states: GrantStates
+    let vault: Vault
 
     static func declare(_ metrics: Metrics) {
         metrics.declareCounter("relay_oauth_events_total", help: "Authorization server events.", labels: ["event"])
@@ -44,6 +48,10 @@ struct OAuthEventObserver: Sendable {
         case .grantRevoked(let grantID, _):
             forget(grantID)
             line = LogEvent(.info, "oauth.grant_revoked")
+        case .accessTokenRevoked(let grantID, let tokenHash):
+            cache.evict(tokenHash: tokenHash)
+            vault.evictCachedKeys(grantID: grantID)
+            line = LogEvent(.info, "oauth.access_token_revoked")
         case .disconnected(let grants):
             line = LogEvent(.info, "oauth.disconnected")
             line.count = grants
@@ -62,5 +70,6 @@ struct OAuthEventObserver: Sendable {
     private func forget(_ grantID: String) {
         cache.evict(grantID: grantID)
         states.forget(grantID)
+        vault.evictCachedKeys(grantID: grantID)
     }
 }

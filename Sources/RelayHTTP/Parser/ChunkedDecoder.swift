@@ -1,6 +1,12 @@
 /// Decodes a chunked request body (RFC 9112 §7.1) incrementally, refusing every malformed shape:
-/// sizes that are not pure hex, oversized size lines, bare CR or LF, missing CRLF after data, folded
-/// trailers. Trailer fields are checked and then dropped.
+/// sizes that are not pure hex, oversized size lines, bare CR or LF, missing CRLF after data.
+///
+/// Trailer fields (RFC 9112 §7.1.2) follow the header-field syntax exactly (RFC 9110 §5): a token
+/// name, a colon with no whitespace before it, a value of field bytes; no folding, no line without a
+/// colon. They count against the head's byte and field limits, and are then dropped. Fields that
+/// steer framing, routing, authentication, connection handling or the content's format are refused
+/// outright (`ChunkedDecoder.forbiddenTrailers`, from RFC 9110 §6.5.1): this server never merges a
+/// trailer into the head, but a proxy in front of it might, and no client has a reason to send them.
 struct ChunkedDecoder {
     private enum State {
         case size
@@ -10,7 +16,8 @@ struct ChunkedDecoder {
         case dataCarriageReturn
         case dataLineFeed
         case trailerStart
-        case trailerLine
+        case trailerName
+        case trailerValue
         case trailerLineFeed(endsSection: Bool)
         case done
     }
@@ -23,6 +30,20 @@ struct ChunkedDecoder {
     private var sizeDigits = 0
     private var sizeLineBytes = 0
     private var trailerBytes = 0
+    private var trailerFields = 0
+    /// The current trailer field's name, lowercased (bounded by the head's byte limit).
+    private var trailerName: [UInt8] = []
+
+    /// Trailer fields refused with 400 (lowercase): framing (`content-length`, `transfer-encoding`,
+    /// `trailer`), routing (`host`), connection handling and request modifiers (`connection`,
+    /// `keep-alive`, `proxy-connection`, `te`, `upgrade`, `expect`), authentication (`authorization`,
+    /// `proxy-authorization`, `cookie`) and the content's format (`content-type`, `content-encoding`,
+    /// `content-range`).
+    static let forbiddenTrailers: Set<String> = [
+        "content-length", "transfer-encoding", "trailer", "host", "connection", "keep-alive", "proxy-connection",
+        "te", "upgrade", "expect", "authorization", "proxy-authorization", "cookie", "content-type",
+        "content-encoding", "content-range",
+    ]
 
     /// Consumes what it can from `bytes`, appending data to `body`. Returns the bytes consumed and
     /// whether the terminating empty line has been read.
@@ -90,12 +111,30 @@ struct ChunkedDecoder {
                 } else if byte == ByteClass.lf {
                     throw .bareLineFeed
                 } else if ByteClass.token[Int(byte)] {
-                    state = .trailerLine
+                    trailerFields += 1
+                    guard trailerFields <= limits.maxHeaderCount else { throw .tooManyHeaders }
+                    trailerName.removeAll(keepingCapacity: true)
+                    trailerName.append(ByteClass.lowercased(byte))
+                    state = .trailerName
                 } else {
                     throw .invalidHeaderName
                 }
                 try countTrailerByte(limits)
-            case .trailerLine:
+            case .trailerName:
+                if ByteClass.token[Int(byte)] {
+                    trailerName.append(ByteClass.lowercased(byte))
+                } else if byte == ByteClass.colon {
+                    // Whitespace before the colon, or a line without one, falls to the branches below.
+                    let name = String(decoding: trailerName, as: UTF8.self)
+                    guard !Self.forbiddenTrailers.contains(name) else { throw .forbiddenTrailerField }
+                    state = .trailerValue
+                } else if byte == ByteClass.lf {
+                    throw .bareLineFeed
+                } else {
+                    throw .invalidHeaderName
+                }
+                try countTrailerByte(limits)
+            case .trailerValue:
                 if byte == ByteClass.cr {
                     state = .trailerLineFeed(endsSection: false)
                 } else if byte == ByteClass.lf {

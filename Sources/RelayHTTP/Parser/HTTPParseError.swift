@@ -22,6 +22,8 @@ public enum HTTPParseError: Error, Equatable, Sendable {
     case transferEncodingOnHTTP10
     case invalidChunkSize
     case invalidChunkTerminator
+    /// A chunked trailer field that must not come after the content (`ChunkedDecoder.forbiddenTrailers`).
+    case forbiddenTrailerField
     case unsupportedExpectation
 
     /// The status the server answers with.

@@ -72,6 +72,8 @@ extension MCPEndpoint {
     }
 
     /// A 2025-03-26 batch: answered as an array of the requests' responses, 202 when it holds none.
+    /// At most `maxBatchSize` messages; their tool calls run one after another, never side by side, and
+    /// each is admitted on its own (`MCPAuthenticator.admitToolCall`) exactly as if it came alone.
     private func batch(
         _ elements: [JSONValue], version: HeaderVersion, request: Request, principal: Principal,
         format: MCPResponses.Format
@@ -83,6 +85,13 @@ extension MCPEndpoint {
         }
         guard !elements.isEmpty else {
             return .now(MCPResponses.error(.badRequest, .invalidRequest("An empty batch is not a JSON-RPC message.")))
+        }
+        guard elements.count <= configuration.maxBatchSize else {
+            let error = MCPError.invalidRequest(
+                "A batch may hold at most \(configuration.maxBatchSize) messages; this one holds \(elements.count). "
+                    + "Send fewer at once.",
+                data: ["maxBatchSize": .int(configuration.maxBatchSize), "received": .int(elements.count)])
+            return .now(MCPResponses.error(.badRequest, error))
         }
         var answers: [Answer] = []
         for element in elements {
@@ -103,6 +112,16 @@ extension MCPEndpoint {
             }
         }
         guard !answers.isEmpty else { return .now(MCPResponses.accepted) }
+        // A batch runs whole or not at all: when one of its tool calls is beyond the token's scope,
+        // the whole POST gets the 403 step-up challenge (only an HTTP status makes a client step
+        // up) and nothing in it runs, so no call has taken effect when the client retries it.
+        let toolCalls = answers.compactMap { answer -> JSONRPCRequest? in
+            if case .toolCall(let call) = answer { return call }
+            return nil
+        }
+        if let needed = scopesNeeded(byBatch: toolCalls, principal: principal) {
+            return .now(scopeRefusal(principal: principal, needed: needed, id: nil, batch: true))
+        }
         if answers.allSatisfy({ if case .ready = $0 { true } else { false } }) {
             return .now(MCPResponses.payload(JSONRPCEncoding.batch(answers.compactMap(\.bytes)), format: format))
         }
@@ -113,6 +132,9 @@ extension MCPEndpoint {
                 case .ready(let bytes, _): bodies.append(bytes)
                 case .toolCall(let call):
                     let outcome = await callTool(call, version: negotiated, principal: principal)
+                    if case .insufficientScope(let needed) = outcome {
+                        return scopeRefusal(principal: principal, needed: needed, id: nil, batch: true)
+                    }
                     guard let (bytes, _) = encode(outcome, id: call.id, version: negotiated) else {
                         return MCPResponses.withCORS(await authenticator.sessionEnded(request, principal: principal))
                     }

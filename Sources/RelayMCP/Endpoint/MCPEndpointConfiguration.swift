@@ -15,6 +15,10 @@ public struct MCPEndpointConfiguration: Sendable {
     public var allowedOrigins: [String]
     /// Largest POST body accepted (413 beyond it).
     public var maxBodyBytes: Int
+    /// Most messages in one 2025-03-26 batch; a longer batch is refused whole (400, -32600) before
+    /// any of it runs. Clients do not batch in practice (batching was removed in 2025-06-18), so this
+    /// only stops one POST from becoming thousands of upstream calls.
+    public var maxBatchSize: Int
     /// Tools per `tools/list` page.
     public var pageSize: Int
     /// `ttlMs` and `cacheScope` of the 2026-07-28 `server/discover` and `tools/list` results. Public by
@@ -39,6 +43,7 @@ public struct MCPEndpointConfiguration: Sendable {
         allowedHosts: [String]? = nil,
         allowedOrigins: [String] = [],
         maxBodyBytes: Int = 256 * 1024,
+        maxBatchSize: Int = 20,
         pageSize: Int = 100,
         cacheHint: MCPCacheHint = .staticPerDeployment,
         validatesOutput: Bool = false,
@@ -51,6 +56,7 @@ public struct MCPEndpointConfiguration: Sendable {
         self.allowedHosts = allowedHosts
         self.allowedOrigins = allowedOrigins
         self.maxBodyBytes = maxBodyBytes
+        self.maxBatchSize = max(1, maxBatchSize)
         self.pageSize = pageSize
         self.cacheHint = cacheHint
         self.validatesOutput = validatesOutput

@@ -3,13 +3,16 @@ import RelayJSON
 /// A tool the endpoint offers. `Principal` is whatever the authenticator returns for a request
 /// (for the relay: the grant that lets a tool reach one person's CloudKit database).
 ///
-/// The endpoint validates `arguments` against `definition.inputSchema` before `call` runs, so a
+/// Every tool declares the OAuth scopes a caller needs (`definition.requiredScopes`); the endpoint
+/// runs it only for a principal that holds all of them, and answers anyone else with HTTP 403 and
+/// the `insufficient_scope` challenge before the arguments are even looked at. The endpoint then
+/// validates `arguments` against `definition.inputSchema` before `call` runs, so a
 /// tool sees only arguments of the declared shape. A tool reports failures by throwing
 /// `ToolError` (rendered as an `isError` result), or `ToolError.sessionEnded()` when the
 /// person's upstream session is gone (rendered as HTTP 401 with the challenge).
 public protocol Tool<Principal>: Sendable {
     /// Who the call is made for.
-    associatedtype Principal: Sendable
+    associatedtype Principal: MCPPrincipal
 
     /// Name, title, description, schemas and annotations.
     var definition: ToolDefinition { get }
@@ -43,6 +46,11 @@ public struct ToolDefinition: Sendable {
     public var title: String?
     /// Written for a model: when to call the tool and what it does.
     public var description: String
+    /// The OAuth scopes a caller must hold, every one of them, for `tools/call` to run the tool
+    /// (for the to-do tools: `todos:read` to read, `todos:write` to change anything). There is no
+    /// default: a tool states what it needs, and `ToolRegistry` refuses one that states nothing,
+    /// so no tool can be called without a scope check. Never shown in `tools/list`.
+    public var requiredScopes: [String]
     /// JSON Schema of the arguments; root `"type": "object"`.
     public var inputSchema: JSONValue
     /// JSON Schema of `structuredContent` (2025-06-18+), if the tool declares one.
@@ -55,6 +63,7 @@ public struct ToolDefinition: Sendable {
         name: String,
         title: String? = nil,
         description: String,
+        requiredScopes: [String],
         inputSchema: JSONValue = ["type": "object", "additionalProperties": false],
         outputSchema: JSONValue? = nil,
         annotations: ToolAnnotations = ToolAnnotations()
@@ -62,6 +71,7 @@ public struct ToolDefinition: Sendable {
         self.name = name
         self.title = title
         self.description = description
+        self.requiredScopes = requiredScopes
         self.inputSchema = inputSchema
         self.outputSchema = outputSchema
         self.annotations = annotations
@@ -78,6 +88,13 @@ public struct ToolDefinition: Sendable {
                 default: false
                 }
             }
+    }
+
+    /// Whether `scope` is one RFC 6749 §3.3 scope token (1+ of `%x21 / %x23-5B / %x5D-7E`): it
+    /// must fit inside the quoted `scope="…"` of a `WWW-Authenticate` challenge unchanged.
+    public static func isValidScope(_ scope: String) -> Bool {
+        !scope.isEmpty
+            && scope.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
     }
 
     /// The tool object as `tools/list` shows it to a client speaking `version`.

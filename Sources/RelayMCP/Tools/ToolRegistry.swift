@@ -3,9 +3,11 @@ import RelayJSON
 /// The tools an endpoint offers, with their schemas compiled and every `tools/list` page
 /// encoded once per protocol version (the modern ones with `resultType`, `ttlMs`, `cacheScope` and
 /// the server stamp), so listing costs a cursor lookup and an id splice in either era.
-public struct ToolRegistry<Principal: Sendable>: Sendable {
+public struct ToolRegistry<Principal: MCPPrincipal>: Sendable {
     struct Entry: Sendable {
         let tool: any Tool<Principal>
+        /// `definition.requiredScopes`, kept here so a call does not rebuild the definition.
+        let requiredScopes: [String]
         let input: JSONSchema
         let output: JSONSchema?
     }
@@ -17,9 +19,9 @@ public struct ToolRegistry<Principal: Sendable>: Sendable {
     public let pageSize: Int
     private let pages: [ProtocolVersion: [PreencodedResult]]
 
-    /// Registers `tools` in order. Throws when a name is invalid or repeated, or a schema cannot be
-    /// compiled or asks for `x-mcp-header` (a programming error, reported at startup rather than on
-    /// the first call).
+    /// Registers `tools` in order. Throws when a name is invalid or repeated, a tool declares no
+    /// scope (or a malformed one), or a schema cannot be compiled or asks for `x-mcp-header` (a
+    /// programming error, reported at startup rather than on the first call).
     public init(_ tools: [any Tool<Principal>], pageSize: Int = 100) throws(MCPError) {
         try self.init(tools, pageSize: pageSize, envelope: ResultEnvelope(serverInfo: nil, cache: .staticPerDeployment))
     }
@@ -38,6 +40,15 @@ public struct ToolRegistry<Principal: Sendable>: Sendable {
             guard entries[definition.name] == nil else {
                 throw .internalError("Tool name \"\(definition.name)\" is registered twice.")
             }
+            // A tool that names no scope would be callable by any token: refuse it here, once.
+            guard !definition.requiredScopes.isEmpty,
+                definition.requiredScopes.allSatisfy(ToolDefinition.isValidScope),
+                Set(definition.requiredScopes).count == definition.requiredScopes.count
+            else {
+                throw .internalError(
+                    "Tool \(definition.name) must declare the OAuth scopes it needs (requiredScopes), "
+                        + "each a distinct scope token.")
+            }
             guard definition.inputSchema["type"] == "object" else {
                 throw .internalError("The inputSchema of \(definition.name) must have \"type\": \"object\".")
             }
@@ -54,7 +65,8 @@ public struct ToolRegistry<Principal: Sendable>: Sendable {
             } catch {
                 throw .internalError("Tool \(definition.name): \(error.message)")
             }
-            entries[definition.name] = Entry(tool: tool, input: input, output: output)
+            entries[definition.name] = Entry(
+                tool: tool, requiredScopes: definition.requiredScopes, input: input, output: output)
             names.append(definition.name)
         }
         self.entries = entries
@@ -110,4 +122,12 @@ public struct ToolRegistry<Principal: Sendable>: Sendable {
     }
 
     func entry(named name: String) -> Entry? { entries[name] }
+
+    /// Every scope some registered tool requires (the authorization server must offer them all).
+    public var declaredScopes: Set<String> {
+        Set(entries.values.flatMap(\.requiredScopes))
+    }
+
+    /// The scopes the tool named `name` requires, or nil for a name not registered.
+    public func requiredScopes(of name: String) -> [String]? { entries[name]?.requiredScopes }
 }

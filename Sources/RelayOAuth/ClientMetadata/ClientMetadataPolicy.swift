@@ -62,8 +62,11 @@ enum ClientMetadataPolicy {
         if let responseTypes = object.strings("response_types"), !responseTypes.contains("code") {
             return refuse("response_types lacks code")
         }
+        // A name that is too long or holds hidden characters (`DisplayText`) is left out rather than
+        // refusing the document: the person cannot fix someone else's document, and the consent page
+        // then shows the document's host, which is what identifies such a client anyway.
         let name = object.string("client_name").flatMap { text in
-            text.count <= RegistrationPolicy.maximumNameLength && !text.unicodeScalars.contains { $0.value < 0x20 }
+            text.count <= RegistrationPolicy.maximumNameLength && !text.isEmpty && DisplayText.isShowable(text)
                 ? text : nil
         }
         var scope: ScopeSet?

@@ -108,6 +108,10 @@ public enum OAuthEvent: Sendable, Equatable {
     /// A spent refresh token was presented outside the rules; its grant was revoked.
     case refreshReuse(grantID: String)
     case grantRevoked(grantID: String, reason: String)
+    /// One access token was revoked alone (RFC 7009); its grant and other tokens stay. `tokenHash`
+    /// is the keyed hash its record was stored under (`BearerGrant.tokenHash`), for evicting it
+    /// from in-memory caches; it is not a secret, but it is not for logs either.
+    case accessTokenRevoked(grantID: String, tokenHash: String)
     case disconnected(grants: Int)
     case consentDenied(clientID: String)
     case metadataDocumentRefused(reason: String)

@@ -1,15 +1,16 @@
-import Foundation
+import RelayHTTP
 import RelayStore
 
-/// A fixed-window counter per client address, in memory. Enough for one relay instance; with
-/// several instances each enforces its own share.
+/// A fixed-window counter per client address (or any other key: RelayApp counts tool calls per
+/// grant with it), in memory. Enough for one relay instance; with several instances each enforces
+/// its own share.
 ///
 /// IPv6 addresses count per /64: one subscriber gets at least a /64 and can draw a fresh address
 /// from it for every request, so a per-address budget would be no budget. The table holds at most
 /// `capacity` windows: past it, expired windows go first, then the oldest ones (those addresses
 /// start afresh), a tenth of the table at a time, so a flood of new addresses costs bounded memory
 /// and amortised constant time per request rather than a scan of the table on every request.
-final class RateLimiter: Sendable {
+public final class RateLimiter: Sendable {
     private struct Window {
         var start: Int
         var count: Int
@@ -19,7 +20,8 @@ final class RateLimiter: Sendable {
     private let capacity: Int
     private let windows = Locked<[String: Window]>([:])
 
-    init(_ limit: OAuthConfiguration.RateLimit, capacity: Int = 100_000) {
+    /// A limiter holding at most `capacity` windows.
+    public init(_ limit: OAuthConfiguration.RateLimit, capacity: Int = 100_000) {
         self.limit = limit
         self.capacity = max(10, capacity)
     }
@@ -28,9 +30,12 @@ final class RateLimiter: Sendable {
     var count: Int { windows.withLock { $0.count } }
 
     /// Counts one request from `address` at `now`; returns the seconds to wait when over the limit.
-    func admit(_ address: String, now: Int) -> Int? {
-        let key = Self.key(address)
-        return windows.withLock { windows in
+    func admit(_ address: String, now: Int) -> Int? { admit(key: Self.key(address), now: now) }
+
+    /// Counts one request under `key` exactly as given (no address folding) at `now`, in seconds;
+    /// returns the seconds to wait when over the limit.
+    public func admit(key: String, now: Int) -> Int? {
+        windows.withLock { windows in
             if windows[key] == nil && windows.count >= capacity { makeRoom(&windows, now: now) }
             var window = windows[key] ?? Window(start: now, count: 0)
             if now - window.start >= limit.window { window = Window(start: now, count: 0) }
@@ -50,19 +55,9 @@ final class RateLimiter: Sendable {
         for (key, _) in oldest { windows[key] = nil }
     }
 
-    /// The key an address counts under: an IPv4 address as it is, an IPv6 address as its /64
-    /// (an IPv4-mapped one as the IPv4 address), anything else as it is.
+    /// The key an address counts under: `IPAddress.block` (an IPv4 address as it is, an IPv6 address
+    /// as its /64, an IPv4-mapped one as the IPv4 address); anything that is not an address as it is.
     static func key(_ address: String) -> String {
-        guard address.contains(":") else { return address }
-        var bytes = in6_addr()
-        guard inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
-        let octets = withUnsafeBytes(of: bytes) { Array($0) }
-        if octets[0..<10].allSatisfy({ $0 == 0 }) && octets[10] == 0xff && octets[11] == 0xff {
-            return octets[12...].map(String.init).joined(separator: ".")
-        }
-        let groups = stride(from: 0, to: 8, by: 2).map {
-            String(UInt16(octets[$0]) << 8 | UInt16(octets[$0 + 1]), radix: 16)
-        }
-        return groups.joined(separator: ":") + "::/64"
+        IPAddress(address)?.block.unredacted ?? address
     }
 }

@@ -13,6 +13,9 @@ struct Revocation: Sendable {
             else { return }
             // An access token alone: the refresh token and the grant stay (RFC 7009 §2.1 allows both).
             try await grants.removeToken(.access(hash), grantID: record.grantID)
+            // Before the 200 goes out: the relay's caches forget the token, so it is refused from
+            // the next request on (the grant's revocation does the same through `grantRevoked`).
+            context.events(.accessTokenRevoked(grantID: record.grantID, tokenHash: hash))
         } else if TokenKind.refreshToken.accepts(token) {
             guard
                 let (item, _) = try await context.find(context.hasher.candidates(token), key: OAuthKeys.refreshToken),

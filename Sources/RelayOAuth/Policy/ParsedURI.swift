@@ -7,6 +7,14 @@ import RelayHTTP
 /// backslashes or raw non-ASCII), no fragment, no userinfo, no dot segments, valid
 /// percent-escapes, a host that is a DNS name or an IP literal. Nothing is normalised: callers
 /// compare the parts as written.
+///
+/// Because parts are compared as written, the path must mean the same to every reader of it:
+/// escapes that a later decoder could turn into structure are refused (`%2F` and `%5C`, the
+/// separators; `%25`, which hides a second round of escapes such as `%252F`; and escaped controls
+/// `%00`–`%1F`, `%7F`, which can cut a path short), and so are dot segments in every spelling
+/// (`.`, `..`, `%2e`, `.%2E`…), also followed by a `;` parameter (`..;`, which some servers still
+/// read as `..`). Otherwise `%2F` inside one segment that an allowlist wildcard accepts would be
+/// two segments to the client's server.
 struct ParsedURI: Equatable, Sendable {
     /// Why a string is not acceptable.
     enum Problem: Equatable, Sendable {
@@ -15,6 +23,7 @@ struct ParsedURI: Equatable, Sendable {
         case fragment
         case userinfo
         case dotSegments
+        case encodedSeparator
         case noAuthority
     }
 
@@ -66,6 +75,7 @@ struct ParsedURI: Equatable, Sendable {
         let pathBytes = tail[..<(queryMark ?? tail.endIndex)]
         guard isValidComponent(pathBytes, allowQuestionMark: false) else { return .failure(.malformed) }
         if hasDotSegment(pathBytes) { return .failure(.dotSegments) }
+        if hasMisleadingEscape(pathBytes) { return .failure(.encodedSeparator) }
         var query: String?
         if let queryMark {
             let queryBytes = tail[tail.index(after: queryMark)...]
@@ -151,12 +161,35 @@ struct ParsedURI: Equatable, Sendable {
         return true
     }
 
-    /// `.` or `..` as a segment, written plainly or percent-encoded (`%2e`).
+    /// `.` or `..` as a segment, written plainly or percent-encoded (`%2e`), alone or before a `;`
+    /// path parameter (`..;x`).
     private static func hasDotSegment(_ path: ArraySlice<UInt8>) -> Bool {
         let dots: Set<String> = [".", "..", "%2e", "%2e%2e", ".%2e", "%2e."]
-        return path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).contains {
-            dots.contains(String(decoding: $0, as: UTF8.self).lowercased())
+        return path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).contains { segment in
+            let beforeParameter = segment.prefix { $0 != UInt8(ascii: ";") }
+            return dots.contains(String(decoding: beforeParameter, as: UTF8.self).lowercased())
         }
+    }
+
+    /// A percent-escape of `/`, `\`, `%` or a control character (the escapes are already known to be
+    /// two hex digits each).
+    private static func hasMisleadingEscape(_ path: ArraySlice<UInt8>) -> Bool {
+        var index = path.startIndex
+        while index < path.endIndex {
+            guard path[index] == UInt8(ascii: "%") else {
+                index += 1
+                continue
+            }
+            let value = hexValue(path[index + 1]) << 4 | hexValue(path[index + 2])
+            if value == 0x2F || value == 0x5C || value == 0x25 || value < 0x20 || value == 0x7F { return true }
+            index += 3
+        }
+        return false
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8 {
+        if isDigit(byte) { return byte - UInt8(ascii: "0") }
+        return (byte | 0x20) - UInt8(ascii: "a") + 10
     }
 
     private static func isPathCharacter(_ byte: UInt8) -> Bool {

@@ -53,12 +53,17 @@ struct RedirectURIPolicy: Sendable {
     /// or nil when it matches nothing registered. Matching is exact, except that a registered
     /// loopback `http` URI matches the same URI on any port (RFC 8252 §7.3): same scheme, same
     /// host as written (no localhost ↔ 127.0.0.1 crossing), same path and query.
+    ///
+    /// The URI chosen must also still pass `ParsedURI`'s rules, so a client registered before a rule
+    /// was tightened (an escaped slash in a path, say) cannot use that URI any more.
     static func match(requested: String?, registered: [String]) -> String? {
-        guard let requested else { return registered.count == 1 ? registered[0] : nil }
-        if registered.contains(requested) { return requested }
-        guard case .success(let asked) = ParsedURI.parse(requested), asked.scheme == "http", asked.isLoopback else {
-            return nil
+        guard let requested else {
+            guard registered.count == 1, case .success = ParsedURI.parse(registered[0]) else { return nil }
+            return registered[0]
         }
+        guard case .success(let asked) = ParsedURI.parse(requested) else { return nil }
+        if registered.contains(requested) { return requested }
+        guard asked.scheme == "http", asked.isLoopback else { return nil }
         for candidate in registered {
             guard case .success(let known) = ParsedURI.parse(candidate), known.scheme == "http", known.isLoopback
             else { continue }
@@ -74,6 +79,8 @@ struct RedirectURIPolicy: Sendable {
         case .fragment: "a redirect URI must not contain a fragment"
         case .userinfo: "a redirect URI must not contain user information"
         case .dotSegments: "a redirect URI must not contain dot segments"
+        case .encodedSeparator:
+            "a redirect URI path must not contain an escaped slash, backslash, percent sign or control character"
         case .noAuthority: "a redirect URI must be an absolute URI with a host"
         }
     }

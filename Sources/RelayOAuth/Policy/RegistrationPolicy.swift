@@ -10,7 +10,12 @@ struct RegistrationRequest: Sendable, Equatable {
 }
 
 /// The checks on `POST /register` bodies. Unknown members are accepted and ignored (RFC 7591
-/// §2: the server MUST ignore metadata it does not understand), known ones are strict.
+/// §2: the server MUST ignore metadata it does not understand). Known members must have their
+/// type, but values this server does not offer are replaced by what it does (RFC 7591 §3.2.1:
+/// the server may replace requested values and says so in its response): VS Code asks for the
+/// device-code grant, claude.ai's document for jwt-bearer, clients for scopes of other servers.
+/// The one thing that cannot be replaced is the grant this server exists for:
+/// `authorization_code` (and `code` among the response types) must be asked for.
 enum RegistrationPolicy {
     /// The longest `client_name` kept.
     static let maximumNameLength = 200
@@ -41,29 +46,38 @@ enum RegistrationPolicy {
         }
         var grantTypes = ["authorization_code", "refresh_token"]
         if let value = object["grant_types"] {
-            guard let list = strings(value), !list.isEmpty,
-                Set(list).isSubset(of: ["authorization_code", "refresh_token"]), list.contains("authorization_code")
-            else { return .failure(metadata("grant_types must be authorization_code, optionally with refresh_token.")) }
+            guard let list = strings(value), list.contains("authorization_code") else {
+                return .failure(metadata("grant_types must include authorization_code."))
+            }
             grantTypes = grantTypes.filter(list.contains)
         }
         if let value = object["response_types"] {
-            guard let list = strings(value), Set(list) == ["code"] else {
-                return .failure(metadata("response_types must be [\"code\"]."))
+            guard let list = strings(value), list.contains("code") else {
+                return .failure(metadata("response_types must include code."))
             }
         }
         var name: String?
         if let value = object["client_name"], !value.isNull {
+            // Refused rather than cleaned: the client's developer sees the problem at once, and no
+            // stored name can reorder or hide text on the consent page (`DisplayText`).
             guard let text = value.stringValue, text.utf8.count <= maximumNameLength * 4,
-                text.count <= maximumNameLength, !text.unicodeScalars.contains(where: isControl)
-            else { return .failure(metadata("client_name must be a short single line of text.")) }
+                text.count <= maximumNameLength, DisplayText.isShowable(text)
+            else {
+                return .failure(
+                    metadata(
+                        "client_name must be a short single line of visible text, without control, "
+                            + "formatting, bidirectional or invisible characters."))
+            }
             name = text.isEmpty ? nil : text
         }
         var scope: ScopeSet?
         if let value = object["scope"], !value.isNull {
-            guard let text = value.stringValue, let tokens = ScopeSet.parse(text),
-                let resolved = ScopeSet.resolve(tokens, supported: supportedScopes)
-            else { return .failure(metadata("scope lists a scope this server does not offer.")) }
-            scope = resolved.tokens.isEmpty ? nil : resolved
+            guard let text = value.stringValue, let tokens = ScopeSet.parse(text) else {
+                return .failure(metadata("scope must be a space-separated list of scope tokens."))
+            }
+            // Scopes this server does not have are left out; none left means all of ours.
+            let known = ScopeSet(tokens: supportedScopes.filter(tokens.contains))
+            scope = known.tokens.isEmpty ? nil : known
         }
         return .success(
             RegistrationRequest(
@@ -77,8 +91,4 @@ enum RegistrationPolicy {
     }
 
     private static func metadata(_ detail: String) -> OAuthError { OAuthError(.invalidClientMetadata, detail) }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
-    }
 }

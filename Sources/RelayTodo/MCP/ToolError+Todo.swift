@@ -13,12 +13,15 @@ extension TodoError {
 
 extension CloudKitError {
     /// What a tool reports for this failure: a dead session ends the grant (`ToolError.sessionEnded()`, HTTP
-    /// 401); throttling, outages and unusable accounts become tool errors with retry advice. Nil for failures
+    /// 401); a 401 AUTHENTICATION_FAILED that was not shown to be the person's (the session implementation
+    /// checks the API token first) is the service's misconfiguration and never ends the grant; throttling,
+    /// outages and unusable accounts become tool errors with retry advice. Nil for failures
     /// that are the relay's own fault (a refused request, a record that does not decode, a bad response): the
     /// endpoint reports those as `INTERNAL_ERROR` and logs the error's description, which holds no values.
     var toolError: ToolError? {
         switch kind {
         case .sessionDead: return .sessionEnded("The iCloud session has ended; sign in again.")
+        case .authenticationFailed: return TodoError.serviceMisconfigured.toolError
         case .throttled where status == nil && serverErrorCode == nil:
             // The relay's own queue for this grant is full (`GrantSerializer`).
             let seconds = retryAfter.map(Self.seconds) ?? 1

@@ -1,4 +1,5 @@
 import RelayCloudKit
+import RelayMCP
 
 /// One person's way into CloudKit: every CloudKit call a to-do tool makes goes through `perform`, which hands
 /// it the grant's current web auth token and keeps the token CloudKit rotates to.
@@ -8,7 +9,10 @@ import RelayCloudKit
 /// - store `CloudKitResponse.rotatedToken` (or, on failure, `CloudKitError.rotatedToken`) before the grant's
 ///   next call starts, because CloudKit may invalidate the old token at once;
 /// - report their own refusals as `CloudKitError`: `.throttled` (no status) when too many calls wait,
-///   `.sessionDead` when the grant is gone, `.unavailable` when the token cannot be stored, `.cancelled`.
+///   `.sessionDead` when the grant is gone, `.unavailable` when the token cannot be stored, `.cancelled`;
+/// - decide what a 401 AUTHENTICATION_FAILED means: turn it into `.sessionDead` only once the API token is
+///   shown to be fine (RelayApp checks `users/caller` without a web token). Left as `.authenticationFailed`
+///   it is reported as the service's misconfiguration (`UPSTREAM_UNAVAILABLE`) and the grant stays.
 ///
 /// RelayApp implements it on the vault and the grant store; `MemoryCloudKitSession` keeps the token in memory
 /// for tests and the demo. The token must be read inside the grant's turn (another request of the same grant
@@ -34,8 +38,9 @@ public protocol CloudKitSession: Sendable {
     ) async throws(CloudKitError) -> Value
 }
 
-/// What the to-do tools need from the MCP principal (the authenticated grant): its CloudKit session.
-public protocol TodoPrincipal: Sendable {
+/// What the to-do tools need from the MCP principal (the authenticated grant): its CloudKit session, and
+/// (for the endpoint's check before every call) the scopes it was granted.
+public protocol TodoPrincipal: MCPPrincipal {
     /// The session of the grant the request was authenticated with.
     var session: any CloudKitSession { get }
 }

@@ -22,6 +22,7 @@ public enum DeleteTodo {
             Confirm with the user before deleting. An id that does not exist or was already deleted gives \
             NOT_FOUND.
             """,
+        requiredScopes: [TodoScope.write],
         inputSchema: Schema.object([("id", Schema.id)], required: ["id"], closed: true),
         outputSchema: Schema.object(
             [

@@ -9,7 +9,7 @@ public struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidArgument = "INVALID_ARGUMENT"
         /// No such to-do, or it is soft-deleted.
         case notFound = "NOT_FOUND"
-        /// Adding is not allowed: trial and subscription have both ended.
+        /// Adding is not allowed: the app says so (`canAddTodos`), or the trial and subscription have both ended.
         case paymentRequired = "PAYMENT_REQUIRED"
         /// The record changed elsewhere and the relay's own merge-and-retry did not settle it.
         case conflict = "CONFLICT"
@@ -53,9 +53,9 @@ public struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `PAYMENT_REQUIRED` for `add_todo` when the entitlement hint does not allow adding.
     public static let paymentRequired = TodoError(
         code: .paymentRequired,
-        message: "The MustDo trial and subscription have both ended, so new to-dos cannot be added. "
-            + "The user can subscribe in the MustDo app; existing to-dos can still be completed, snoozed, "
-            + "updated and deleted.")
+        message: "The MustDo app says this account cannot add new to-dos now (the free trial and subscription "
+            + "have ended). The user can subscribe in the MustDo app; existing to-dos can still be completed, "
+            + "snoozed, updated and deleted.")
 
     /// `CONFLICT` after the merge-and-retry failed.
     public static let conflict = TodoError(
@@ -69,6 +69,15 @@ public struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
             code: .upstreamUnavailable,
             message: "iCloud did not answer. Retry in \(retryAfter ?? 30) seconds.", retryAfter: retryAfter)
     }
+
+    /// `UPSTREAM_UNAVAILABLE` because iCloud refused the service's own credentials (its CloudKit API
+    /// token or container): the operator has to fix it. The person's connection is kept and works
+    /// again, without reconnecting, once that is done.
+    public static let serviceMisconfigured = TodoError(
+        code: .upstreamUnavailable,
+        message: "iCloud refused this service's own credentials: the service is misconfigured and its operator "
+            + "has been alerted. Your connection is kept; retry later.",
+        retryAfter: 60)
 
     /// `RATE_LIMITED` with the wait iCloud asked for.
     public static func rateLimited(retryAfter: Int) -> TodoError {

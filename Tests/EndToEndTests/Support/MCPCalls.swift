@@ -15,14 +15,17 @@ struct MCPCalls {
 
     func post(_ method: String, _ params: JSONValue = [:], token: String, id: Int = 1) async throws -> Reply {
         let message: JSONValue = ["jsonrpc": "2.0", "id": .int(id), "method": .string(method), "params": params]
-        let response = try await http.send(
-            ClientRequest(
-                method: .post, url: url,
-                headers: [
-                    "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-                    "Authorization": "Bearer " + token, "MCP-Protocol-Version": "2025-11-25",
-                ],
-                body: message.bytes))
+        return try await send(message, token: token)
+    }
+
+    /// POSTs any JSON body (a batch, for 2025-03-26) with `version` in `MCP-Protocol-Version` (nil: no header).
+    func send(_ body: JSONValue, token: String, version: String? = "2025-11-25") async throws -> Reply {
+        var headers: HTTPHeaders = [
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+            "Authorization": "Bearer " + token,
+        ]
+        if let version { headers.add("MCP-Protocol-Version", version) }
+        let response = try await http.send(ClientRequest(method: .post, url: url, headers: headers, body: body.bytes))
         return Reply(status: response.status, headers: response.headers, body: try? JSONValue(parsing: response.body))
     }
 

@@ -23,6 +23,8 @@ final class OAuthDriver: @unchecked Sendable {
     let redirectURI = "http://127.0.0.1:9/callback"
     private(set) var clientID = ""
     private(set) var secretsSeen: [String] = []
+    /// The text of the last consent page shown (what the person was told the client may do).
+    private(set) var lastConsentPage = ""
     private var cookies: [String: [String: String]] = [:]
 
     init(http: HTTPClient, issuer: String) {
@@ -30,9 +32,10 @@ final class OAuthDriver: @unchecked Sendable {
         self.issuer = issuer
     }
 
-    /// DCR, then the whole browser walk as `appleID` (ticking "Keep me signed in" on the sign-in page when
-    /// `keepSignedIn`), then the code exchange.
-    func connect(appleID: String, keepSignedIn: Bool = false) async throws -> Tokens {
+    /// DCR, then the whole browser walk as `appleID` (asking for `scope`, nil: the default, every
+    /// scope; ticking "Keep me signed in" on the sign-in page when `keepSignedIn`), then the code
+    /// exchange.
+    func connect(appleID: String, scope: String? = nil, keepSignedIn: Bool = false) async throws -> Tokens {
         let registration = try await json(
             .post, issuer + "/register",
             body: [
@@ -42,10 +45,12 @@ final class OAuthDriver: @unchecked Sendable {
         let verifier = Base64URL.encode(SecureRandom.bytes(count: 32))
         let challenge = Base64URL.encode(SHA256.hash(verifier))
         let state = Base64URL.encode(SecureRandom.bytes(count: 12))
-        let query = FormDecoding.encode([
+        var parameters = [
             ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI), ("state", state),
             ("code_challenge", challenge), ("code_challenge_method", "S256"), ("resource", issuer + "/mcp"),
-        ])
+        ]
+        if let scope { parameters.append(("scope", scope)) }
+        let query = FormDecoding.encode(parameters)
         let code = try await signIn(
             authorizationURL: issuer + "/authorize?" + query, appleID: appleID, keepSignedIn: keepSignedIn,
             state: state)
@@ -59,15 +64,53 @@ final class OAuthDriver: @unchecked Sendable {
         return try record(tokens)
     }
 
-    /// Refresh-token rotation.
-    func refresh(_ tokens: Tokens) async throws -> Tokens {
-        try record(
-            try await json(
-                .post, issuer + "/token",
-                form: [
-                    ("grant_type", "refresh_token"), ("refresh_token", tokens.refresh), ("client_id", clientID),
-                    ("resource", issuer + "/mcp"),
-                ]))
+    /// Refresh-token rotation (asking for `scope`, nil: the grant's).
+    func refresh(_ tokens: Tokens, scope: String? = nil) async throws -> Tokens {
+        var form = [
+            ("grant_type", "refresh_token"), ("refresh_token", tokens.refresh), ("client_id", clientID),
+            ("resource", issuer + "/mcp"),
+        ]
+        if let scope { form.append(("scope", scope)) }
+        return try record(try await json(.post, issuer + "/token", form: form))
+    }
+
+    /// The scope a token response names, from a refresh (for checks on narrowing).
+    func refreshScope(_ tokens: Tokens, scope: String) async throws -> (status: Int, body: JSONValue?) {
+        let form = [
+            ("grant_type", "refresh_token"), ("refresh_token", tokens.refresh), ("client_id", clientID),
+            ("resource", issuer + "/mcp"), ("scope", scope),
+        ]
+        let response = try await http.send(
+            ClientRequest(
+                method: .post, url: issuer + "/token", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Array(FormDecoding.encode(form).utf8)))
+        return (response.status, try? JSONValue(parsing: response.body))
+    }
+
+    /// RFC 7009 revocation of `token` (access or refresh) by this client; returns the status.
+    func revoke(_ token: String) async throws -> Int {
+        let response = try await http.send(
+            ClientRequest(
+                method: .post, url: issuer + "/revoke", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Array(FormDecoding.encode([("token", token), ("client_id", clientID)]).utf8)))
+        return response.status
+    }
+
+    /// The disconnect page as a person uses it: open it, confirm, sign in with Apple as `appleID`;
+    /// returns the final page's text ("Removed N connections.").
+    func disconnect(appleID: String) async throws -> String {
+        let page = try await browse(.get, issuer + "/disconnect")
+        guard page.status == 200 else { throw Failure(description: "disconnect page: \(page.status)") }
+        let form = try Self.form(page.text)
+        let confirmed = try await browse(
+            .post, resolve(form.action, against: issuer + "/disconnect"), form: form.fields)
+        guard let signInPage = confirmed.headers["location"] else {
+            throw Failure(description: "disconnect confirm: \(confirmed.status) \(confirmed.text)")
+        }
+        let callback = try await appleSignIn(signInPage, appleID: appleID)
+        let done = try await browse(.get, callback)
+        guard done.status == 200 else { throw Failure(description: "disconnect callback: \(done.status)") }
+        return done.text
     }
 
     private func record(_ answer: JSONValue) throws -> Tokens {
@@ -79,11 +122,16 @@ final class OAuthDriver: @unchecked Sendable {
         return Tokens(access: access, refresh: refresh)
     }
 
-    private func signIn(
-        authorizationURL: String, appleID: String, keepSignedIn: Bool, state: String
+    /// Where the relay sent the browser back to, the last time `signIn` completed.
+    private(set) var lastRedirect = ""
+
+    /// The browser half, from `/authorize` to the redirect back to the client; returns the code.
+    func signIn(
+        authorizationURL: String, appleID: String, keepSignedIn: Bool = false, state: String
     ) async throws -> String {
         let consent = try await browse(.get, authorizationURL)
         guard consent.status == 200 else { throw Failure(description: "authorize: \(consent.status) \(consent.text)") }
+        lastConsentPage = consent.text
         let consentForm = try Self.form(consent.text)
         let afterConsent = try await browse(
             .post, resolve(consentForm.action, against: authorizationURL),
@@ -91,6 +139,21 @@ final class OAuthDriver: @unchecked Sendable {
         guard let signInPage = afterConsent.headers["location"] else {
             throw Failure(description: "consent: \(afterConsent.status) \(afterConsent.text)")
         }
+        let callback = try await appleSignIn(signInPage, appleID: appleID, keepSignedIn: keepSignedIn)
+        let back = try await browse(.get, callback)
+        guard let location = back.headers["location"], let items = URLComponents(string: location)?.queryItems,
+            let code = items.first(where: { $0.name == "code" })?.value,
+            items.first(where: { $0.name == "state" })?.value == state,
+            items.first(where: { $0.name == "iss" })?.value == issuer
+        else { throw Failure(description: "callback: \(back.status) \(back.headers["location"] ?? back.text)") }
+        lastRedirect = location
+        return code
+    }
+
+    /// The emulator's Apple sign-in page as `appleID`; returns the callback URL it redirects to.
+    private func appleSignIn(_ signInPage: String, appleID: String, keepSignedIn: Bool = false) async throws
+        -> String
+    {
         let page = try await browse(.get, signInPage)
         let signInForm = try Self.form(page.text)
         let afterSignIn = try await browse(
@@ -104,13 +167,7 @@ final class OAuthDriver: @unchecked Sendable {
         {
             secretsSeen.append(token)
         }
-        let back = try await browse(.get, callback)
-        guard let location = back.headers["location"], let items = URLComponents(string: location)?.queryItems,
-            let code = items.first(where: { $0.name == "code" })?.value,
-            items.first(where: { $0.name == "state" })?.value == state,
-            items.first(where: { $0.name == "iss" })?.value == issuer
-        else { throw Failure(description: "callback: \(back.status) \(back.headers["location"] ?? back.text)") }
-        return code
+        return callback
     }
 
     // MARK: HTTP

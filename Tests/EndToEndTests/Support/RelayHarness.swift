@@ -19,16 +19,31 @@ final class RelayHarness: @unchecked Sendable {
     var issuer: String { application.configuration.issuer }
     var mcpURL: String { issuer + "/mcp" }
 
-    init(rotation: EmulatorSettings.Rotation = .invalidate) async throws {
+    /// `logLevel` debug writes every line (no `LogBudget`); `configure` changes the demo
+    /// configuration; `outbound` replaces the HTTP client the relay fetches client metadata
+    /// documents with (CloudKit keeps its own), e.g. one whose proxy stands in for their hosts.
+    init(
+        rotation: EmulatorSettings.Rotation = .invalidate, logLevel: LogEvent.Level = .debug,
+        configure: (inout Configuration) -> Void = { _ in }, outbound: HTTPClient? = nil
+    ) async throws {
         dataDirectory =
             FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)").path
         let prepared = try Demo(port: 0, dataDirectory: dataDirectory).prepare()
+        var configuration = prepared.configuration
+        configure(&configuration)
         emulator = prepared.emulator
         emulator.updateSettings { $0.rotation = rotation }
         logFile = dataDirectory + "/relay.log"
         logFD = open(logFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        let logger = Logger(minimumLevel: .debug, fd: logFD)
-        application = try await Application.open(prepared.configuration, logger: logger)
+        let logger = Logger(minimumLevel: logLevel, fd: logFD)
+        var backends = try await Backends.open(configuration, logger: logger)
+        if let outbound {
+            backends = Backends(
+                store: backends.store, keyService: backends.keyService, vault: backends.vault, http: outbound,
+                cloudKit: backends.cloudKit, peppers: backends.peppers, userIDKey: backends.userIDKey,
+                metrics: backends.metrics)
+        }
+        application = try buildApplication(configuration, backends: backends, logger: logger)
         try application.start()
         http = try HTTPClient()
     }

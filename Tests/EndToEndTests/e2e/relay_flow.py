@@ -23,16 +23,20 @@ def post(relay, path, body, content_type):
         return json.loads(response.read())
 
 
-def connect(relay, apple_id):
-    """Registers a client and runs the flow; returns the token response plus client_id."""
+def connect(relay, apple_id, scope=None, registered_scope=None):
+    """Registers a client (with `registered_scope`, if given) and runs the flow asking for `scope` (None:
+    the default, every scope); returns the token response plus client_id."""
     metadata = {"redirect_uris": [REDIRECT], "token_endpoint_auth_method": "none", "client_name": "e2e"}
+    if registered_scope is not None:
+        metadata["scope"] = registered_scope
     client = post(relay, "/register", json.dumps(metadata).encode(), "application/json")["client_id"]
     verifier = secrets.token_urlsafe(48)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    query = urllib.parse.urlencode(
-        {"response_type": "code", "client_id": client, "redirect_uri": REDIRECT, "code_challenge": challenge,
-         "code_challenge_method": "S256", "state": "s", "resource": relay + "/mcp"}
-    )
+    parameters = {"response_type": "code", "client_id": client, "redirect_uri": REDIRECT, "code_challenge": challenge,
+                  "code_challenge_method": "S256", "state": "s", "resource": relay + "/mcp"}
+    if scope is not None:
+        parameters["scope"] = scope
+    query = urllib.parse.urlencode(parameters)
     code, _, _ = sign_in(f"{relay}/authorize?{query}", apple_id)
     form = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT, "code_verifier": verifier,
             "client_id": client, "resource": relay + "/mcp"}

@@ -2,9 +2,12 @@ import RelayHTTP
 import RelayMCP
 import Synchronization
 
-/// Who a test request is for.
-struct TestPrincipal: Sendable, Equatable {
+/// Who a test request is for, and the scopes its token carries.
+struct TestPrincipal: MCPPrincipal, Equatable {
+    static let allScopes = ["todos:read", "todos:write"]
+
     var user: String
+    var scopes: [String] = TestPrincipal.allScopes
 }
 
 /// Accepts `Authorization: Bearer <token>` for the configured tokens (and, when told to, requests
@@ -17,15 +20,41 @@ final class FakeAuthenticator: MCPAuthenticator, Sendable {
     static let challenge =
         #"Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp", scope="todos""#
 
+    /// A token whose user was granted `todos:read` only.
+    static let readOnlyToken = "read-token"
+
     let tokens: [String: String]
+    /// Scopes per user; a user not listed holds every scope.
+    let scopes: [String: [String]]
     let allowsAnonymous: Bool
     let immediate: Bool
+    /// Tool calls admitted in all before `admitToolCall` answers `RATE_LIMITED`; nil: no limit.
+    let toolCallBudget: Int?
     private let endedSessions = Mutex<[String]>([])
+    private let calls = Mutex(0)
 
-    init(tokens: [String: String] = ["test-token": "alice"], allowsAnonymous: Bool = false, immediate: Bool = true) {
+    init(
+        tokens: [String: String] = ["test-token": "alice", FakeAuthenticator.readOnlyToken: "reader"],
+        scopes: [String: [String]] = ["reader": ["todos:read"]],
+        allowsAnonymous: Bool = false, immediate: Bool = true, toolCallBudget: Int? = nil
+    ) {
         self.tokens = tokens
+        self.scopes = scopes
         self.allowsAnonymous = allowsAnonymous
         self.immediate = immediate
+        self.toolCallBudget = toolCallBudget
+    }
+
+    /// How many times `admitToolCall` was asked.
+    var admissionsAsked: Int { calls.withLock { $0 } }
+
+    func admitToolCall(_ principal: TestPrincipal) -> ToolError? {
+        let count = calls.withLock { count in
+            count += 1
+            return count
+        }
+        guard let toolCallBudget, count > toolCallBudget else { return nil }
+        return ToolError(code: "RATE_LIMITED", message: "Too many calls.", details: ["retryAfter": 7])
     }
 
     /// Users whose session a tool reported as ended.
@@ -52,7 +81,17 @@ final class FakeAuthenticator: MCPAuthenticator, Sendable {
         guard header.hasPrefix("Bearer "), let user = tokens[String(header.dropFirst(7))] else {
             return .rejected(Self.unauthorized(#", error="invalid_token""#))
         }
-        return .authorized(TestPrincipal(user: user))
+        return .authorized(TestPrincipal(user: user, scopes: scopes[user] ?? TestPrincipal.allScopes))
+    }
+
+    /// The relay's shape: needed and granted, in the server's order, then the metadata.
+    func insufficientScopeChallenge(principal: TestPrincipal, needed: [String]) -> String {
+        let offered = TestPrincipal.allScopes
+        let scopes =
+            offered.filter { needed.contains($0) || principal.scopes.contains($0) }
+            + needed.filter { !offered.contains($0) }
+        return "Bearer error=\"insufficient_scope\", scope=\"" + scopes.joined(separator: " ")
+            + "\", resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource/mcp\""
     }
 
     static func unauthorized(_ extra: String) -> Response {

@@ -36,10 +36,11 @@ extension TestServer {
     func postModern(
         _ method: String, id: JSONValue = 1, params: JSONObject = [:],
         accept: String = "application/json, text/event-stream",
+        token: String = TestServer.token,
         extra: [(String, String)] = []
     ) async throws -> RawResponse {
         let headers = [
-            ("Host", "127.0.0.1:\(port)"), ("Authorization", "Bearer \(Self.token)"),
+            ("Host", "127.0.0.1:\(port)"), ("Authorization", "Bearer \(token)"),
             ("Content-Type", "application/json"), ("Accept", accept),
         ]
         return try await send(
@@ -48,7 +49,10 @@ extension TestServer {
     }
 
     /// A 2026 `tools/call`.
-    func callModern(_ tool: String, _ arguments: JSONValue, id: JSONValue = 1) async throws -> RawResponse {
-        try await postModern("tools/call", id: id, params: ["name": .string(tool), "arguments": arguments])
+    func callModern(_ tool: String, _ arguments: JSONValue, id: JSONValue = 1, token: String = TestServer.token)
+        async throws -> RawResponse
+    {
+        try await postModern(
+            "tools/call", id: id, params: ["name": .string(tool), "arguments": arguments], token: token)
     }
 }

@@ -8,6 +8,7 @@ struct EchoTool: Tool {
             name: "echo",
             title: "Echo",
             description: "Repeats the text.",
+            requiredScopes: ["todos:read"],
             inputSchema: [
                 "type": "object",
                 "properties": [
@@ -43,6 +44,7 @@ struct ScheduleTool: Tool {
             name: "schedule",
             title: "Schedule",
             description: "Checks a repeat rule.",
+            requiredScopes: ["todos:write"],
             inputSchema: [
                 "type": "object",
                 "properties": [
@@ -101,6 +103,7 @@ struct FailTool: Tool {
         ToolDefinition(
             name: "fail",
             description: "Fails on purpose.",
+            requiredScopes: ["todos:read"],
             inputSchema: [
                 "type": "object",
                 "properties": ["mode": ["type": "string", "enum": ["tool", "crash", "session", "rpc", "badOutput"]]],
@@ -126,7 +129,9 @@ struct FailTool: Tool {
 struct NamedTool: Tool {
     var name: String
 
-    var definition: ToolDefinition { ToolDefinition(name: name, description: "Does nothing.") }
+    var definition: ToolDefinition {
+        ToolDefinition(name: name, description: "Does nothing.", requiredScopes: ["todos:read"])
+    }
 
     func call(_ arguments: JSONObject, context: ToolContext<TestPrincipal>) async throws -> ToolResult {
         .text(name)

@@ -23,7 +23,8 @@ final class TestServer: Sendable {
         mount: Mount = .responder,
         pageSize: Int = 100,
         maxBodyBytes: Int = 4096,
-        tools: [any Tool<TestPrincipal>] = SampleTools.all
+        tools: [any Tool<TestPrincipal>] = SampleTools.all,
+        prompts: [Prompt] = []
     ) throws {
         let records = Recorder<ToolCallRecord>()
         let errors = Recorder<String>()
@@ -39,7 +40,8 @@ final class TestServer: Sendable {
             onToolCall: { record in records.append(record) },
             onError: { tool, error in errors.append("\(tool): \(error)") }
         )
-        endpoint = try MCPEndpoint(configuration: configuration, tools: tools, authenticator: authenticator)
+        endpoint = try MCPEndpoint(
+            configuration: configuration, tools: tools, prompts: prompts, authenticator: authenticator)
         var router = Router()
         router.get("/healthz", immediate: { _ in .text("ok") })
         let responder: Responder
@@ -102,13 +104,14 @@ final class TestServer: Sendable {
         body: String? = nil,
         bytes rawBody: [UInt8]? = nil,
         headers: [(String, String)]? = nil,
+        token: String = TestServer.token,
         extra: [(String, String)] = []
     ) async throws -> RawResponse {
         var lines = ["\(method) \(path) HTTP/1.1"]
         let fields =
             headers ?? [
                 ("Host", "127.0.0.1:\(port)"),
-                ("Authorization", "Bearer \(Self.token)"),
+                ("Authorization", "Bearer \(token)"),
                 ("Content-Type", "application/json"),
                 ("Accept", "application/json, text/event-stream"),
             ]
@@ -119,9 +122,11 @@ final class TestServer: Sendable {
         return try await RawHTTP.send(port: port, Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) + bytes)
     }
 
-    /// POSTs one JSON value with the default headers plus `extra`.
-    func post(_ json: JSONValue, extra: [(String, String)] = []) async throws -> RawResponse {
-        try await send(body: json.jsonString, extra: extra)
+    /// POSTs one JSON value with the default headers (bearer `token`) plus `extra`.
+    func post(_ json: JSONValue, token: String = TestServer.token, extra: [(String, String)] = []) async throws
+        -> RawResponse
+    {
+        try await send(body: json.jsonString, token: token, extra: extra)
     }
 
     /// A JSON-RPC request object.

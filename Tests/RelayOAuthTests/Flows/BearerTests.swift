@@ -8,7 +8,9 @@ import Testing
 /// Bearer validation for `/mcp`: header only, the challenge, expiry, revocation, audience,
 /// pepper rotation, and the per-token binding of the grant secret.
 struct BearerTests {
-    let metadata = "resource_metadata=\"https://relay.example/.well-known/oauth-protected-resource/mcp\""
+    /// Every 401 names the metadata and the scopes to ask for (MCP 2025-11-25 "Scope Selection Strategy").
+    let metadata =
+        "resource_metadata=\"https://relay.example/.well-known/oauth-protected-resource/mcp\", scope=\"todos:read todos:write\""
 
     @Test func noTokenGetsTheBareChallenge() async throws {
         try await withHarness { h in

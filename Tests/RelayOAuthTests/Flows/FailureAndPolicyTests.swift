@@ -55,16 +55,25 @@ struct FailureAndPolicyTests {
         }
     }
 
-    @Test func insufficientScopeIsA403ChallengeWithTheNeededScopes() async throws {
+    @Test func insufficientScopeChallengeNamesTheNeededAndGrantedScopes() async throws {
         try await withHarness { h in
-            let response = h.oauth.insufficientScopeResponse(needed: ["todos:write"], granted: ["todos:read"])
-            #expect(response.status.code == 403)
-            let challenge = try #require(response.headers["WWW-Authenticate"])
+            let metadata = "resource_metadata=\"https://relay.example/.well-known/oauth-protected-resource/mcp\""
+            // A read-only token calling a write tool: ask for both, so stepping up loses nothing.
             #expect(
-                challenge.hasPrefix(
-                    "Bearer resource_metadata=\"https://relay.example/.well-known/oauth-protected-resource/mcp\""))
-            #expect(challenge.contains("error=\"insufficient_scope\""))
-            #expect(challenge.contains("scope=\"todos:read todos:write\""))
+                h.oauth.insufficientScopeChallenge(needed: ["todos:write"], granted: ["todos:read"])
+                    == "Bearer error=\"insufficient_scope\", scope=\"todos:read todos:write\", " + metadata)
+            // The server's order, whatever order the caller gave; no duplicates.
+            #expect(
+                h.oauth.insufficientScopeChallenge(needed: ["todos:write", "todos:read"], granted: ["todos:read"])
+                    == "Bearer error=\"insufficient_scope\", scope=\"todos:read todos:write\", " + metadata)
+            // A write-only token calling a read tool.
+            #expect(
+                h.oauth.insufficientScopeChallenge(needed: ["todos:read"], granted: ["todos:write"])
+                    == "Bearer error=\"insufficient_scope\", scope=\"todos:read todos:write\", " + metadata)
+            // A scope the server does not list still goes in (after the listed ones), never dropped.
+            #expect(
+                h.oauth.insufficientScopeChallenge(needed: ["other:x"], granted: ["todos:read"])
+                    == "Bearer error=\"insufficient_scope\", scope=\"todos:read other:x\", " + metadata)
         }
     }
 

@@ -16,7 +16,8 @@ struct HappyPathTests {
             let challenge = try #require(unauthenticated.header("www-authenticate"))
             #expect(
                 challenge
-                    == "Bearer resource_metadata=\"https://relay.example/.well-known/oauth-protected-resource/mcp\"")
+                    == "Bearer resource_metadata=\"https://relay.example/.well-known/oauth-protected-resource/mcp\", "
+                    + "scope=\"todos:read todos:write\"")
             // 2. Discovery.
             let resource = try JSONValue(
                 parsing: try await h.client.get("/.well-known/oauth-protected-resource/mcp").body)

@@ -7,6 +7,7 @@ import Synchronization
 struct TestGrant: TodoPrincipal {
     let user: String
     let session: any CloudKitSession
+    var scopes: [String] = [TodoScope.read, TodoScope.write]
 }
 
 /// Bearer tokens → grants, as the OAuth authenticator would resolve them. `sessionEnded` forgets the grant
@@ -44,6 +45,11 @@ final class FakeGrantAuthenticator: MCPAuthenticator, Sendable {
             state.grants = state.grants.filter { $0.value.user != principal.user }
         }
         return Self.unauthorized
+    }
+
+    func insufficientScopeChallenge(principal: TestGrant, needed: [String]) -> String {
+        "Bearer error=\"insufficient_scope\", scope=\"" + Set(principal.scopes + needed).sorted().joined(separator: " ")
+            + "\""
     }
 
     static var unauthorized: Response {

@@ -1,0 +1,36 @@
+import RelayJSON
+
+#if FUZZING
+    /// libFuzzer entry point: every input goes through `JSONFuzzing.run`, which stops the process
+    /// when a property of the parser and writer does not hold.
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzzJSONParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+        JSONFuzzing.run(Array(UnsafeBufferPointer(start: data, count: size)))
+        return 0
+    }
+#else
+    /// Without `-DFUZZING` the target is a plain program that replays files given as arguments,
+    /// so `swift build` succeeds and a crash file can be reproduced under a debugger.
+    @main
+    struct ReplayFuzzInputs {
+        static func main() throws {
+            for path in CommandLine.arguments.dropFirst() {
+                guard let file = fopen(path, "rb") else { continue }
+                var bytes: [UInt8] = []
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = fread(&chunk, 1, chunk.count, file)
+                    if count <= 0 { break }
+                    bytes.append(contentsOf: chunk[0..<count])
+                }
+                fclose(file)
+                JSONFuzzing.run(bytes)
+                print("\(path): ok")
+            }
+        }
+    }
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#endif
