@@ -1,5 +1,4 @@
 import CCurl
-import Glibc  // DEBUG-REMOVE
 import Synchronization
 
 /// One exchange in flight: the easy handle, its option lists, and the response as it arrives.
@@ -63,7 +62,6 @@ final class Transfer: @unchecked Sendable {
             throw .invalidRequest("the URL must be percent-encoded ASCII")
         }
         easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
-        if getenv("RELAY_CURL_VERBOSE") != nil { easy.set(CURLOPT_VERBOSE, 1) }  // DEBUG-REMOVE
         guard easy.set(CURLOPT_URL, request.url) else { throw .invalidRequest("malformed URL") }
         easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         easy.set(CURLOPT_NOSIGNAL, 1)
