@@ -20,6 +20,15 @@ struct ClientMultiplexingTests {
         }
     }
 
+    /// Polls `condition` every 10 ms for up to 60 s (the machine may be loaded).
+    private static func waitUntil(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<6000 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
     @Test func aBurstToAnHTTP2OriginSharesAFewConnections() async throws {
         let backend = try SlowBackend(delay: .milliseconds(200))
         let server = try await TLSServer(upstreamPort: backend.port)
@@ -37,7 +46,8 @@ struct ClientMultiplexingTests {
     }
 
     @Test func anOriginWhoseALPNSaysHTTP1GetsAConnectionPerRequestInFlight() async throws {
-        let backend = try SlowBackend(delay: .milliseconds(500))
+        // Long enough that the requests overlap however slowly the 64 handshakes go.
+        let backend = try SlowBackend(delay: .seconds(2))
         let server = try await TLSServer(http2: false, upstreamPort: backend.port)
         let client = try HTTPClient(
             configuration: HTTPClientConfiguration(caFile: server.certificate, maxMultiplexedConnectionsPerHost: 2))
@@ -67,7 +77,9 @@ struct ClientMultiplexingTests {
     }
 
     @Test func aRequestQueuedForAStreamStillEndsAtItsDeadline() async throws {
-        let backend = try SlowBackend(delay: .seconds(3))
+        // The holder's stream stays busy long after the queued request's 1 s deadline, even on a
+        // loaded machine.
+        let backend = try SlowBackend(delay: .seconds(10))
         let server = try await TLSServer(upstreamPort: backend.port)
         let client = try HTTPClient(
             configuration: HTTPClientConfiguration(
@@ -76,10 +88,10 @@ struct ClientMultiplexingTests {
         #expect(try await client.send(ClientRequest(url: base + "/quick")).httpVersion == "2")
         let order = Mutex<[String]>([])
         async let holder: Void = {
-            _ = try? await client.send(ClientRequest(url: base + "/slow", timeout: .seconds(30)))
+            _ = try? await client.send(ClientRequest(url: base + "/slow", timeout: .seconds(60)))
             order.withLock { $0.append("holder") }
         }()
-        #expect(await eventually { backend.gauge.current == 1 })
+        #expect(await Self.waitUntil { backend.gauge.current == 1 })
         // The one stream is taken: this request waits in libcurl's queue, where libcurl's own
         // timeout does not run, and must fail at its deadline, long before the stream frees up.
         await #expect(throws: ClientError.timedOut) {

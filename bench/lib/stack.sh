@@ -91,7 +91,6 @@ http {
         ssl_protocols TLSv1.2 TLSv1.3;
         ssl_session_cache shared:cloudkit:10m;
         keepalive_requests 1000000;
-        http2_max_requests 1000000;
         location / {
             proxy_pass http://emulator;
             proxy_http_version 1.1;
