@@ -245,15 +245,29 @@ class GetMeResult(TypedDict):
     today: Today
     now: str
     defaultDueNext: str
+    warnings: list[str]
+
+
+def hh_mm(value: Any) -> bool:
+    return (
+        isinstance(value, str) and len(value) == 5 and value[2] == ":" and value[:2].isdigit()
+        and value[3:].isdigit() and int(value[:2]) < 24 and int(value[3:]) < 60
+    )
 
 
 def account_result(fields: dict[str, Any], now: datetime) -> GetMeResult:
+    # Settings the app saved that cannot be used fall back to the defaults with a warning, as the relay's do.
+    warnings: list[str] = []
     try:
         zone_name = fields.get("timeZone") or "UTC"
         zone = ZoneInfo(zone_name)
     except (KeyError, ValueError):
+        warnings.append(f"The MustDo app saved a time zone this server does not know ({zone_name!r}), so UTC is used.")
         zone_name, zone = "UTC", ZoneInfo("UTC")
     default_time = fields.get("defaultTime") or "09:00"
+    if not hh_mm(default_time):
+        warnings.append(f"The MustDo app saved a default alarm time that is not HH:mm ({default_time!r}), so 09:00 is used.")
+        default_time = "09:00"
     local = now.astimezone(zone)
 
     def instant(milliseconds: Any) -> str | None:
@@ -273,7 +287,10 @@ def account_result(fields: dict[str, Any], now: datetime) -> GetMeResult:
     hour, minute = (int(part) for part in default_time.split(":"))
     tomorrow = (local + timedelta(days=1)).date()
     due = datetime(tomorrow.year, tomorrow.month, tomorrow.day, hour, minute, tzinfo=zone)
-    start, end = fields.get("quietHoursStart"), fields.get("quietHoursEnd")
+    start, end = fields.get("quietHoursStart") or None, fields.get("quietHoursEnd") or None
+    if (start or end) and not (hh_mm(start) and hh_mm(end)):
+        warnings.append("The MustDo app saved quiet hours that are incomplete or not HH:mm, so none apply.")
+        start = end = None
     return {
         "timeZone": zone_name,
         "locale": fields.get("locale"),
@@ -289,6 +306,7 @@ def account_result(fields: dict[str, Any], now: datetime) -> GetMeResult:
         },
         "now": local.isoformat(timespec="seconds"),
         "defaultDueNext": due.isoformat(timespec="seconds"),
+        "warnings": warnings,
     }
 
 
