@@ -52,6 +52,8 @@ public final class Server: Sendable {
         var loops: [EventLoop] = []
         var port = configuration.port
         do throws(SocketError) {
+            // A port from the kernel (0) is free by construction; a given one is checked first.
+            if port != 0 { try Socket.claim(host: configuration.host, port: port) }
             for _ in 0..<configuration.eventLoops {
                 let listener = try Socket.listen(host: configuration.host, port: port, backlog: configuration.backlog)
                 port = listener.port
