@@ -31,7 +31,11 @@ final class TLSServer {
 
     /// Async: openssl and nginx start in child processes, and waiting for them must not hold a
     /// thread of the cooperative pool.
-    init(http2: Bool = true, upstreamPort: Int? = nil, keepAliveTimeout: String = "75s") async throws {
+    /// `protocols`: nginx's `ssl_protocols`.
+    init(
+        http2: Bool = true, upstreamPort: Int? = nil, keepAliveTimeout: String = "75s",
+        protocols: String = "TLSv1.2 TLSv1.3"
+    ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try await Self.run(
@@ -70,7 +74,7 @@ final class TLSServer {
                     listen 127.0.0.1:\(port) ssl\(http2 ? " http2" : "");
                     ssl_certificate \(path)/cert.pem;
                     ssl_certificate_key \(path)/key.pem;
-                    ssl_protocols TLSv1.2 TLSv1.3;
+                    ssl_protocols \(protocols);
                     ssl_session_cache shared:relay_test:1m;
                     \(location)
                 }
