@@ -7,8 +7,8 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 DEMO_PORT ?= 8080
 
-.PHONY: deps build release lint format test unit fuzz deploy-check demo bench bench-http bench-store bench-cloudkit \
-	bench-oauth bench-mcp bench-peers bench-soak acceptance clean
+.PHONY: deps build release lint format test unit fuzz deploy-check demo package package-test bench bench-http \
+	bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-soak acceptance capacity clean
 
 deps:
 	@scripts/install-deps.sh
@@ -45,12 +45,25 @@ fuzz: deps
 demo: release
 	.build/release/mustdo-relay demo --port $(DEMO_PORT)
 
+# The Debian package, .build/mustdo-relay_<version>_amd64.deb (packaging/README.md): the programs
+# with the Swift runtime linked in, the systemd unit, the settings, the docs; lintian must find no error.
+package: deps
+	EXTRA_APT_PACKAGES="lintian" scripts/install-deps.sh
+	packaging/build-deb.sh
+
+# The package on a bare Debian root made by debootstrap (as root): install, run, connect, upgrade,
+# remove, purge. About 15 minutes on a fresh machine (two static builds, debootstrap); less with the caches.
+package-test: deps
+	EXTRA_APT_PACKAGES="lintian debootstrap" scripts/install-deps.sh
+	timeout --kill-after=30 3600 packaging/test/run
+
 # Benchmarks print their numbers and ratios; bench/README.md says what each one measures.
 bench: bench-http bench-store bench-cloudkit bench-oauth bench-mcp bench-peers
 
-# The long runs, not part of `make test`: the 15-minute soak and the 2,000-call burst
-# (SOAK_MINUTES=2 make acceptance for a smoke run, SOAK_MINUTES=60 for the long memory run).
-acceptance: bench-soak
+# The long runs, not part of `make test`: the package on a bare Debian root, then the 15-minute
+# soak and the 2,000-call burst (SOAK_MINUTES=2 make acceptance for a smoke run, SOAK_MINUTES=60
+# for the long memory run).
+acceptance: package-test bench-soak
 
 bench-http: deps
 	EXTRA_APT_PACKAGES="nginx wrk" scripts/install-deps.sh
@@ -77,6 +90,13 @@ bench-peers: deps
 SOAK_MINUTES ?= 15
 bench-soak: deps
 	SOAK_MINUTES=$(SOAK_MINUTES) timeout --kill-after=30 $$(awk "BEGIN { print int(($(SOAK_MINUTES) + 30) * 60) }") bench/soak
+
+# docs/capacity.md from today's measurements: bench/capacity counts what a connection, a tool call and
+# a refresh cost on DynamoDB + KMS (moto) and writes bench/records/capacity-<date>.json; the report
+# turns it and bench/capacity-assumptions.json (prices, quotas, usage) into docs/capacity.md.
+capacity: deps
+	bench/capacity
+	bench/capacity-report
 
 clean:
 	rm -rf .build .build-fuzz .build-fuzz.log

@@ -28,10 +28,10 @@ let package = Package(
         // descriptors into children started meanwhile on other threads; see Subprocess.swift).
         .target(name: "RelayTestSupport", dependencies: ["CSpawn", "RelaySync"]),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl"]),
-        // The to-do domain (pure values and rules) and the seven tools on RelayMCP, reaching CloudKit through a
+        // The to-do domain (pure values and rules) and the nine tools on RelayMCP, reaching CloudKit through a
         // per-grant `CloudKitSession` that RelayApp implements on the vault and the grant store.
         .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP"]),
-        .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON"]),
+        .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON", "RelaySync"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
         .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON", "RelaySync"]),
         // The store conformance suite, a library so every backend's tests (DynamoDB too) can run it.
@@ -47,7 +47,7 @@ let package = Package(
             name: "RelayApp",
             dependencies: [
                 "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault", "RelayAWS", "RelayCloudKit",
-                "RelayEmulator", "RelayMCP", "RelayTodo", "RelayOAuth", "CMalloc",
+                "RelayEmulator", "RelayMCP", "RelayTodo", "RelayOAuth", "RelaySync", "CMalloc", "CSpawn",
             ]
         ),
 
@@ -81,16 +81,21 @@ let package = Package(
         .testTarget(
             name: "RelayTodoTests",
             dependencies: ["RelayTestSupport", "RelayTodo", "RelayJSON", "RelayCloudKit", "RelayMCP"]),
-        // The seven tools through a real MCPEndpoint and CloudKitClient against the in-process emulator.
+        // The nine tools through a real MCPEndpoint and CloudKitClient against the in-process emulator (and, in
+        // e2e/, driven by the official MCP Python SDK).
         .testTarget(
             name: "RelayTodoIntegrationTests",
-            dependencies: ["RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
+            dependencies: [
+                "RelayTestSupport", "RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON",
+            ],
+            exclude: ["e2e"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "RelayTestSupport", "RelayApp", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayEmulator", "RelayStore",
             ],
-            exclude: ["e2e"]
+            // e2e/: the Python and Selenium scripts; clients/: one replay fixture per real client (JSON).
+            exclude: ["e2e", "clients"]
         ),
         // Several instances and faults: real `serve` processes, moto, the standalone emulator (issue 8).
         .testTarget(
@@ -104,7 +109,12 @@ let package = Package(
         ),
         .testTarget(name: "RelayTestSupportTests", dependencies: ["RelayTestSupport", "RelaySync"]),
         .testTarget(
-            name: "RelayAppTests", dependencies: ["RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore"]),
+            name: "RelayAppTests",
+            dependencies: [
+                "RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore", "RelayCloudKit", "RelayTodo",
+                "RelayHTTP", "RelayEmulator",
+                "RelaySync",
+            ]),
         .testTarget(
             name: "RelayMCPTests", dependencies: ["RelayTestSupport", "RelayMCP", "RelayHTTP", "RelayJSON"],
             exclude: ["e2e"]),

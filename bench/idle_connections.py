@@ -1,5 +1,8 @@
 """Open N keep-alive connections to 127.0.0.1:PORT, send one request on each, keep them all
-idle, and report the server process's resident memory (VmRSS) before and while they are held."""
+idle, and report the server process's resident memory (VmRSS) before and while they are held.
+The connections come from 127.0.0.2, 127.0.0.3, … (200 from each) so the relay's per-address cap
+(256 by default) admits them all, as it would admit many clients; the per-address table is then
+part of what is measured."""
 import socket
 import sys
 import time
@@ -18,8 +21,11 @@ def main() -> None:
     before = rss_kib(pid)
     request = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
     sockets = []
-    for _ in range(count):
-        s = socket.create_connection(("127.0.0.1", port))
+    for index in range(count):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setsockopt(socket.IPPROTO_IP, 24, 1)  # IP_BIND_ADDRESS_NO_PORT: the port is chosen at connect
+        s.bind((f"127.0.{2 + index // 200 // 250}.{2 + index // 200 % 250}", 0))
+        s.connect(("127.0.0.1", port))
         s.sendall(request)
         sockets.append(s)
     answered = 0

@@ -28,7 +28,7 @@ echo "deploy: caddy validate ok"
 # systemd: verify the unit with ExecStart pointing at the binary that was just built.
 binary="$(pwd)/.build/debug/mustdo-relay"
 [ -x "$binary" ] || swift build --product mustdo-relay >/dev/null
-sed "s#/usr/local/bin/mustdo-relay#$binary#g" deploy/systemd/mustdo-relay.service > "$work/mustdo-relay.service"
+sed "s#/usr/bin/mustdo-relay#$binary#g" deploy/systemd/mustdo-relay.service > "$work/mustdo-relay.service"
 output=$(systemd-analyze verify "$work/mustdo-relay.service" 2>&1 || true)
 # Outside a booted systemd (containers, CI) verify still parses the unit; only unit problems matter.
 problems=$(printf '%s\n' "$output" | grep -E 'mustdo-relay.service' | grep -vE 'Failed to connect|not running|System has not been booted' || true)
@@ -37,6 +37,19 @@ if [ -n "$problems" ]; then
     exit 1
 fi
 echo "deploy: systemd-analyze verify ok"
+
+# The Debian package's maintainer scripts parse with Debian's /bin/sh, and the unit starts the
+# programs where the package installs them, /usr/bin (`make package-test`, as root, runs them).
+for script in packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm; do
+    sh -n "$script"
+done
+for path in $(sed -n 's/^Exec[A-Za-z]*=\([^ ]*\).*/\1/p' deploy/systemd/mustdo-relay.service); do
+    case $path in
+    /usr/bin/mustdo-relay | /usr/bin/mustdo-relayctl) ;;
+    *) echo "deploy: the unit runs $path; the package installs the programs in /usr/bin"; exit 1 ;;
+    esac
+done
+echo "deploy: package scripts ok"
 
 python3 - deploy/aws/mustdo-relay.cfn.json <<'PY'
 import json, sys

@@ -109,6 +109,7 @@ public func buildApplication(
         store: backends.store, keyService: backends.keyService, credentials: credentials, clock: clock)
     router.get("/readyz") { _ in await readiness.response() }
     oauth.register(on: &router)
+    LocalBounce(ports: configuration.localBouncePorts).register(on: &router)
 
     let toolCalls =
         configuration.toolCallsPerMinute > 0
@@ -118,7 +119,8 @@ public func buildApplication(
         observer: upstream, credentials: credentials, toolCalls: toolCalls, clock: clock)
     let endpoint = try MCPEndpoint(
         configuration: configuration.mcpConfiguration(logger: logger, metrics: metrics),
-        tools: TodoTools.tools(client: backends.cloudKit, for: GrantPrincipal.self),
+        tools: MCPFeatures.tools(client: backends.cloudKit, for: GrantPrincipal.self),
+        prompts: MCPFeatures.prompts,
         authenticator: authenticator)
     // A tool whose scope the authorization server does not offer could never be called: no
     // consent can grant it. Refuse to start rather than serve a tool nobody can use.
@@ -134,7 +136,9 @@ public func buildApplication(
     {
         responder = plainHTTP.wrap(responder)
     }
-    let server = Server(configuration: configuration.server, responder: observer.wrap(responder))
+    var serverConfiguration = configuration.server
+    serverConfiguration.onEvent = ConnectionObserver(metrics: metrics).record
+    let server = Server(configuration: serverConfiguration, responder: observer.wrap(responder))
     metrics.declareGauge("relay_http_open_connections", help: "Open client connections.") {
         Double(server.openConnections)
     }
@@ -167,8 +171,10 @@ public func buildApplication(
                 status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
                 body: Array(metrics.render().utf8))
         }
+        // A scraper needs a connection or two; the few allowed here are part of ConnectionBudget's reserve.
         metricsServer = Server(
-            configuration: ServerConfiguration(host: configuration.metricsHost, port: metricsPort, eventLoops: 1),
+            configuration: ServerConfiguration(
+                host: configuration.metricsHost, port: metricsPort, eventLoops: 1, maxConnections: 64),
             responder: metricsRouter.responder)
     }
     return Application(

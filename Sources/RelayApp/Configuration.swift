@@ -13,6 +13,9 @@ public struct Configuration: Sendable {
     public var port = 8080
     /// HTTP server settings from the `RELAY_HTTP_*` variables.
     public var server = ServerConfiguration()
+    /// Whether `RELAY_HTTP_MAX_CONNECTIONS` was set: then a value the descriptor limit cannot hold
+    /// stops the start; left to its default, it is lowered to fit (`ConnectionBudget`).
+    public var maxConnectionsIsExplicit = false
     /// `RELAY_HOST_ALIASES`: Host header values `/mcp` accepts besides the issuer's host (others → 421).
     public var hostAliases: [String] = []
     /// `RELAY_ALLOWED_ORIGINS`: browser origins allowed to call `/mcp` (absent Origin is always allowed).
@@ -40,6 +43,9 @@ public struct Configuration: Sendable {
     /// `RELAY_METRICS_GRANTS_INTERVAL`: seconds between counts of active grants for the
     /// `relay_oauth_active_grants` gauge (0 disables; default 60, or 0 with DynamoDB).
     public var grantsGaugeInterval = 60
+    /// `RELAY_LOCAL_BOUNCE_PORTS`: the ports `/local/callback/<port>` may send a browser on to (on
+    /// `http://localhost`), for `mustdo-relay local`'s sign-in; empty (the default) turns the bounce off.
+    public var localBouncePorts: [ClosedRange<Int>] = []
     /// `RELAY_MCP_TOOL_CALLS_PER_MINUTE`: tool calls one connection (grant) may make per minute,
     /// each call of a batch counted on its own (0 disables the limit).
     public var toolCallsPerMinute = 300
@@ -139,10 +145,15 @@ public struct Configuration: Sendable {
             "RELAY_HTTP_MAX_BODY_BYTES", default: 1_048_576, range: 1024...67_108_864)
         server.headerReadTimeoutMilliseconds = reader.seconds("RELAY_HTTP_HEADER_TIMEOUT", default: 10)
         server.bodyIdleTimeoutMilliseconds = reader.seconds("RELAY_HTTP_BODY_IDLE_TIMEOUT", default: 10)
+        server.bodyTimeoutMilliseconds = reader.seconds("RELAY_HTTP_BODY_TIMEOUT", default: 120)
+        server.bodyMinimumBytesPerSecond = reader.integer("RELAY_HTTP_BODY_MIN_RATE", default: 500, range: 0...1 << 30)
         server.keepAliveTimeoutMilliseconds = reader.seconds("RELAY_HTTP_KEEPALIVE_TIMEOUT", default: 60)
         server.writeTimeoutMilliseconds = reader.seconds("RELAY_HTTP_WRITE_TIMEOUT", default: 30)
         server.drainTimeoutMilliseconds = reader.seconds("RELAY_HTTP_DRAIN_TIMEOUT", default: 30)
+        maxConnectionsIsExplicit = reader.raw("RELAY_HTTP_MAX_CONNECTIONS") != nil
         server.maxConnections = reader.integer("RELAY_HTTP_MAX_CONNECTIONS", default: 20_000, range: 1...1_000_000)
+        server.maxConnectionsPerAddress = reader.integer(
+            "RELAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS", default: 256, range: 0...1_000_000)
         server.trustedProxies = TrustedProxies(reader.addressRanges("RELAY_TRUSTED_PROXIES"))
         self.server = server
         hostAliases = reader.list("RELAY_HOST_ALIASES")
@@ -154,6 +165,13 @@ public struct Configuration: Sendable {
         logLevel = reader.choice(
             "RELAY_LOG_LEVEL", default: .info,
             choices: ["debug": .debug, "info": .info, "warning": .warning, "error": .error])
+        if let ports = LocalBounce.parsePorts(reader.list("RELAY_LOCAL_BOUNCE_PORTS")) {
+            localBouncePorts = ports
+        } else {
+            reader.problem(
+                "RELAY_LOCAL_BOUNCE_PORTS",
+                "must be ports or low-high ranges within 1024-65535, comma-separated (e.g. 51234), or empty for off")
+        }
     }
 
     private mutating func readStorage(_ reader: inout SettingsReader) {

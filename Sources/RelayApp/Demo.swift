@@ -39,6 +39,9 @@ struct Demo {
         configuration.server.host = "127.0.0.1"
         configuration.server.port = relayPort
         configuration.hostAliases = ["localhost:\(relayPort)"]
+        // The MCP Inspector's direct mode calls /mcp from its page (docs/operations.md, "Browser
+        // clients"); production keeps the operator's list, empty by default.
+        configuration.allowedOrigins = Self.inspectorOrigins
         configuration.metricsPort = 0
         configuration.dataDirectory = directory
         configuration.store = .sqlite(path: directory + "/relay.sqlite")
@@ -51,6 +54,9 @@ struct Demo {
     }
 
     static let container = "iCloud.demo.mustdo"
+
+    /// Where the MCP Inspector's page runs (`CLIENT_PORT` 6274 by default), in both spellings.
+    static let inspectorOrigins = ["http://localhost:6274", "http://127.0.0.1:6274"]
 
     /// Creates any secret file that does not exist yet (a kept data directory keeps its secrets)
     /// and returns the CloudKit API token the emulator is started with.
@@ -93,9 +99,11 @@ struct Demo {
             "",
             "  Connector URL (MCP):   \(issuer)/mcp",
             "  Claude Code:           claude mcp add --transport http mustdo \(issuer)/mcp",
+            "  MCP Inspector:         Streamable HTTP, the URL above (direct mode allowed from :6274)",
             "  Example client:        examples/connect \(issuer)/mcp --headless alice@example.com",
             "                         (the official MCP Python SDK; without --headless it opens your browser)",
             "  Disconnect page:       \(issuer)/disconnect",
+            "  Connections page:      \(issuer)/connections",
             "",
             "  Sign-in is the local CloudKit emulator at \(prepared.emulator.baseURL): type any Apple ID,",
             "  e.g. alice@example.com. Each Apple ID gets its own empty to-do list.",

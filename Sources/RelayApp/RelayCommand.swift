@@ -3,7 +3,9 @@ import RelayHTTP
 
 /// The `mustdo-relay` command line: `serve`, `demo`, `--help`, `--version`.
 public enum RelayCommand {
-    /// Version string printed by `--version` and served in MCP `serverInfo`.
+    /// Version string printed by `--version` and served in MCP `serverInfo`: the one place the version
+    /// is written. `make package` reads this line for the Debian package's version (packaging/build-deb.sh),
+    /// so keep it one plain string literal, in Debian's version syntax.
     public static let version = "0.1.0"
 
     static let usage = """
@@ -14,6 +16,11 @@ public enum RelayCommand {
                   Run the relay. Settings come from FILE (KEY=value lines, see
                   config/relay.env.example) and from RELAY_* environment variables,
                   which win. --check-config validates the settings and exits.
+          local [sign-in | sign-out]
+                  The local MCP server for one person: MCP on standard input and output,
+                  calling CloudKit directly with their own sign-in, kept in ~/.mustdo/auth.json
+                  (mode 0600). MUSTDO_* variables configure it; 'mustdo-relay local --help'
+                  and docs/local.md list them.
           demo [--port N] [--data DIR]
                   Run everything locally: the relay on http://127.0.0.1:N (8080 unless
                   given; 0 = any free port), a CloudKit emulator with a fake Apple sign-in
@@ -46,6 +53,9 @@ public enum RelayCommand {
                 let checkOnly = parser.flag("--check-config")
                 try parser.finish()
                 return await serve(configFile: configFile, checkOnly: checkOnly)
+            case "local":
+                // Nothing but MCP may reach standard output from here on.
+                return await LocalCommand.main(parser.remaining, environment: ProcessInfo.processInfo.environment)
             case "demo":
                 let port = try parser.value(for: "--port").map { try ArgumentParser.port($0) } ?? 8080
                 let data = try parser.value(for: "--data")
@@ -65,8 +75,18 @@ public enum RelayCommand {
 
     private static func serve(configFile: String?, checkOnly: Bool) async -> Int32 {
         if checkOnly {
-            let problems = await ConfigurationCheck.problems(
+            var problems = await ConfigurationCheck.problems(
                 configFile: configFile, environment: ProcessInfo.processInfo.environment)
+            // The limit `serve` would raise itself to (what a systemd unit's ExecStartPre= sees too).
+            if let configuration = try? Configuration.load(
+                configFile: configFile, environment: ProcessInfo.processInfo.environment)
+            {
+                do {
+                    _ = try ConnectionBudget.plan(configuration, limit: DescriptorLimit.attainable())
+                } catch {
+                    problems.append(error.description)
+                }
+            }
             guard problems.isEmpty else {
                 printError(
                     "mustdo-relay: the configuration has \(problems.count) problem(s):\n"
@@ -76,7 +96,7 @@ public enum RelayCommand {
             print("configuration ok")
             return 0
         }
-        let configuration: Configuration
+        var configuration: Configuration
         do {
             configuration = try Configuration.load(
                 configFile: configFile, environment: ProcessInfo.processInfo.environment)
@@ -85,6 +105,15 @@ public enum RelayCommand {
             printError("mustdo-relay: the configuration has problems:\n\(error)")
             return 1
         }
+        let descriptors = DescriptorsAtStart.raise()
+        let budget: ConnectionBudget
+        do {
+            budget = try ConnectionBudget.plan(configuration, limit: descriptors.limit.soft)
+        } catch {
+            printError("mustdo-relay: the configuration has problems:\n  - \(error)")
+            return 1
+        }
+        configuration.server.maxConnections = budget.maxConnections
         let application: Application
         do {
             application = try await Application.open(configuration)
@@ -92,10 +121,12 @@ public enum RelayCommand {
             printError("mustdo-relay: cannot start:\n  - \(error)")
             return 1
         }
+        descriptors.log(budget, to: application.logger)
         return await run(application) {
             var lines = [
                 "mustdo-relay listening on http://\(configuration.host):\(application.server.port)",
                 "  issuer: \(configuration.issuer)",
+                budget.summary(perAddress: configuration.server.maxConnectionsPerAddress),
             ]
             if let metrics = application.metricsServer {
                 lines.append("  metrics: http://\(configuration.metricsHost):\(metrics.port)/metrics")
@@ -109,7 +140,12 @@ public enum RelayCommand {
         let application: Application
         do {
             prepared = try Demo(port: port, dataDirectory: dataDirectory).prepare()
-            application = try await Application.open(prepared.configuration)
+            var configuration = prepared.configuration
+            let descriptors = DescriptorsAtStart.raise()
+            let budget = try ConnectionBudget.plan(configuration, limit: descriptors.limit.soft)
+            configuration.server.maxConnections = budget.maxConnections
+            application = try await Application.open(configuration)
+            descriptors.log(budget, to: application.logger)
         } catch {
             printError("mustdo-relay demo: cannot start: \(error)")
             return 1

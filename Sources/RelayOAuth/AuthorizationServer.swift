@@ -3,7 +3,8 @@ import RelayStore
 
 /// The OAuth 2.1 authorization server of MustDo Relay: discovery documents, dynamic client
 /// registration and client ID metadata documents, `/authorize` with the consent page, the Apple
-/// sign-in bridge, `/token`, `/revoke`, the disconnect page, and bearer validation for `/mcp`.
+/// sign-in bridge, `/token`, `/revoke`, the disconnect and connections pages, and bearer validation
+/// (with "last used") for `/mcp`.
 ///
 /// ```swift
 /// let oauth = AuthorizationServer(
@@ -27,6 +28,9 @@ public final class AuthorizationServer: Sendable {
     let bearer: BearerValidation
     let revocation: Revocation
     let bridge: SignInBridge
+    let sessions: PageSessions
+    let connections: Connections
+    let usage: UsageRecorder
     let pages: Pages
     let pageLimiter: SharedLimiter
     let tokenFailures: SharedLimiter
@@ -70,7 +74,11 @@ public final class AuthorizationServer: Sendable {
         refreshes = RefreshRotation(context: context, grants: grants, issuer: issuer)
         bearer = BearerValidation(context: context)
         revocation = Revocation(context: context, grants: grants)
-        bridge = SignInBridge(context: context, pending: pending, grants: grants, signIn: signIn, sealer: sealer)
+        sessions = PageSessions(context: context)
+        connections = Connections(context: context, grants: grants)
+        usage = UsageRecorder(context: context)
+        bridge = SignInBridge(
+            context: context, pending: pending, grants: grants, sessions: sessions, signIn: signIn, sealer: sealer)
         pages = Pages(configuration: configuration, paths: paths)
         pageLimiter = SharedLimiter(name: "pages", limit: configuration.pageRateLimit, context: context)
         tokenFailures = SharedLimiter(name: "token-failures", limit: configuration.tokenFailureLimit, context: context)
@@ -93,9 +101,28 @@ public final class AuthorizationServer: Sendable {
         try await bearer.validate(request, resource: resource ?? configuration.resource)
     }
 
-    /// The 401 that makes a client reconnect (after `deleteGrant` for a dead CloudKit session).
-    public func invalidTokenResponse(_ detail: String = "The connection ended; connect again.") -> Response {
-        bearer.failure(.invalidToken, detail).response()
+    /// Notes that `grant` (just validated, or found in a cache of validations) served a request
+    /// today, for "last used" on the connections page: at most one store write per grant and day,
+    /// made in a task of its own so the response never waits for it (`UsageRecorder`). Otherwise
+    /// costs nothing but a lock and a set lookup, and nothing at all once the record says today.
+    public func noteUse(_ grant: BearerGrant) {
+        guard let day = usage.claim(grant) else { return }
+        let usage = self.usage
+        Task { await usage.record(grant, day: day) }
+    }
+
+    /// `noteUse`, waiting for the write (tests).
+    func recordUse(_ grant: BearerGrant) async {
+        guard let day = usage.claim(grant) else { return }
+        await usage.record(grant, day: day)
+    }
+
+    /// The 401 that makes a client reconnect (after `deleteGrant` for a dead CloudKit session);
+    /// its challenge names the metadata of the URL `request` used.
+    public func invalidTokenResponse(
+        _ detail: String = "The connection ended; connect again.", for request: Request? = nil
+    ) -> Response {
+        bearer.failure(.invalidToken, detail, request: request).response()
     }
 
     /// The `WWW-Authenticate` value of the 403 for a valid token that lacks a scope a request

@@ -14,6 +14,9 @@ public struct OAuthConfiguration: Sendable {
         public var pendingRequest = 600
         /// How long after pressing "Continue with Apple" the callback is still accepted.
         public var consentWindow = 180
+        /// How long the connections page stays open after Apple confirmed who the person is
+        /// (never extended: the person confirms again after it).
+        public var connectionsSession = 600
         /// How long a retry of the just-rotated refresh token gets the same successor pair.
         public var refreshGrace = 120
         /// A registered client that never completes a token exchange is deleted after this.
@@ -76,7 +79,7 @@ public struct OAuthConfiguration: Sendable {
     public var maximumRegistrationBytes = 16384
     /// The fixed path Apple's sign-in returns to (registered with the CloudKit API token).
     public var callbackPath = "/oauth/apple/callback"
-    /// Origins the consent and disconnect forms may end up at (CSP `form-action`): the POST
+    /// Origins the consent, disconnect and connections forms may end up at (CSP `form-action`): the POST
     /// answers with a redirect to Apple's sign-in page, which browsers check against this list.
     public var signInOrigins = ["https://idmsa.apple.com", "https://*.apple.com", "https://*.icloud.com"]
     /// Test only: accept `http://127.0.0.1` client metadata document URLs.
@@ -90,7 +93,16 @@ public struct OAuthConfiguration: Sendable {
     /// The protected resource (the MCP endpoint URL).
     public var resource: String { issuer + resourcePath }
     /// The protected-resource metadata URL that `WWW-Authenticate` names.
-    public var resourceMetadataURL: String { issuer + "/.well-known/oauth-protected-resource" + resourcePath }
+    public var resourceMetadataURL: String { resourceMetadataURL(forPath: resourcePath) }
+
+    /// The metadata URL for a request to `path`. The MCP endpoint typed with a trailing slash
+    /// (`…/mcp/`) is named as typed, because RFC 9728 §3.3 has the client check that the
+    /// metadata's `resource` is identical to the URL it used (VS Code compares them exactly);
+    /// both spellings name the same audience (`ResourceIndicator`).
+    public func resourceMetadataURL(forPath path: String) -> String {
+        let typed = path == resourcePath + "/" ? path : resourcePath
+        return issuer + "/.well-known/oauth-protected-resource" + typed
+    }
     /// Whether the issuer is plain-http loopback (the local demo): cookies then cannot be
     /// `Secure` nor `__Host-`, because browsers drop those on http.
     public var isLoopbackDemo: Bool {
@@ -124,7 +136,7 @@ public struct OAuthConfiguration: Sendable {
         if !callbackPath.hasPrefix("/") { problems.append("the callback path must start with /") }
         let windows = [
             lifetimes.accessToken, lifetimes.refreshToken, lifetimes.grant, lifetimes.code, lifetimes.pendingRequest,
-            lifetimes.consentWindow, lifetimes.unusedClient, lifetimes.redeemedCode,
+            lifetimes.consentWindow, lifetimes.unusedClient, lifetimes.redeemedCode, lifetimes.connectionsSession,
         ]
         if windows.contains(where: { $0 <= 0 }) || lifetimes.refreshGrace < 0 || lifetimes.metadataDocumentCache < 0
             || lifetimes.metadataDocumentStaleIfError < 0

@@ -48,7 +48,10 @@ final class DemoClientTests: XCTestCase {
         for (report, line) in [(latest, "2.x"), (older, "1.x")] {
             XCTAssertEqual(
                 report["tools"] as? [String],
-                ["get_me", "list_todos", "add_todo", "update_todo", "complete_todo", "snooze_todo", "delete_todo"])
+                [
+                    "get_me", "list_todos", "search", "fetch", "add_todo", "update_todo", "complete_todo",
+                    "snooze_todo", "delete_todo",
+                ])
             let items = ((report["todos"] as? [String: Any])?["items"] as? [[String: Any]]) ?? []
             XCTAssertEqual(items.compactMap { $0["title"] as? String }, ["\(canary) \(line)"], "\(report)")
             XCTAssertEqual(items.first?["due"] as? String, "2030-01-02T09:00:00+00:00")

@@ -81,6 +81,13 @@ final class GrantLifecycleTests: XCTestCase {
         _ = try await mcp.tool(
             "update_todo", ["id": .string(id), "notes": .string(canary + " edited")], token: tokens.access)
         _ = try await mcp.tool("list_todos", ["status": "all"], token: tokens.access)
+        // ChatGPT's search and fetch carry the content back to the caller, and nowhere else.
+        let (searched, found) = try await mcp.tool("search", ["query": .string(canary)], token: tokens.access)
+        XCTAssertEqual(found?["results"]?.arrayValue?.first?["id"]?.stringValue, id, searched.body?.jsonString ?? "")
+        let (_, fetched) = try await mcp.tool("fetch", ["id": .string(id)], token: tokens.access)
+        XCTAssertTrue(fetched?["text"]?.stringValue?.contains(canary + " edited") == true)
+        _ = try await mcp.tool("fetch", ["id": .string(canary)], token: tokens.access)
+        _ = try await mcp.tool("search", ["query": .string(String(repeating: canary, count: 40))], token: tokens.access)
         tokens = try await driver.refresh(tokens)
         _ = try await mcp.tool("snooze_todo", ["id": .string(id), "until": "2031-05-06T09:00"], token: tokens.access)
         _ = try await mcp.tool("delete_todo", ["id": .string(id)], token: tokens.access)

@@ -8,12 +8,13 @@ import XCTest
 /// The relay as deployed: `mustdo-relay serve` with an https issuer behind nginx (the shipped site
 /// file, a test CA and certificate), the standalone CloudKit emulator, and the official MCP Python
 /// SDK client (both lines; the 2.x line in both eras) trusting the test CA through the full OAuth
-/// flow and all seven tools.
+/// flow and all nine tools.
 /// Then what the relay publishes and believes behind the proxy: its URLs, its challenge, the `iss`
 /// of the redirect, and forwarded headers a client tries to spoof.
 final class ProxyTests: XCTestCase {
     static let tools = [
-        "get_me", "list_todos", "add_todo", "update_todo", "complete_todo", "snooze_todo", "delete_todo",
+        "get_me", "list_todos", "search", "fetch", "add_todo", "update_todo", "complete_todo", "snooze_todo",
+        "delete_todo",
     ]
     static let registrationsPerHour = 5
 

@@ -64,6 +64,32 @@ final class RelayctlAdminTests: XCTestCase {
         let byUser = try await ctl(["grants", "list", "--user", aliceID, "--json"])
         XCTAssertEqual(byUser.json?.arrayValue?.count, 2, byUser.description)
 
+        // What the person's connections page shows, the operator sees too: the app's name as
+        // consent showed it (self-registered: unverified), where it returns to, what it may do, and
+        // the day it was last used (written off the response's path: wait for it, generously).
+        let today = Self.utcDay()
+        var usage = grants
+        var attempts = 0
+        while usage.json?.arrayValue?.contains(where: { $0["lastUsedDay"] == .null }) != false, attempts < 100 {
+            try await Task.sleep(nanoseconds: 100_000_000)
+            usage = try await relay.relayctl(["grants", "list", "--json"])
+            attempts += 1
+        }
+        for grant in usage.json?.arrayValue ?? [] {
+            XCTAssertEqual(grant["clientName"], "driver", usage.description)
+            XCTAssertEqual(grant["clientSource"], "dcr")
+            XCTAssertEqual(grant["redirectHost"], "127.0.0.1:9")
+            XCTAssertEqual(grant["scopes"], ["todos:read", "todos:write"])
+            // The day written is the UTC day of the call, checked against the days around it.
+            XCTAssertTrue([today, Self.utcDay()].contains(grant["lastUsedDay"]?.stringValue ?? ""), usage.description)
+        }
+        let table = try await ctl(["grants", "list"])
+        for column in ["APP", "REDIRECT", "SCOPES", "CONNECTED", "LAST USED"] {
+            XCTAssertTrue(table.stdout.contains(column), table.stdout)
+        }
+        XCTAssertTrue(table.stdout.contains("driver (unverified)"), table.stdout)
+        XCTAssertTrue(table.stdout.contains(today) || table.stdout.contains(Self.utcDay()), table.stdout)
+
         let shown = try await ctl(["clients", "show", bob.clientID, "--json"])
         XCTAssertEqual(shown.json?["grants"]?.intValue, 1, shown.description)
         XCTAssertEqual(shown.json?["redirectURIs"]?.arrayValue, ["http://127.0.0.1:9/callback"])
@@ -195,5 +221,14 @@ final class RelayctlAdminTests: XCTestCase {
             }
         }
         return keys.filter { $0.count >= 12 }
+    }
+
+    /// Today's UTC date, `2026-12-01`.
+    static func utcDay() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: Date())
     }
 }

@@ -51,8 +51,16 @@ final class ScopeEnforcementTests: XCTestCase {
         let (me, account) = try await mcp.tool("get_me", token: readOnly.access)
         XCTAssertEqual(me.status, 200)
         XCTAssertNotNil(account?["today"])
+        // ChatGPT's search and fetch are reads: "See your to-dos" is enough for them.
+        let (searched, found) = try await mcp.tool("search", ["query": "keep"], token: readOnly.access)
+        XCTAssertEqual(searched.status, 200)
+        let foundID = found?["results"]?.arrayValue?.first?["id"]?.stringValue ?? ""
+        XCTAssertFalse(foundID.isEmpty, found?.jsonString ?? "")
+        let (fetched, document) = try await mcp.tool("fetch", ["id": .string(foundID)], token: readOnly.access)
+        XCTAssertEqual(fetched.status, 200)
+        XCTAssertEqual(document?["title"], "keep me", document?.jsonString ?? "")
         let tools = try await mcp.post("tools/list", token: readOnly.access)
-        XCTAssertEqual(tools.body?["result"]?["tools"]?.arrayValue?.count, 7)
+        XCTAssertEqual(tools.body?["result"]?["tools"]?.arrayValue?.count, 9)
 
         // A 2025-03-26 batch with one write is refused whole: its read did not run either.
         let batch: JSONValue = [

@@ -10,7 +10,8 @@ struct TestCertificates {
     /// Its private key.
     let keyFile: String
 
-    static func make(in directory: String) async throws -> TestCertificates {
+    /// `names` are extra DNS names the server certificate covers (hosts a test impersonates).
+    static func make(in directory: String, names: [String] = []) async throws -> TestCertificates {
         let openssl = try ChildProcess.tool("openssl")
         let result = TestCertificates(
             caFile: directory + "/ca.pem", certificateFile: directory + "/server.pem",
@@ -28,7 +29,7 @@ struct TestCertificates {
         try await ChildProcess.run(
             openssl, ["req"] + key + ["-subj", "/CN=127.0.0.1", "-keyout", result.keyFile, "-out", request])
         try """
-        subjectAltName=IP:127.0.0.1,DNS:localhost
+        subjectAltName=\((["IP:127.0.0.1", "DNS:localhost"] + names.map { "DNS:" + $0 }).joined(separator: ","))
         basicConstraints=critical,CA:FALSE
         keyUsage=critical,digitalSignature
         extendedKeyUsage=serverAuth

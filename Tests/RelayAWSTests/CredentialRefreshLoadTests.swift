@@ -13,7 +13,14 @@ import Testing
 /// and each refresh is exactly one call to IMDS.
 struct CredentialRefreshLoadTests {
     let clock = ManualClock()
-    let http = AWSTestSupport.httpClient
+    /// Its own client with a long connect timeout: 300 requests open connections at once to a
+    /// server in this process, which a loaded two-core machine can leave unaccepted for seconds.
+    let http: HTTPClient
+
+    init() throws {
+        http = try HTTPClient(
+            configuration: HTTPClientConfiguration(connectTimeout: .seconds(60), timeout: .seconds(60)))
+    }
 
     /// `count` concurrent calls through `client`; how many failed.
     func calls(_ client: AWSJSONClient, count: Int) async -> Int {
@@ -38,7 +45,7 @@ struct CredentialRefreshLoadTests {
         let client = try AWSJSONClient(
             service: "dynamodb", http: http,
             configuration: AWSConfiguration(
-                region: "us-east-1", credentials: provider, endpoint: service.base, requestTimeout: .seconds(30)),
+                region: "us-east-1", credentials: provider, endpoint: service.base, requestTimeout: .seconds(120)),
             contentType: "application/x-amz-json-1.0", targetPrefix: "DynamoDB_20120810")
 
         // Start: every request waits for the one first fetch.

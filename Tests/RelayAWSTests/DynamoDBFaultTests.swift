@@ -31,7 +31,7 @@ import Testing
         await expectUnavailable { try await store.get(key) }
         await expectUnavailable { try await store.put(key, attributes: ["n": 2]) }
         await expectUnavailable { try await store.query(Query(pk: key.pk)) }
-        #expect(ContinuousClock.now - started < .seconds(10), "refused connections fail fast, retries included")
+        #expect(ContinuousClock.now - started < .seconds(20), "refused connections fail fast, retries included")
 
         try await moto.start()  // a fresh moto: the table is gone with the old process
         try await store.createTable()
@@ -43,9 +43,11 @@ import Testing
     @Test func hungEndpointTimesOutAsUnavailable() async throws {
         let silent = try SilentEndpoint()
         let store = try store(endpoint: silent.endpoint, timeout: .milliseconds(300))
-        let started = ContinuousClock.now
         await expectUnavailable { try await store.update(key, ItemUpdate(set: ["a": 1])) }
-        #expect(ContinuousClock.now - started < .seconds(10), "a timed-out attempt is not retried")
+        // A retry would have connected before the call returned; give the accepting thread time.
+        try await waitUntil { silent.connections >= 1 }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(silent.connections == 1, "a timed-out attempt is not retried")
     }
 
     @Test func throttlingIsRetriedThenSucceeds() async throws {

@@ -41,12 +41,16 @@ final class FaultyEndpoint: Sendable {
     deinit { server.shutdown() }
 }
 
-/// A loopback port that accepts connections and never answers: a hung service.
+/// A loopback port that accepts connections and never answers: a hung service. It counts the
+/// connections it accepted, so a test can tell one attempt from a retry without timing anything.
 final class SilentEndpoint: Sendable {
     private let descriptor: Int32
+    private let accepted = AcceptedConnections()
     let port: Int
 
     var endpoint: String { "http://127.0.0.1:\(port)" }
+    /// Connections accepted so far.
+    var connections: Int { accepted.descriptors.withLock { $0.count } }
 
     init() throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -63,9 +67,29 @@ final class SilentEndpoint: Sendable {
         }
         guard listening else { throw MotoFailure(message: "cannot listen on loopback") }
         port = Int(UInt16(bigEndian: address.sin_port))
+        let accepted = accepted
+        // A thread of its own: accept blocks, and the test's tasks must not wait behind it. The thread
+        // closes every descriptor itself once accept fails, so it never accepts on a number that was
+        // closed and handed to another test.
+        Thread {
+            while true {
+                let connection = accept(descriptor, nil, nil)
+                guard connection >= 0 else { break }
+                accepted.descriptors.withLock { $0.append(connection) }
+            }
+            close(descriptor)
+            accepted.descriptors.withLock { for connection in $0 { close(connection) } }
+        }.start()
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        shutdown(descriptor, Int32(SHUT_RDWR))  // accept fails, and the thread closes everything
+    }
+}
+
+/// The connections a `SilentEndpoint` holds open without answering.
+final class AcceptedConnections: Sendable {
+    let descriptors = Mutex<[Int32]>([])
 }
 
 /// Requests seen by a fake endpoint's handlers.

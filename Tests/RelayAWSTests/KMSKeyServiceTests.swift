@@ -118,7 +118,7 @@ import Testing
         let started = ContinuousClock.now
         await expectUnavailable { try await keys.unwrap(dataKey.wrapped, context: context.encryptionContext) }
         await expectUnavailable { try await keys.generateDataKey(context: context.encryptionContext) }
-        #expect(ContinuousClock.now - started < .seconds(10), "refused connections fail fast, retries included")
+        #expect(ContinuousClock.now - started < .seconds(20), "refused connections fail fast, retries included")
     }
 
     @Test func hungKMSTimesOut() async throws {

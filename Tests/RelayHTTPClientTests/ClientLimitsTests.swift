@@ -30,10 +30,11 @@ import Testing
             try await client.send(
                 ClientRequest(
                     url: "http://127.0.0.1:\(listener.port)/",
-                    connectTimeout: .milliseconds(300), timeout: .seconds(20)))
+                    connectTimeout: .milliseconds(300), timeout: .seconds(120)))
         }
-        // The 20 s total timeout cannot have fired: the connect timeout did.
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // The 120 s total timeout cannot have fired: the connect timeout did. The bound is loose
+        // because the whole test process can stall for seconds on a loaded two-core machine.
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test func responseSizeCapApplies() async throws {

@@ -4,7 +4,7 @@ import Testing
 @Suite(.enabled(if: TLSServer.available, "needs nginx and openssl"))
 struct ClientTLSTests {
     @Test func verificationIsAlwaysOn() async throws {
-        let server = try TLSServer()
+        let server = try await TLSServer()
         let client = try HTTPClient()
         do {
             _ = try await client.send(ClientRequest(url: "https://127.0.0.1:\(server.port)/"))
@@ -15,7 +15,7 @@ struct ClientTLSTests {
     }
 
     @Test func caFileTrustsTheTestCertificateAndHTTP2IsUsed() async throws {
-        let server = try TLSServer()
+        let server = try await TLSServer()
         let client = try HTTPClient(configuration: HTTPClientConfiguration(caFile: server.certificate))
         let response = try await client.send(ClientRequest(url: "https://localhost:\(server.port)/"))
         #expect(response.status == 200)
@@ -24,7 +24,7 @@ struct ClientTLSTests {
     }
 
     @Test func hostNameMustMatchTheCertificate() async throws {
-        let server = try TLSServer()
+        let server = try await TLSServer()
         let client = try HTTPClient(configuration: HTTPClientConfiguration(caFile: server.certificate))
         let pinned = IPAddress("127.0.0.1")
         let good = try await client.send(
@@ -40,7 +40,7 @@ struct ClientTLSTests {
     }
 
     @Test func concurrentRequestsMultiplexOnOneConnection() async throws {
-        let server = try TLSServer()
+        let server = try await TLSServer()
         let client = try HTTPClient(configuration: HTTPClientConfiguration(caFile: server.certificate))
         let url = "https://localhost:\(server.port)/"
         try await withThrowingTaskGroup(of: String.self) { group in

@@ -18,10 +18,12 @@ final class TLSServer {
         FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx")
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
 
-    init() throws {
+    /// Async: openssl and nginx start in child processes, and waiting for them must not hold a
+    /// thread of the cooperative pool.
+    init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Self.run(
+        try await Self.run(
             "/usr/bin/openssl",
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
@@ -54,7 +56,7 @@ final class TLSServer {
         try configuration.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         process = try Subprocess(
             "/usr/sbin/nginx", ["-c", "\(path)/nginx.conf", "-p", path, "-g", "daemon off;"], output: .discard)
-        try Self.waitForListener(port: port)
+        try await Self.waitForListener(port: port)
     }
 
     deinit {
@@ -63,9 +65,9 @@ final class TLSServer {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private static func run(_ tool: String, _ arguments: [String]) throws {
+    private static func run(_ tool: String, _ arguments: [String]) async throws {
         let process = try Subprocess(tool, arguments, output: .discard)
-        guard try process.waitBlocking(timeout: .seconds(30)) == .exited(0) else { throw CocoaError(.executableLoad) }
+        guard try await process.wait(timeout: .seconds(30)) == .exited(0) else { throw CocoaError(.executableLoad) }
     }
 
     private static func freePort() throws -> Int {
@@ -85,7 +87,7 @@ final class TLSServer {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    private static func waitForListener(port: Int) throws {
+    private static func waitForListener(port: Int) async throws {
         for _ in 0..<200 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
@@ -99,7 +101,7 @@ final class TLSServer {
             }
             close(fd)
             if connected == 0 { return }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw CocoaError(.fileReadUnknown)
     }

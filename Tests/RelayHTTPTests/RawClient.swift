@@ -24,8 +24,8 @@ final class RawClient {
     var fd: Int32 { connection.fd }
     private var buffer: [UInt8] = []
 
-    init(port: Int, receiveTimeout: Double = 5) throws {
-        connection = try LoopbackConnection(port: port, receiveTimeout: receiveTimeout)
+    init(port: Int, host: String = "127.0.0.1", source: String? = nil, receiveTimeout: Double = 5) throws {
+        connection = try LoopbackConnection(port: port, host: host, source: source, receiveTimeout: receiveTimeout)
     }
 
     struct SocketFailure: Error { let message: String }

@@ -66,6 +66,19 @@ struct ConformanceTests {
         Exchange(
             description: "a 2026 body under a 2025 header", body: TestServer.modern("tools/list", id: 16),
             headers: [("MCP-Protocol-Version", "2025-11-25"), ("Mcp-Method", "tools/list")]),
+        .modern("prompts/list", "prompts/list", id: 20),
+        .modern(
+            "a prompt", "prompts/get", id: 21,
+            params: ["name": "greet", "arguments": ["name": "Ann", "style": "loud"]]),
+        .modern("a prompt without arguments", "prompts/get", id: 22, params: ["name": "warm_up"]),
+        .modern("an unknown prompt", "prompts/get", id: 23, params: ["name": "nope"]),
+        .modern("a missing prompt argument", "prompts/get", id: 24, params: ["name": "greet", "arguments": [:]]),
+        .modern(
+            "an undeclared prompt argument", "prompts/get", id: 25,
+            params: ["name": "greet", "arguments": ["name": "A", "mood": "x"]]),
+        .modern(
+            "a refused prompt argument", "prompts/get", id: 26,
+            params: ["name": "greet", "arguments": ["name": "A", "style": "shouty"]]),
         Exchange(
             description: "a notification",
             body: ["jsonrpc": "2.0", "method": "notifications/cancelled", "params": ["requestId": 1]],
@@ -79,13 +92,18 @@ struct ConformanceTests {
     ]
 
     @Test func theRelayAnswersLikeTheSDKServer() async throws {
-        try await withServer(TestServer()) { relay in
+        try await withServer(TestServer(prompts: SamplePrompts.all)) { relay in
             let listed = try await relay.postModern("tools/list")
             let tools = try #require(listed.json?["result"]?["tools"])
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("tools-\(UUID().uuidString).json")
             try Data(tools.bytes).write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
-            let reference = try ReferenceServer(tools: file.path)
+            let prompts = try #require(try await relay.postModern("prompts/list").json?["result"]?["prompts"])
+            let promptFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "prompts-\(UUID().uuidString).json")
+            try Data(prompts.bytes).write(to: promptFile)
+            defer { try? FileManager.default.removeItem(at: promptFile) }
+            let reference = try ReferenceServer(tools: file.path, prompts: promptFile.path)
             defer { reference.stop() }
             let port = try await reference.port()
             for exchange in Self.exchanges {
@@ -183,13 +201,13 @@ enum Shape {
 final class ReferenceServer: Sendable {
     let process: Subprocess
 
-    init(tools: String) throws {
+    init(tools: String, prompts: String? = nil) throws {
         let python = PythonSDK.root.appendingPathComponent(".venv-mcp2/bin/python")
         guard FileManager.default.isExecutableFile(atPath: python.path) else {
             throw PythonSDK.Failure(description: "\(python.path) is missing: run scripts/install-deps.sh first")
         }
         let script = PythonSDK.script.deletingLastPathComponent().appendingPathComponent("sdk_server.py")
-        process = try Subprocess(python.path, [script.path, tools])
+        process = try Subprocess(python.path, [script.path, tools] + (prompts.map { [$0] } ?? []))
     }
 
     func port() async throws -> Int {

@@ -62,6 +62,57 @@ struct PythonSDKTests {
     }
 }
 
+/// The same SDK runs against a server with prompts: listed with their arguments, rendered, and every
+/// argument error an MCP error with -32602 (in a 200 for 2025 sessions, with 400 in 2026), the
+/// connection alive throughout.
+@Suite(.enabled(if: PythonSDK.pythonExists, "python3 is not installed; skipping the MCP Python SDK end-to-end tests"))
+struct PythonSDKPromptTests {
+    static let errors: JSONValue = [
+        "unknown": -32602, "missing": -32602, "unknownArgument": -32602, "badValue": -32602,
+    ]
+
+    func check(_ summary: JSONValue, titles: Bool) throws {
+        try PythonSDK.checkCommon(summary)
+        #expect(summary["prompts"] == "answered")
+        let list = try #require(summary["promptList"]?.arrayValue)
+        #expect(list.map { $0["name"] } == ["greet", "warm_up"])
+        #expect(list.first?["arguments"] == ["name", "style"])
+        #expect(list.first?["title"] == (titles ? "Greet" : .null))
+        #expect(summary["greet"] == ["description": "A greeting", "messages": [["user", "SAY HELLO TO ANN!"]]])
+        #expect(summary["promptErrors"] == Self.errors)
+    }
+
+    @Test func sdk1x() async throws {
+        try await withServer(TestServer(pageSize: 2, prompts: SamplePrompts.all)) { server in
+            let summary = try await PythonSDK.run(venv: ".venv-mcp1", port: server.port)
+            #expect(summary["protocolVersion"] == "2025-11-25")
+            try check(summary, titles: true)
+            #expect(server.exchanges.contains("POST prompts/get 200"))
+        }
+    }
+
+    @Test func sdk2xModern() async throws {
+        try await withServer(TestServer(pageSize: 2, prompts: SamplePrompts.all)) { server in
+            let summary = try await PythonSDK.run(venv: ".venv-mcp2", port: server.port)
+            #expect(summary["protocolVersion"] == "2026-07-28")
+            #expect(summary["capabilities"]?["prompts"] == ["listChanged": false])
+            #expect(summary["capabilities"]?["tools"] == ["listChanged": false])
+            try check(summary, titles: true)
+            #expect(server.exchanges.contains("POST prompts/get 400"))
+            #expect(server.exchanges.contains("POST prompts/get 200"))
+        }
+    }
+
+    @Test func sdk2xLegacy() async throws {
+        try await withServer(TestServer(pageSize: 2, prompts: SamplePrompts.all)) { server in
+            let summary = try await PythonSDK.run(venv: ".venv-mcp2", port: server.port, mode: "legacy")
+            #expect(summary["protocolVersion"] == "2025-11-25")
+            try check(summary, titles: true)
+            #expect(!server.exchanges.contains("POST prompts/get 400"))
+        }
+    }
+}
+
 enum PythonSDK {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

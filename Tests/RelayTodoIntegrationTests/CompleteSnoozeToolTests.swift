@@ -29,7 +29,7 @@ import Testing
     func completingARepeatingToDoWritesThatDaysOccurrence(zone: String, today: String) async throws {
         let harness = try ToolHarness(now: "2026-06-10T20:00:00Z")
         let alice = try harness.connect()
-        try harness.seedAppTodo(alice, "r", zone: zone, extra: ["repeatRule": dailyRule])
+        try harness.seedAppTodo(alice, "r", due: "2026-06-01T09:00:00Z", zone: zone, extra: ["repeatRule": dailyRule])
         let tag = try harness.changeTag(alice, "r")
         let reply = try await harness.call("complete_todo", ["id": "r"], as: alice)
         #expect(reply.content["occurrence"]?["date"] == .string(today), "\(reply)")
@@ -53,7 +53,9 @@ import Testing
         let harness = try ToolHarness(now: "2026-06-10T06:00:00Z")
         let alice = try harness.connect()
         try harness.seedAccount(alice, ["timeZone": field("Europe/London")])
-        try harness.seedAppTodo(alice, "r", zone: "Europe/London", extra: ["repeatRule": dailyRule])
+        // Daily at 08:00 London time: the snooze is after the 15th's alarm and before the 16th's.
+        try harness.seedAppTodo(
+            alice, "r", due: "2026-06-01T07:00:00Z", zone: "Europe/London", extra: ["repeatRule": dailyRule])
         let snoozed = try await harness.call(
             "snooze_todo", ["id": "r", "until": "2026-06-15T08:30", "occurrenceDate": "2026-06-15"], as: alice)
         #expect(snoozed.content["snoozedUntil"] == "2026-06-15T08:30:00+01:00", "\(snoozed)")
@@ -79,7 +81,8 @@ import Testing
             alice,
             ["timeZone": field("Asia/Tokyo"), "quietHoursStart": field("22:00"), "quietHoursEnd": field("07:00")])
         try harness.seedAppTodo(
-            alice, "a", extra: ["status": field("done"), "completedAt": timestamp("2026-06-09T00:00:00Z")])
+            alice, "a", due: "2026-06-08T09:00:00Z",
+            extra: ["status": field("done"), "completedAt": timestamp("2026-06-09T00:00:00Z")])
         let reply = try await harness.call("snooze_todo", ["id": "a", "until": "2026-06-10T23:15"], as: alice)
         // 23:15 is in the quiet hours: the alarm moves to their end the next morning.
         #expect(reply.content["snoozedUntil"] == "2026-06-11T07:00:00+09:00", "\(reply)")

@@ -91,7 +91,7 @@ import Testing
     @Test func occurrenceConflicts() async throws {
         let harness = try ToolHarness(now: "2026-06-10T12:00:00Z")
         let alice = try harness.connect()
-        try harness.seedAppTodo(alice, "r", extra: ["repeatRule": dailyRule])
+        try harness.seedAppTodo(alice, "r", due: "2026-06-01T09:00:00Z", extra: ["repeatRule": dailyRule])
         harness.emulator.injectItemFault(serverErrorCode: "CONFLICT", count: 1, recordName: "r|2026-06-10")
         let once = try await harness.call("complete_todo", ["id": "r"], as: alice)
         #expect(!once.isError, "\(once)")

@@ -3,7 +3,8 @@ import RelayJSON
 import Testing
 
 /// To-do content (titles, notes, times) never reaches a log line, a metric label, an error message or an
-/// error's description: errors carry codes and field names only.
+/// error's description: errors carry codes and field names, and at most the days a model needs to retry
+/// (the nearest occurrences of a repeat, in a message that only goes back to the caller), never a time.
 @Suite struct PrivacyToolTests {
     @Test func aCanaryNeverLeavesTheResults() async throws {
         let canary = "canary-\(UUID().uuidString)"
@@ -39,17 +40,33 @@ import Testing
         _ = try await call("complete_todo", ["id": id])
         #expect(try await call("list_todos", [:], as: bob).content["items"] == [])
         _ = try await call("update_todo", ["id": "odd", "title": "x"], as: bob)
+        // search and fetch hand the content back to the caller only; their refusals never quote it.
+        let found = try await call("search", ["query": .string(canary)])
+        let firstFound: JSONValue? = found.content["results"]?.arrayValue?.first?["id"]
+        #expect(firstFound == id, "\(found)")
+        #expect(found.text.contains(canary), "\(found)")
+        #expect(try await call("fetch", ["id": id]).content["text"]?.stringValue?.contains(canary) == true)
+        _ = try await call("search", ["query": .string(String(repeating: canary + " ", count: 30))])
+        _ = try await call("fetch", ["id": .string(canary)])
+        _ = try await call("fetch", ["id": .string(canary + "é")])
+        // Bob's undecodable record is skipped by search (its notes hold the canary) and refused by fetch.
+        #expect(try await call("search", ["query": .string(canary)], as: bob).content["results"] == [])
+        _ = try await call("fetch", ["id": "odd"], as: bob)
         _ = try await call("delete_todo", ["id": id])
 
-        #expect(failures.count == 10, "\(failures)")
+        #expect(failures.count == 14, "\(failures)")
         for reply in failures {
             #expect(!reply.text.contains(canary), "\(reply)")
             #expect(!reply.content.jsonString.contains(canary), "\(reply)")
             #expect(!reply.text.contains("07:13"), "\(reply)")
         }
-        #expect(harness.reportedErrors == ["update_todo: CloudKit badRequest", "update_todo: CloudKit invalidRecord"])
+        #expect(
+            harness.reportedErrors == [
+                "update_todo: CloudKit badRequest", "update_todo: CloudKit invalidRecord",
+                "fetch: CloudKit invalidRecord",
+            ])
         let logged = harness.toolCalls.map { "\($0.tool) \($0.outcome) \($0.duration)" } + harness.reportedErrors
-        #expect(logged.count == 16)
+        #expect(logged.count == 24)
         for line in logged { #expect(!line.contains(canary) && !line.contains("07:13"), "\(line)") }
     }
 }

@@ -4,7 +4,7 @@ import RelayJSON
 import Testing
 
 @Suite struct ToolListTests {
-    @Test func theSevenToolsAreListedWithSchemasAndHints() async throws {
+    @Test func theNineToolsAreListedWithSchemasAndHints() async throws {
         let harness = try ToolHarness()
         let alice = try harness.connect()
         let body: JSONValue = ["jsonrpc": "2.0", "id": 7, "method": "tools/list"]
@@ -19,7 +19,8 @@ import Testing
         let tools = try JSONValue(parsing: response.body)["result"]?["tools"]?.arrayValue ?? []
         #expect(
             tools.compactMap { $0["name"]?.stringValue } == [
-                "get_me", "list_todos", "add_todo", "update_todo", "complete_todo", "snooze_todo", "delete_todo",
+                "get_me", "list_todos", "search", "fetch", "add_todo", "update_todo", "complete_todo", "snooze_todo",
+                "delete_todo",
             ])
         for tool in tools {
             #expect(tool["title"]?.stringValue?.isEmpty == false)

@@ -41,8 +41,13 @@ import Testing
         // The app's own hint.
         #expect(Account(trialStartedAt: lapsedTrial, canAddTodos: 1).canAddTodos(now: now))
         #expect(!Account(trialStartedAt: lapsedTrial, canAddTodos: 0).canAddTodos(now: now))
-        // A hint of 0 does not override a running trial or subscription.
-        #expect(Account(trialStartedAt: now, canAddTodos: 0).canAddTodos(now: now))
+        // The device decides with StoreKit: an explicit hint wins over the dates either way.
+        #expect(!Account(trialStartedAt: now, canAddTodos: 0).canAddTodos(now: now))
+        #expect(!Account(subscribedUntil: now.addingTimeInterval(day), canAddTodos: 0).canAddTodos(now: now))
+        #expect(!Account(canAddTodos: 0).canAddTodos(now: now))
+        #expect(Account(canAddTodos: 1).canAddTodos(now: now))
+        // Without a hint and without dates (a record without entitlement fields, or none at all): allowed.
+        #expect(Account(timeZone: "Asia/Tokyo").canAddTodos(now: now))
     }
 
     @Test func onlyAddingIsGated() throws {

@@ -88,6 +88,43 @@ import Testing
         #expect(occurrence.state == .done && occurrence.snoozedUntil == nil && occurrence.changedAt == now)
     }
 
+    /// The app's "done" stops the ringing alarm; a pending snooze must not ring afterwards either.
+    @Test func completingASnoozedOneOffCancelsTheSnooze() throws {
+        var snoozed = oneOff()
+        snoozed.snoozedUntil = instant("2026-06-10T10:00:00Z")
+        guard case .updated(let change) = try complete(#"{"id":"a"}"#, snoozed) else {
+            Issue.record("expected an update")
+            return
+        }
+        #expect(change.todo.snoozedUntil == nil && change.todo.status == .done)
+        #expect(change.fields == [.status, .completedAt, .snoozedUntil, .changedAt])
+    }
+
+    /// Only days the repeat rings on can be completed: the wrong weekday, a day before the first occurrence or
+    /// after the end would write a record for a day that never rings while the real one stays open.
+    @Test func theOccurrenceMustBeADayTheToDoRepeatsOn() throws {
+        let weekly = repeating(rule: RepeatRule(kind: .weekly, weekdays: [.tuesday, .friday], end: .count(4)))
+        // From Wednesday 2026-06-10 (its start counts): 10, 12, 16, 19 June.
+        for (date, hint) in [
+            ("2026-06-11", "2026-06-10 and 2026-06-12"), ("2026-06-09", "first occurrence is 2026-06-10"),
+            ("2026-06-23", "last occurrence is 2026-06-19"), ("2026-06-13", "2026-06-12 and 2026-06-16"),
+        ] {
+            let error = expectError { () throws(TodoError) in
+                try complete(#"{"id":"r","occurrenceDate":"\#(date)"}"#, weekly)
+            }
+            #expect(error?.code == .invalidArgument && error?.field == "occurrenceDate", "\(date)")
+            #expect(error?.message.contains(hint) == true, "\(error?.message ?? "")")
+        }
+        for date in ["2026-06-10", "2026-06-12", "2026-06-16", "2026-06-19"] {
+            #expect(throws: Never.self, "\(date)") { () throws(TodoError) in
+                try complete(#"{"id":"r","occurrenceDate":"\#(date)"}"#, weekly)
+            }
+        }
+        // Today (2026-06-09 in UTC) is before the first occurrence: refused, naming the field to pass.
+        let error = expectError { () throws(TodoError) in try complete(#"{"id":"r"}"#, weekly) }
+        #expect(error?.field == "occurrenceDate" && error?.message.contains("today (2026-06-09 in UTC)") == true)
+    }
+
     @Test func errors() {
         var deleted = repeating()
         deleted.deletedAt = now

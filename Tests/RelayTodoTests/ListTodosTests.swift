@@ -120,6 +120,29 @@ import Testing
         #expect(ListTodos.result(first, account: tokyo)["nextCursor"] == .string(cursor))
     }
 
+    /// A page only means something for the filters that made it: other filters with a cursor are refused,
+    /// never answered with an empty or unrelated page. `date` is the same filter as `from` and `to` on that day.
+    @Test func aCursorIsRefusedWithOtherFilters() throws {
+        let todos = (1...5).map { oneOff("t\($0)", due: "2026-06-1\($0)T00:00:00Z") }
+        let first = try list(#"{"from":"2026-06-10","status":"pending"}"#, todos, pageSize: 2)
+        let cursor = try #require(first.nextCursor)
+        for other in [
+            #""from":"2026-06-11""#, #""from":"2026-06-10","status":"all""#, #""to":"2026-06-30""#,
+            #""from":"2026-06-10","includeRepeating":false"#, #""status":"pending""#,
+        ] {
+            let error = expectError { () throws(TodoError) in
+                try ListTodos.parse(json(#"{\#(other),"cursor":"\#(cursor)"}"#))
+            }
+            #expect(error?.field == "cursor" && error?.message.contains("other filters") == true, "\(other)")
+        }
+        // The same filters, written another way (status left out means pending): accepted.
+        let next = try list(#"{"from":"2026-06-10","cursor":"\#(cursor)"}"#, todos, pageSize: 2)
+        #expect(next.items.map(\.id) == ["t3", "t4"])
+        #expect(
+            try ListTodos.parse(json(#"{"date":"2026-06-11"}"#)).filterKey
+                == ListTodos.parse(json(#"{"from":"2026-06-11","to":"2026-06-11","status":"pending"}"#)).filterKey)
+    }
+
     @Test func twoHundredIsTheMostPerPage() throws {
         let todos = (0..<450).map { oneOff(String(format: "t%03d", $0)) }
         let page = try list(#"{}"#, todos, pageSize: 1000)

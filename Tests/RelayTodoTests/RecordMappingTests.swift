@@ -107,6 +107,8 @@ import Testing
         #expect(account.canAddTodosHint == true)
         #expect(Account(record: AccountRecord()) == .defaults)
         let malformed = AccountRecord(timeZone: "Mars/Olympus", defaultTime: "25:00", quietHoursStart: "22:00")
-        #expect(Account(record: malformed) == .defaults)
+        let fallback = Account(record: malformed)
+        #expect(fallback.rules == Account.defaults.rules && fallback.quietHours == nil)
+        #expect(fallback.warnings.count == 3, "\(fallback.warnings)")
     }
 }

@@ -56,8 +56,8 @@ import Testing
             "every other year on December 25 at 08:00, once", "隔年 12月25日 08:00（1回のみ）"
         ),
         (
-            RepeatRule(kind: .yearly, interval: 4), "2028-02-29", "12:00", "every 4 years on February 29 at 12:00",
-            "4年ごと 2月29日 12:00"
+            RepeatRule(kind: .yearly, interval: 4), "2028-02-29", "12:00",
+            "every 4 years on February 29 (February 28 in other years) at 12:00", "4年ごと 2月29日 12:00（うるう年以外は2月28日）"
         ),
     ])
     func describesInBothLanguages(rule: RepeatRule, date: String, time: String, english: String, japanese: String) {

@@ -17,7 +17,7 @@ import Testing
     }()
 
     @Test(.enabled(if: pythonHasJSONSchema, "python3 with jsonschema is not installed"))
-    func schemasAndResultsAgreeWithJSONSchema() throws {
+    func schemasAndResultsAgreeWithJSONSchema() async throws {
         var cases: [JSONValue] = []
         for tool in TodoTools.definitions {
             cases.append(["schema": tool.inputSchema, "check": "schema"])
@@ -51,7 +51,7 @@ import Testing
             print("\\n".join(failures))
             sys.exit(1 if failures else 0)
             """
-        let outcome = try run(["python3", "-c", script], input: JSONValue.array(cases).bytes)
+        let outcome = try await runWaiting(["python3", "-c", script], input: JSONValue.array(cases).bytes)
         #expect(outcome.status == 0, "\(outcome.output)")
     }
 
@@ -139,14 +139,33 @@ import Testing
             results.append((UpdateTodo.definition, UpdateTodo.result(updated, account: account)))
             for todo in [created.todo, oneOff.todo] {
                 let completed = try CompleteTodo.apply(
-                    CompleteTodo.Request(id: todo.id), current: todo, existing: nil, account: account, now: now)
+                    CompleteTodo.Request(id: todo.id, occurrenceDate: todo.isRepeating ? day("2026-03-09") : nil),
+                    current: todo, existing: nil, account: account, now: now)
                 results.append((CompleteTodo.definition, CompleteTodo.result(completed, account: account)))
-                let snoozed = try SnoozeTodo.apply(
-                    SnoozeTodo.Request(id: todo.id, until: .wallClock(day("2026-03-08"), clock("23:30"))),
-                    current: todo, account: account, now: now)
-                results.append((SnoozeTodo.definition, SnoozeTodo.result(snoozed, account: account)))
+                // Snoozed, and (for the repeat) skipped because the next occurrence rings first.
+                for until in ["2026-03-10T23:30", "2026-04-20T08:00"] {
+                    let snoozed = try SnoozeTodo.apply(
+                        SnoozeTodo.Request(
+                            id: todo.id, until: try TimeInput(parsing: until, field: "until"),
+                            occurrenceDate: todo.isRepeating ? day("2026-03-09") : nil),
+                        current: todo, account: account, now: now)
+                    results.append((SnoozeTodo.definition, SnoozeTodo.result(snoozed, account: account)))
+                }
                 let deleted = try DeleteTodo.apply(DeleteTodo.Request(id: todo.id), current: todo, now: now)
                 results.append((DeleteTodo.definition, DeleteTodo.result(deleted, account: account)))
+            }
+            // A first occurrence moved to a listed day, a time the clocks skip, a due time already past.
+            for arguments in [
+                #"{"title":"Run","due":"2026-03-03T06:00","repeat":{"kind":"weekly","weekdays":[2,4]}}"#,
+                #"{"title":"Late","due":"2026-03-08T02:30"}"#, #"{"title":"Past","due":"2026-03-01T10:00"}"#,
+            ] {
+                let noted = try AddTodo.apply(
+                    AddTodo.parse(json(arguments)), account: account, now: now, newID: UUID().uuidString)
+                results.append((AddTodo.definition, AddTodo.result(noted, account: account)))
+                let repeated = try UpdateTodo.apply(
+                    UpdateTodo.parse(json(#"{"id":"x","repeat":{"kind":"weekly","weekdays":[7]}}"#)),
+                    current: noted.todo, account: account, now: now)
+                results.append((UpdateTodo.definition, UpdateTodo.result(repeated, account: account)))
             }
             let occurrence = Occurrence(
                 todoId: created.todo.id, date: day("2026-03-10"), state: .snoozed, snoozedUntil: now, changedAt: now)
@@ -166,6 +185,14 @@ extension Todo {
         copy.id = id
         return copy
     }
+}
+
+/// `run` for async tests: waits without holding a thread of the cooperative pool (the whole test
+/// process shares two of them on a two-core machine).
+private func runWaiting(_ arguments: [String], input: [UInt8]?) async throws -> (status: Int32, output: String) {
+    let child = try Subprocess("/usr/bin/env", arguments, input: input ?? [])
+    let termination = try await child.wait(timeout: .seconds(120))
+    return (termination.status, child.text)
 }
 
 /// Runs a command, feeding `input` to its standard input; returns its exit status and combined output.

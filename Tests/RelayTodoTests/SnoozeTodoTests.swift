@@ -5,15 +5,25 @@ import Testing
 @testable import RelayTodo
 
 @Suite struct SnoozeTodoTests {
+    /// Saturday evening before the spring-forward night in New York.
     let now = instant("2026-03-07T20:00:00-05:00")
     let account = Account(timeZone: "America/New_York", quietHoursStart: "22:00", quietHoursEnd: "07:00")
+    /// A one-off that rang an hour ago.
+    let rang = oneOff(due: "2026-03-07T19:00:00-05:00")
 
     func snooze(_ arguments: String, _ current: Todo?) throws(TodoError) -> SnoozeTodo.Snoozed {
         try SnoozeTodo.apply(SnoozeTodo.parse(json(arguments)), current: current, account: account, now: now)
     }
 
+    /// A to-do repeating by `rule` from `due`, on the New York wall clock.
+    func series(_ rule: RepeatRule, due: String) -> Todo {
+        var todo = repeating(rule: rule, due: due)
+        todo.timeZone = "America/New_York"
+        return todo
+    }
+
     @Test func oneOffGetsSnoozedUntil() throws {
-        let snoozed = try snooze(#"{"id":"a","until":"2026-03-07T21:00"}"#, oneOff())
+        let snoozed = try snooze(#"{"id":"a","until":"2026-03-07T21:00"}"#, rang)
         #expect(snoozed.until == instant("2026-03-07T21:00:00-05:00"))
         guard case .updated(let change) = snoozed.outcome else {
             Issue.record("expected an update")
@@ -25,12 +35,13 @@ import Testing
         let result = SnoozeTodo.result(snoozed, account: account)
         #expect(result["snoozedUntil"] == "2026-03-07T21:00:00-05:00")
         #expect(result["occurrence"] == .null)
+        #expect(result["message"] == "It rings again at 2026-03-07T21:00:00-05:00.")
     }
 
     @Test func aDoneOneOffIsReopened() throws {
-        var done = oneOff()
+        var done = rang
         done.status = .done
-        done.completedAt = instant("2026-03-07T10:00:00Z")
+        done.completedAt = instant("2026-03-07T19:01:00-05:00")
         guard case .updated(let change) = try snooze(#"{"id":"a","until":"2026-03-07T21:00"}"#, done).outcome else {
             Issue.record("expected an update")
             return
@@ -38,42 +49,115 @@ import Testing
         #expect(change.todo.status == .pending && change.todo.completedAt == nil)
     }
 
-    @Test func repeatingSnoozesOneOccurrence() throws {
-        let snoozed = try snooze(#"{"id":"r","until":"2026-03-07T21:15"}"#, repeating())
+    /// A snooze stops the alarm and sets a later one; it never makes a to-do ring before its due time.
+    @Test func untilMustBeAfterTheAlarmItPostpones() throws {
+        let tomorrow = oneOff(due: "2026-03-09T09:00:00-04:00")
+        for until in ["2026-03-08T10:00", "2026-03-09T09:00", "2026-03-09T12:59:59Z"] {
+            let error = expectError { () throws(TodoError) in
+                try snooze(#"{"id":"a","until":"\#(until)"}"#, tomorrow)
+            }
+            #expect(error?.field == "until" && error?.message.contains("update_todo") == true, "\(until)")
+            #expect(error?.message.contains("09:00") == false, "errors name no times of the to-do")
+        }
+        #expect(try snooze(#"{"id":"a","until":"2026-03-09T09:01"}"#, tomorrow).until > tomorrow.dueAt!)
+        // A repeating to-do: the alarm of that day's occurrence (19:30 on the 9th, EDT).
+        let daily = series(RepeatRule(kind: .daily), due: "2026-03-01T19:30:00-05:00")
+        expectInvalid("until") { () throws(TodoError) in
+            try snooze(#"{"id":"r","until":"2026-03-09T19:30","occurrenceDate":"2026-03-09"}"#, daily)
+        }
+        let later = try snooze(#"{"id":"r","until":"2026-03-09T19:45","occurrenceDate":"2026-03-09"}"#, daily)
+        #expect(later.until == instant("2026-03-09T19:45:00-04:00") && !later.skipped)
+    }
+
+    @Test func repeatingSnoozesTodaysOccurrenceInTheTodosZone() throws {
+        // Daily at 19:30 in New York: today's (the 7th) rang half an hour ago.
+        let daily = series(RepeatRule(kind: .daily), due: "2026-03-01T19:30:00-05:00")
+        let snoozed = try snooze(#"{"id":"r","until":"2026-03-07T21:15"}"#, daily)
         guard case .occurrence(let todo, let occurrence) = snoozed.outcome else {
             Issue.record("expected an occurrence")
             return
         }
-        #expect(todo == repeating())
-        // Today in the to-do's zone (UTC): 2026-03-08 01:00Z.
-        #expect(occurrence.date == day("2026-03-08"))
+        #expect(todo == daily)
+        #expect(occurrence.date == day("2026-03-07"))
         #expect(occurrence.state == .snoozed)
         #expect(occurrence.snoozedUntil == instant("2026-03-07T21:15:00-05:00"))
         #expect(occurrence.changedAt == now)
-        let explicit = try snooze(#"{"id":"r","until":"2026-03-07T21:15","occurrenceDate":"2026-03-07"}"#, repeating())
-        guard case .occurrence(_, let chosen) = explicit.outcome else {
-            Issue.record("expected an occurrence")
-            return
+        let result = SnoozeTodo.result(snoozed, account: account)
+        #expect(result["occurrence"]?["state"] == "snoozed")
+        #expect(result["snoozedUntil"] == "2026-03-07T21:15:00-05:00")
+    }
+
+    /// "Tomorrow" on a repeat: the next occurrence already rings, so this day is skipped, not snoozed to a
+    /// minute that would ring twice. The next alarm is on the spring-forward day (EDT).
+    @Test func untilAtOrAfterTheNextOccurrencesAlarmSkipsTheDay() throws {
+        let daily = series(RepeatRule(kind: .daily), due: "2026-03-01T19:30:00-05:00")
+        for until in ["2026-03-08T19:30", "2026-03-08T20:00", "2026-03-12"] {
+            let skipped = try snooze(#"{"id":"r","until":"\#(until)"}"#, daily)
+            guard case .occurrence(_, let occurrence) = skipped.outcome else {
+                Issue.record("expected an occurrence")
+                return
+            }
+            #expect(occurrence.state == .skipped && occurrence.snoozedUntil == nil, "\(until)")
+            #expect(occurrence.date == day("2026-03-07"))
+            #expect(skipped.next == .init(date: day("2026-03-08"), alarm: instant("2026-03-08T19:30:00-04:00")))
+            let result = SnoozeTodo.result(skipped, account: account)
+            #expect(result["snoozedUntil"] == .null)
+            #expect(result["occurrence"]?["state"] == "skipped")
+            #expect(result["message"]?.stringValue?.contains("2026-03-08T19:30:00-04:00") == true)
         }
-        #expect(chosen.date == day("2026-03-07"))
-        #expect(SnoozeTodo.result(explicit, account: account)["occurrence"]?["state"] == "snoozed")
+        // One minute before the next alarm is still a snooze.
+        let snoozed = try snooze(#"{"id":"r","until":"2026-03-08T19:29"}"#, daily)
+        #expect(!snoozed.skipped)
+        // Quiet hours can make it so: 23:00 moves to 07:00, when the next occurrence of a 07:00 repeat rings.
+        let early = series(RepeatRule(kind: .daily), due: "2026-03-01T07:00:00-05:00")
+        let moved = try snooze(#"{"id":"r","until":"2026-03-07T23:00"}"#, early)
+        #expect(moved.quietHoursAdjusted?.actual == instant("2026-03-08T07:00:00-04:00") && moved.skipped)
+        // The last occurrence of a repeat has no next one: a plain snooze.
+        let ending = series(RepeatRule(kind: .daily, end: .until(day("2026-03-07"))), due: "2026-03-01T19:30:00-05:00")
+        #expect(try !snooze(#"{"id":"r","until":"2026-03-09T10:00"}"#, ending).skipped)
+    }
+
+    @Test func theOccurrenceMustBeADayTheToDoRepeatsOn() throws {
+        // Mondays and Wednesdays at 08:00 from Monday March 2 to the end of March.
+        let rule = RepeatRule(kind: .weekly, weekdays: [.monday, .wednesday], end: .until(day("2026-03-31")))
+        let todo = series(rule, due: "2026-03-02T08:00:00-05:00")
+        let cases = [
+            (#""occurrenceDate":"2026-03-03","#, "2026-03-03 is not a day", "2026-03-02 and 2026-03-04"),
+            (#""occurrenceDate":"2026-02-23","#, "2026-02-23 is not a day", "first occurrence is 2026-03-02"),
+            (#""occurrenceDate":"2026-04-06","#, "2026-04-06 is not a day", "last occurrence is 2026-03-30"),
+            ("", "today (2026-03-07 in America/New_York)", "2026-03-04 and 2026-03-09"),
+        ]
+        for (date, subject, hint) in cases {
+            let error = expectError { () throws(TodoError) in
+                try snooze(#"{"id":"r",\#(date)"until":"2026-05-01T10:00"}"#, todo)
+            }
+            #expect(error?.code == .invalidArgument && error?.field == "occurrenceDate", "\(date)")
+            #expect(error?.message.contains(subject) == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains(hint) == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains("08:00") == false)
+        }
+        #expect(throws: Never.self) { () throws(TodoError) in
+            try snooze(#"{"id":"r","occurrenceDate":"2026-03-30","until":"2026-03-30T09:00"}"#, todo)
+        }
     }
 
     @Test func untilInsideQuietHoursMovesToTheNextEndEvenForARepeatingTodo() throws {
         // 23:00 Saturday → 07:00 Sunday, which is after the spring-forward gap (EDT).
-        for todo in [oneOff(), repeating()] {
+        let daily = series(RepeatRule(kind: .daily), due: "2026-03-01T19:30:00-05:00")
+        for todo in [rang, daily] {
             let snoozed = try snooze(#"{"id":"\#(todo.id)","until":"2026-03-07T23:00"}"#, todo)
             #expect(snoozed.until == instant("2026-03-08T07:00:00-04:00"))
             #expect(snoozed.quietHoursAdjusted?.requested == instant("2026-03-07T23:00:00-05:00"))
+            #expect(!snoozed.skipped)
         }
     }
 
     @Test func untilMustBeInTheFuture() {
         for until in ["2026-03-07T20:00", "2026-03-07T19:59", "2026-03-07", "2026-03-08T01:00:00Z"] {
-            expectInvalid("until") { () throws(TodoError) in try snooze(#"{"id":"a","until":"\#(until)"}"#, oneOff()) }
+            expectInvalid("until") { () throws(TodoError) in try snooze(#"{"id":"a","until":"\#(until)"}"#, rang) }
         }
         #expect(throws: Never.self) { () throws(TodoError) in
-            try snooze(#"{"id":"a","until":"2026-03-08T01:00:01Z"}"#, oneOff())
+            try snooze(#"{"id":"a","until":"2026-03-08T01:00:01Z"}"#, rang)
         }
     }
 

@@ -12,7 +12,8 @@ import Testing
         let scopes = Dictionary(uniqueKeysWithValues: TodoTools.definitions.map { ($0.name, $0.requiredScopes) })
         #expect(
             scopes == [
-                "get_me": ["todos:read"], "list_todos": ["todos:read"], "add_todo": ["todos:write"],
+                "get_me": ["todos:read"], "list_todos": ["todos:read"], "search": ["todos:read"],
+                "fetch": ["todos:read"], "add_todo": ["todos:write"],
                 "update_todo": ["todos:write"], "complete_todo": ["todos:write"], "snooze_todo": ["todos:write"],
                 "delete_todo": ["todos:write"],
             ])
@@ -22,15 +23,17 @@ import Testing
         }
     }
 
-    @Test func theSevenToolsWithTheirHints() {
+    @Test func theNineToolsWithTheirHints() {
         let tools = TodoTools.definitions
         #expect(
             tools.map(\.name) == [
-                "get_me", "list_todos", "add_todo", "update_todo", "complete_todo", "snooze_todo", "delete_todo",
+                "get_me", "list_todos", "search", "fetch", "add_todo", "update_todo", "complete_todo", "snooze_todo",
+                "delete_todo",
             ])
         #expect(
             tools.map(\.title) == [
-                "Account and today", "List to-dos", "Add a to-do", "Update a to-do", "Mark done", "Snooze",
+                "Account and today", "List to-dos", "Search to-dos", "Read one to-do", "Add a to-do", "Update a to-do",
+                "Mark done", "Snooze",
                 "Delete a to-do",
             ])
         let hints = Dictionary(uniqueKeysWithValues: tools.map { ($0.name, $0.annotations) })
@@ -58,6 +61,25 @@ import Testing
                 == ToolAnnotations(
                     readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false))
         #expect(tools.allSatisfy { $0.annotations.openWorldHint == false })
+    }
+
+    /// ChatGPT's deep research and company knowledge look for tools named `search` (one string `query`) and
+    /// `fetch` (one string `id`); both read only (docs/tools.md "search and fetch").
+    @Test func searchAndFetchHaveChatGPTsShape() {
+        let readOnly = ToolAnnotations(
+            readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false)
+        for (tool, argument) in [(SearchTodos.definition, "query"), (FetchTodo.definition, "id")] {
+            #expect(tool.inputSchema["required"] == [.string(argument)], "\(tool.name)")
+            #expect(tool.inputSchema["properties"]?.objectValue?.keys.sorted() == [argument], "\(tool.name)")
+            #expect(tool.inputSchema["properties"]?[argument]?["type"] == "string", "\(tool.name)")
+            #expect(tool.annotations == readOnly, "\(tool.name)")
+            #expect(tool.requiredScopes == [TodoScope.read], "\(tool.name)")
+        }
+        #expect(SearchTodos.definition.name == "search")
+        #expect(FetchTodo.definition.name == "fetch")
+        let result = SearchTodos.definition.outputSchema?["properties"]?["results"]?["items"]
+        #expect(result?["required"] == ["id", "title", "url", "text"])
+        #expect(FetchTodo.definition.outputSchema?["required"] == ["id", "title", "text", "url", "metadata"])
     }
 
     @Test func descriptionsTellTheModelWhenAndHow() {

@@ -15,6 +15,12 @@ enum AdminFormat {
             Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 
+    /// `2026-11-30` for a UTC day (days since 1970-01-01), or `-` for nil.
+    static func day(_ days: Int?) -> String {
+        guard let days else { return "-" }
+        return String(time(days * 86400).prefix(10))
+    }
+
     /// Text a client chose, with control, formatting, bidirectional and invisible characters
     /// (`DisplayText.isHidden`) replaced by `?` (they could rewrite the operator's terminal or hide
     /// what the name says) and cut at 200 characters.

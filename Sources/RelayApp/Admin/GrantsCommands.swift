@@ -9,10 +9,13 @@ enum GrantsCommands {
     static let list = AdminCommand(
         "grants", "list", arguments: "[--user ID]", summary: "List grants, oldest first; one user's with --user.",
         details: """
-            One line per grant: grant ID, user ID (the HMAC from `users id`), client ID, state
-            (pending until its code is redeemed, then active), creation, hard end, and refresh
-            rotations. Without --user this scans the store; with it, it reads the user's index.
-            Never a token, a hash of one, or the sealed CloudKit token.
+            One line per grant: grant ID, user ID (the HMAC from `users id`), client ID, the app's
+            name as the person saw it at consent ("(unverified)" when it registered itself), the
+            host it returns to, its scopes, state (pending until its code is redeemed, then active),
+            when it was connected, the day it was last used (UTC, day precision), hard end, and
+            refresh rotations: what the person's connections page shows, and more. Without --user
+            this scans the store; with it, it reads the user's index. Never a token, a hash of one,
+            or the sealed CloudKit token.
 
             Example:
               mustdo-relayctl grants list --user "$(mustdo-relayctl users id _0123456789abcdef0123456789abcdef)"
@@ -27,10 +30,15 @@ enum GrantsCommands {
                 text: grants.isEmpty
                     ? "no grants"
                     : AdminFormat.table(
-                        ["GRANT", "USER", "CLIENT", "STATE", "CREATED", "ENDS", "REFRESHES"],
+                        [
+                            "GRANT", "USER", "CLIENT", "APP", "REDIRECT", "SCOPES", "STATE", "CONNECTED", "LAST USED",
+                            "ENDS", "REFRESHES",
+                        ],
                         grants.map {
                             [
-                                $0.id, $0.userID, $0.clientID, $0.state, AdminFormat.time($0.createdAt),
+                                $0.id, $0.userID, AdminFormat.safe($0.clientID), appName($0),
+                                AdminFormat.safe($0.redirectHost), $0.scopes.joined(separator: ","), $0.state,
+                                AdminFormat.time($0.createdAt), AdminFormat.day($0.lastUsedDay),
                                 AdminFormat.time($0.endsAt), String($0.refreshCount),
                             ]
                         }) + "\n\(grants.count) grant(s)")
@@ -62,6 +70,12 @@ enum GrantsCommands {
         return 0
     }
 
+    /// The app's name made safe for a terminal, marked as the connections page marks it.
+    static func appName(_ grant: GrantSummary) -> String {
+        let name = AdminFormat.safe(grant.clientName)
+        return grant.clientSource == "dcr" ? name + " (unverified)" : name
+    }
+
     static func json(_ grant: GrantSummary) -> JSONValue {
         var object: JSONObject = [
             "id": .string(grant.id), "userID": .string(grant.userID), "clientID": .string(grant.clientID),
@@ -70,6 +84,10 @@ enum GrantsCommands {
             "refreshCount": .int(grant.refreshCount),
         ]
         object["lastRefreshAt"] = grant.lastRefreshAt.map { .int($0) } ?? .null
+        object["clientName"] = grant.clientName.map { .string($0) } ?? .null
+        object["clientSource"] = grant.clientSource.map { .string($0) } ?? .null
+        object["redirectHost"] = grant.redirectHost.map { .string($0) } ?? .null
+        object["lastUsedDay"] = grant.lastUsedDay.map { .string(AdminFormat.day($0)) } ?? .null
         return .object(object)
     }
 }

@@ -17,7 +17,8 @@ struct GrantPrincipal: TodoPrincipal {
 
 /// The MCP endpoint's authenticator: OAuth bearer validation (header only, audience, expiry,
 /// revocation), a short-lived cache of validated tokens so requests without upstream work need
-/// no store read, and the dead-session path (CloudKit 421 → grant deleted → 401).
+/// no store read, the dead-session path (CloudKit 421 → grant deleted → 401), and "last used" for
+/// the connections page (at most one store write per grant and day, off the response's path).
 struct RelayAuthenticator: MCPAuthenticator {
     let oauth: AuthorizationServer
     let vault: Vault
@@ -37,22 +38,24 @@ struct RelayAuthenticator: MCPAuthenticator {
         if request.rawQuery == nil, let token = Self.bearerToken(request),
             request.headers.values("authorization").count == 1, let grant = cache.lookup(BearerCache.key(token))
         {
-            return .authorized(principal(grant, token: token))
+            return authorized(grant, token: token)
         }
         if let error = oauth.bearerPrecheck(request) { return .rejected(error.response()) }
         guard let token = Self.bearerToken(request), let grant = cache.lookup(BearerCache.key(token)) else {
             return nil
         }
-        return .authorized(principal(grant, token: token))
+        return authorized(grant, token: token)
     }
 
     func authenticate(_ request: Request) async -> MCPAuthentication<GrantPrincipal> {
         do {
             let started = cache.now()
             let grant = try await oauth.validateBearer(request)
-            guard let token = Self.bearerToken(request) else { return .rejected(oauth.invalidTokenResponse()) }
+            guard let token = Self.bearerToken(request) else {
+                return .rejected(oauth.invalidTokenResponse(for: request))
+            }
             cache.insert(grant, key: BearerCache.key(token), validatedSince: started)
-            return .authorized(principal(grant, token: token))
+            return authorized(grant, token: token)
         } catch {
             return .rejected(error.response())
         }
@@ -66,7 +69,7 @@ struct RelayAuthenticator: MCPAuthenticator {
         vault.evictCachedKeys(grantID: principal.grant.grantID)
         observer.event(.info, "cloudkit.session_ended", grant: principal.grant)
         _ = try? await oauth.deleteGrant(principal.grant.grantID, reason: "CloudKit session ended")
-        return oauth.invalidTokenResponse()
+        return oauth.invalidTokenResponse(for: request)
     }
 
     /// Counts the call against the grant's budget; past it, `RATE_LIMITED` with the seconds left in
@@ -84,6 +87,12 @@ struct RelayAuthenticator: MCPAuthenticator {
 
     func insufficientScopeChallenge(principal: GrantPrincipal, needed: [String]) -> String {
         oauth.insufficientScopeChallenge(needed: needed, granted: principal.grant.scopes)
+    }
+
+    /// An authenticated request: its grant was used today.
+    private func authorized(_ grant: BearerGrant, token: String) -> MCPAuthentication<GrantPrincipal> {
+        oauth.noteUse(grant)
+        return .authorized(principal(grant, token: token))
     }
 
     private func principal(_ grant: BearerGrant, token: String) -> GrantPrincipal {

@@ -28,6 +28,9 @@ public struct HTTPRequestParser: Sendable {
     private var requestLineEnded = false
     private var body: [UInt8] = []
     private var continueRequested = false
+    /// Bytes of the current body taken so far (chunk framing included): the server's minimum
+    /// transfer rate is measured on it.
+    public private(set) var bodyBytesReceived = 0
 
     /// A parser with the given limits.
     public init(limits: HTTPParserLimits = HTTPParserLimits()) { self.limits = limits }
@@ -100,12 +103,14 @@ public struct HTTPRequestParser: Sendable {
         switch state {
         case .body(let parsed, let remaining):
             let take = min(remaining, bytes.count)
+            bodyBytesReceived += take
             body.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
             if take == remaining { return finish(parsed, consumed: alreadyConsumed + take) }
             state = .body(parsed, remaining: remaining - take)
             return .incomplete(consumed: alreadyConsumed + take)
         case .chunked(let parsed, var decoder):
             let (consumed, done) = try decoder.decode(bytes, into: &body, limits: limits)
+            bodyBytesReceived += consumed
             if done { return finish(parsed, consumed: alreadyConsumed + consumed) }
             state = .chunked(parsed, decoder)
             return .incomplete(consumed: alreadyConsumed + consumed)
@@ -145,6 +150,7 @@ public struct HTTPRequestParser: Sendable {
         let result = HTTPParseResult.complete(parsed.head, body: body, consumed: consumed)
         state = .head
         body = []
+        bodyBytesReceived = 0
         continueRequested = false
         return result
     }

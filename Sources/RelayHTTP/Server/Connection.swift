@@ -7,8 +7,10 @@ final class Connection: @unchecked Sendable {
     /// What the current deadline guards.
     enum Timer {
         case none
+        /// The head's total deadline.
         case header
-        case bodyIdle
+        /// The earliest of the body's idle, total and minimum-rate deadlines.
+        case body
         case keepAlive
         case write
         case linger
@@ -16,6 +18,8 @@ final class Connection: @unchecked Sendable {
 
     let fd: Int32
     let peer: IPAddress?
+    /// The block counted against the per-address cap for this connection (nil: not counted).
+    let countedBlock: AddressBlock?
     var parser: HTTPRequestParser
     /// Bytes received but not yet consumed by the parser.
     var input: [UInt8] = []
@@ -37,10 +41,15 @@ final class Connection: @unchecked Sendable {
     var dirty = false
     var timer = Timer.header
     var deadline: Int64 = 0
+    /// When the current request's head ended (its body began), for the body's total and rate deadlines.
+    var bodyStarted: Int64 = 0
+    /// When the last body byte arrived, for the idle deadline.
+    var lastBodyByte: Int64 = 0
 
-    init(fd: Int32, peer: IPAddress?, limits: HTTPParserLimits) {
+    init(fd: Int32, peer: IPAddress?, countedBlock: AddressBlock?, limits: HTTPParserLimits) {
         self.fd = fd
         self.peer = peer
+        self.countedBlock = countedBlock
         self.parser = HTTPRequestParser(limits: limits)
     }
 

@@ -38,6 +38,13 @@ public final class Server: Sendable {
     /// Connections open right now, across loops.
     public var openConnections: Int { state.connectionCount.load(ordering: .relaxed) }
 
+    /// Connections counted against the per-address cap for `address`'s block (an IPv4 address, an
+    /// IPv6 /64) right now; 0 when the cap is off or the address is a trusted proxy.
+    public func connections(from address: IPAddress) -> Int { state.perAddress?.held(by: address.block) ?? 0 }
+
+    /// Blocks holding at least one counted connection (the size of the per-address table).
+    public var addressesWithConnections: Int { state.perAddress?.blocks ?? 0 }
+
     /// Binds the listeners and starts the loops. Returns once the server accepts connections.
     public func start() throws(SocketError) {
         signal(SIGPIPE, SIG_IGN)

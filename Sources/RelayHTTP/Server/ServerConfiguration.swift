@@ -12,22 +12,41 @@ public struct ServerConfiguration: Sendable {
     public var eventLoops: Int
     /// Parser limits: request line, head, field count, body.
     public var limits: HTTPParserLimits
-    /// Time allowed from a request's first byte to the end of its head.
+    /// Time allowed from a request's first byte (a new connection's accept) to the end of its head.
+    /// A total: bytes trickling in do not extend it.
     public var headerReadTimeoutMilliseconds: Int
     /// Longest pause allowed between body bytes.
     public var bodyIdleTimeoutMilliseconds: Int
+    /// Time allowed from the end of a head to the end of its body, however the bytes arrive.
+    public var bodyTimeoutMilliseconds: Int
+    /// Slowest average body transfer accepted, in bytes per second since the head ended (0: none).
+    /// After `bodyRateGraceMilliseconds` a body must have averaged at least this: the deadline is
+    /// grace + received / rate, moved forward by every byte that arrives.
+    public var bodyMinimumBytesPerSecond: Int
+    /// How long a body may arrive at any pace before `bodyMinimumBytesPerSecond` applies.
+    public var bodyRateGraceMilliseconds: Int
     /// How long an idle keep-alive connection is kept.
     public var keepAliveTimeoutMilliseconds: Int
     /// Longest pause allowed while a response waits for the client to read.
     public var writeTimeoutMilliseconds: Int
     /// How long shutdown waits for in-flight requests.
     public var drainTimeoutMilliseconds: Int
-    /// Connections beyond this get a short 503 and are closed.
+    /// Connections beyond this get a short 503 and are closed. Keep it below the process's
+    /// descriptor limit (with room for everything else the process opens), or the server runs out
+    /// of descriptors before it can answer 503.
     public var maxConnections: Int
+    /// Connections one client may hold at once (an IPv4 address, an IPv6 /64; see `AddressBlock`),
+    /// counted at accept on the TCP peer. Beyond it a new connection gets the short 503. Peers in
+    /// `trustedProxies` are not counted: every client behind them shares their address, so the
+    /// proxy must limit its own clients. 0: no cap (the library's default; the relay sets one).
+    public var maxConnectionsPerAddress: Int
     /// Listen backlog.
     public var backlog: Int
     /// Proxies whose `X-Forwarded-*` headers are believed.
     public var trustedProxies: TrustedProxies
+    /// Told about every refused connection and timed-out request (for metrics). Called on a loop
+    /// thread: it must be quick and must not block.
+    public var onEvent: (@Sendable (ServerEvent) -> Void)?
 
     /// A configuration with the relay's defaults.
     public init(
@@ -37,12 +56,17 @@ public struct ServerConfiguration: Sendable {
         limits: HTTPParserLimits = HTTPParserLimits(),
         headerReadTimeoutMilliseconds: Int = 10_000,
         bodyIdleTimeoutMilliseconds: Int = 10_000,
+        bodyTimeoutMilliseconds: Int = 120_000,
+        bodyMinimumBytesPerSecond: Int = 500,
+        bodyRateGraceMilliseconds: Int = 10_000,
         keepAliveTimeoutMilliseconds: Int = 60_000,
         writeTimeoutMilliseconds: Int = 30_000,
         drainTimeoutMilliseconds: Int = 30_000,
         maxConnections: Int = 20_000,
+        maxConnectionsPerAddress: Int = 0,
         backlog: Int = 4096,
-        trustedProxies: TrustedProxies = TrustedProxies()
+        trustedProxies: TrustedProxies = TrustedProxies(),
+        onEvent: (@Sendable (ServerEvent) -> Void)? = nil
     ) {
         self.host = host
         self.port = port
@@ -50,11 +74,16 @@ public struct ServerConfiguration: Sendable {
         self.limits = limits
         self.headerReadTimeoutMilliseconds = headerReadTimeoutMilliseconds
         self.bodyIdleTimeoutMilliseconds = bodyIdleTimeoutMilliseconds
+        self.bodyTimeoutMilliseconds = bodyTimeoutMilliseconds
+        self.bodyMinimumBytesPerSecond = bodyMinimumBytesPerSecond
+        self.bodyRateGraceMilliseconds = bodyRateGraceMilliseconds
         self.keepAliveTimeoutMilliseconds = keepAliveTimeoutMilliseconds
         self.writeTimeoutMilliseconds = writeTimeoutMilliseconds
         self.drainTimeoutMilliseconds = drainTimeoutMilliseconds
         self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.backlog = backlog
         self.trustedProxies = trustedProxies
+        self.onEvent = onEvent
     }
 }

@@ -6,11 +6,19 @@ final class ServerState: Sendable {
     let responder: Responder
     /// Open connections across all loops (for `maxConnections`).
     let connectionCount = Atomic<Int>(0)
+    /// Open connections per client, when `maxConnectionsPerAddress` is set.
+    let perAddress: ConnectionsPerAddress?
     /// Set once shutdown begins.
     let shuttingDown = Atomic<Bool>(false)
 
     init(configuration: ServerConfiguration, responder: Responder) {
         self.configuration = configuration
         self.responder = responder
+        perAddress =
+            configuration.maxConnectionsPerAddress > 0
+            ? ConnectionsPerAddress(limit: configuration.maxConnectionsPerAddress) : nil
     }
+
+    /// Reports `event` to the configured observer.
+    func report(_ event: ServerEvent) { configuration.onEvent?(event) }
 }

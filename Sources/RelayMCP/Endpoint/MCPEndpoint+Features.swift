@@ -1,10 +1,10 @@
 import RelayHTTP
 import RelayJSON
 
-/// The server features (today: tools) as both eras see them. A new feature, such as prompts, is
-/// added here once: its capability in `capabilities`, its methods in `answerFeature`. `initialize`
+/// The server features (tools and prompts) as both eras and both transports see them. A new feature
+/// is added here once: its capability in `capabilities`, its methods in `answerFeature`. `initialize`
 /// (legacy) and `server/discover` (modern) both advertise `capabilities`, and both eras' dispatchers
-/// ask `answerFeature` before their own era-only methods.
+/// (over HTTP and over stdio) ask `answerFeature` before their own era-only methods.
 extension MCPEndpoint {
     /// The answer to one request: ready now, or a tool call that has to run.
     enum Answer: Sendable {
@@ -18,11 +18,14 @@ extension MCPEndpoint {
         }
     }
 
-    /// The server capabilities, the same in every revision. `listChanged` is false: the tool list
-    /// is fixed for the life of the process (and a 2026 server sends change notifications only on
-    /// `subscriptions/listen` streams, which this server acknowledges with nothing to send).
-    static func capabilities(_ registry: ToolRegistry<Principal>) -> JSONObject {
-        ["tools": ["listChanged": false]]
+    /// The server capabilities, the same in every revision. `listChanged` is false: the tool and
+    /// prompt lists are fixed for the life of the process (and a 2026 server sends change
+    /// notifications only on `subscriptions/listen` streams, which this server acknowledges with
+    /// nothing to send). `prompts` is declared only when there are prompts.
+    static func capabilities(_ registry: ToolRegistry<Principal>, prompts: PromptRegistry) -> JSONObject {
+        var capabilities: JSONObject = ["tools": ["listChanged": false]]
+        if !prompts.isEmpty { capabilities["prompts"] = ["listChanged": false] }
+        return capabilities
     }
 
     /// Answers the methods both eras share, or nil when `call` is not one of them.
@@ -39,6 +42,23 @@ extension MCPEndpoint {
                 return failure(call.id, .invalidParams("Invalid cursor."), version)
             }
             return .ready(page.bytes(id: call.id), .ok)
+        case "prompts/list" where !prompts.isEmpty:
+            let cursor = call.params?["cursor"]
+            if let cursor, cursor.stringValue == nil, !cursor.isNull {
+                return failure(call.id, .invalidParams("The cursor must be a string."), version)
+            }
+            guard let page = prompts.page(cursor: cursor?.stringValue, version: version) else {
+                return failure(call.id, .invalidParams("Invalid cursor."), version)
+            }
+            return .ready(page.bytes(id: call.id), .ok)
+        case "prompts/get" where !prompts.isEmpty:
+            switch prompts.get(call.params) {
+            case .failure(let error):
+                return failure(call.id, error, version)
+            case .success(let result):
+                let json = envelope.finish(result.json, version: version, cacheable: false)
+                return .ready(JSONRPCEncoding.result(id: call.id, json), .ok)
+            }
         default:
             return nil
         }

@@ -46,9 +46,17 @@ extension MCPEndpoint {
             return MCPResponses.refusal(
                 .notAcceptable, "Not Acceptable: subscriptions/listen answers with text/event-stream.")
         }
+        switch listenMessages(call, version: version) {
+        case .failure(let error): return MCPResponses.error(.badRequest, error, id: call.id)
+        case .success(let messages): return MCPResponses.events(messages)
+        }
+    }
+
+    /// The acknowledgement and the graceful completion of a `subscriptions/listen` (the same on every
+    /// transport), or the -32602 that refuses it.
+    func listenMessages(_ call: JSONRPCRequest, version: ProtocolVersion) -> Result<[[UInt8]], MCPError> {
         guard case .object? = call.params?["notifications"] else {
-            let error = MCPError.invalidParams("subscriptions/listen needs params.notifications (an object).")
-            return MCPResponses.error(.badRequest, error, id: call.id)
+            return .failure(.invalidParams("subscriptions/listen needs params.notifications (an object)."))
         }
         let subscription: JSONObject = [ResultEnvelope.subscriptionIDKey: call.id.json]
         let acknowledged: JSONValue = [
@@ -56,7 +64,7 @@ extension MCPEndpoint {
             "params": ["_meta": .object(subscription), "notifications": [:]],
         ]
         let closed = envelope.finish([:], version: version, cacheable: false, meta: subscription)
-        return MCPResponses.events([acknowledged.bytes, JSONRPCEncoding.result(id: call.id, closed)])
+        return .success([acknowledged.bytes, JSONRPCEncoding.result(id: call.id, closed)])
     }
 
     /// Whether `Accept` admits an SSE response (absent means anything).

@@ -23,6 +23,8 @@ public final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
     public let configuration: MCPEndpointConfiguration
     /// The registered tools.
     public let registry: ToolRegistry<Principal>
+    /// The registered prompts (none: no `prompts` capability, and `prompts/*` are unknown methods).
+    let prompts: PromptRegistry
     let authenticator: any MCPAuthenticator<Principal>
     let screen: RequestScreen
     let envelope: ResultEnvelope
@@ -30,19 +32,22 @@ public final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
     /// The `server/discover` result: the same for every caller, so encoded once.
     let discoverResult: PreencodedResult
 
-    /// An endpoint serving `tools`. Throws when a tool definition is invalid (see `ToolRegistry`).
+    /// An endpoint serving `tools` and `prompts`. Throws when a tool or prompt definition is invalid (see
+    /// `ToolRegistry`).
     public init(
         configuration: MCPEndpointConfiguration,
         tools: [any Tool<Principal>],
+        prompts: [Prompt] = [],
         authenticator: some MCPAuthenticator<Principal>
     ) throws(MCPError) {
         self.configuration = configuration
         let envelope = ResultEnvelope(serverInfo: configuration.serverInfo, cache: configuration.cacheHint)
         self.envelope = envelope
         self.registry = try ToolRegistry(tools, pageSize: configuration.pageSize, envelope: envelope)
+        self.prompts = try PromptRegistry(prompts, pageSize: configuration.pageSize, envelope: envelope)
         self.authenticator = authenticator
         self.screen = RequestScreen(configuration)
-        let features = Self.capabilities(registry)
+        let features = Self.capabilities(registry, prompts: self.prompts)
         var results: [ProtocolVersion: PreencodedResult] = [:]
         for version in ProtocolVersion.legacyVersions {
             results[version] = PreencodedResult(Self.initializeResult(configuration, features, version: version))

@@ -39,35 +39,66 @@ struct ModernEnvelope: Sendable, Equatable {
         if let repeated = repeatedHeader(versionHeader, methodHeader, nameHeader) {
             return .failure(.headerMismatch(repeated))
         }
-        guard case .object(let meta)? = call.params?["_meta"] else {
-            return .failure(
-                .invalidParams(
-                    "params._meta must be an object with \(protocolVersionKey) and \(clientCapabilitiesKey)."))
+        let meta: Meta
+        switch Meta.read(call) {
+        case .failure(let error): return .failure(error)
+        case .success(let read): meta = read
         }
-        let missing = [protocolVersionKey, clientCapabilitiesKey].filter { meta[$0] == nil }
-        guard missing.isEmpty else {
-            return .failure(.invalidParams("params._meta lacks \(missing.joined(separator: " and "))."))
-        }
-        guard case .object(let capabilities)? = meta[clientCapabilitiesKey] else {
-            return .failure(.invalidParams("params._meta.\(clientCapabilitiesKey) must be an object."))
-        }
-        var clientInfo: JSONObject?
-        switch meta[clientInfoKey] {
-        case nil: break
-        case .object(let info)?: clientInfo = info
-        default: return .failure(.invalidParams("params._meta.\(clientInfoKey) must be an object."))
-        }
-        let requested = meta[protocolVersionKey]?.stringValue
-        if let mismatch = headerMismatch(call, requested, versionHeader.first, methodHeader.first, nameHeader.first) {
+        if let mismatch = headerMismatch(
+            call, meta.requested, versionHeader.first, methodHeader.first, nameHeader.first)
+        {
             return .failure(.headerMismatch(mismatch))
         }
-        guard let requested else {
-            return .failure(.invalidParams("params._meta.\(protocolVersionKey) must be a string."))
+        return meta.envelope()
+    }
+
+    /// The envelope of `call` on a transport without a header layer (stdio: "all request metadata is
+    /// carried inline in the JSON-RPC message body", `basic/transports/stdio.mdx`): the same `_meta`
+    /// checks and version check, in the same order, without the routing headers.
+    static func check(_ call: JSONRPCRequest) -> Result<ModernEnvelope, MCPError> {
+        Meta.read(call).flatMap { $0.envelope() }
+    }
+
+    /// What `params._meta` says, before the version is checked.
+    private struct Meta {
+        var requested: String?
+        var capabilities: JSONObject
+        var clientInfo: JSONObject?
+
+        static func read(_ call: JSONRPCRequest) -> Result<Meta, MCPError> {
+            guard case .object(let meta)? = call.params?["_meta"] else {
+                return .failure(
+                    .invalidParams(
+                        "params._meta must be an object with \(protocolVersionKey) and \(clientCapabilitiesKey)."))
+            }
+            let missing = [protocolVersionKey, clientCapabilitiesKey].filter { meta[$0] == nil }
+            guard missing.isEmpty else {
+                return .failure(.invalidParams("params._meta lacks \(missing.joined(separator: " and "))."))
+            }
+            guard case .object(let capabilities)? = meta[clientCapabilitiesKey] else {
+                return .failure(.invalidParams("params._meta.\(clientCapabilitiesKey) must be an object."))
+            }
+            var clientInfo: JSONObject?
+            switch meta[clientInfoKey] {
+            case nil: break
+            case .object(let info)?: clientInfo = info
+            default: return .failure(.invalidParams("params._meta.\(clientInfoKey) must be an object."))
+            }
+            return .success(
+                Meta(
+                    requested: meta[protocolVersionKey]?.stringValue, capabilities: capabilities,
+                    clientInfo: clientInfo))
         }
-        guard let version = ProtocolVersion(rawValue: requested), version.isModern else {
-            return .failure(.unsupportedProtocolVersion(requested))
+
+        func envelope() -> Result<ModernEnvelope, MCPError> {
+            guard let requested else {
+                return .failure(.invalidParams("params._meta.\(protocolVersionKey) must be a string."))
+            }
+            guard let version = ProtocolVersion(rawValue: requested), version.isModern else {
+                return .failure(.unsupportedProtocolVersion(requested))
+            }
+            return .success(ModernEnvelope(version: version, clientCapabilities: capabilities, clientInfo: clientInfo))
         }
-        return .success(ModernEnvelope(version: version, clientCapabilities: capabilities, clientInfo: clientInfo))
     }
 
     /// For a 2026 body served in a 2025 revision (its header names one): what disagrees between the

@@ -1,7 +1,8 @@
 import RelayStore
 
-/// A grant as the operator sees it: identifiers, scope and times. Never the sealed CloudKit
-/// token, a token binding, or a refresh-token hash.
+/// A grant as the operator sees it: identifiers, scope and times, and the fields the person's
+/// connections page shows (app name, redirect host, what it may do, connected, last used). Never
+/// the sealed CloudKit token, a token binding, or a refresh-token hash.
 public struct GrantSummary: Sendable, Equatable {
     /// The grant ID (`mustdo-relayctl grants revoke ID`).
     public var id: String
@@ -23,6 +24,16 @@ public struct GrantSummary: Sendable, Equatable {
     public var refreshCount: Int
     /// When the refresh token was last rotated, if ever.
     public var lastRefreshAt: Int?
+    /// The name the app gave itself when the person consented (untrusted text); nil when it gave
+    /// none, or for a grant made before names were kept.
+    public var clientName: String?
+    /// `dcr` (self-registered: the name is unverified) or `cimd` (a client ID metadata document).
+    public var clientSource: String?
+    /// Where the app sent the person back to: `host[:port]`, or `scheme://host` for a custom scheme.
+    public var redirectHost: String?
+    /// The last day (UTC, days since 1970-01-01) an MCP request used the grant; nil if none yet.
+    /// Day precision only: it is written at most once a day.
+    public var lastUsedDay: Int?
 
     init(_ record: GrantRecord) {
         id = record.id
@@ -35,6 +46,10 @@ public struct GrantSummary: Sendable, Equatable {
         endsAt = record.endsAt
         refreshCount = record.refreshGeneration
         lastRefreshAt = record.rotatedAt
+        clientName = record.label?.clientName
+        clientSource = record.label?.source.rawValue
+        redirectHost = record.label?.redirectHost
+        lastUsedDay = record.lastUsedDay
     }
 }
 

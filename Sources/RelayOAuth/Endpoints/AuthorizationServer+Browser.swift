@@ -27,7 +27,9 @@ extension AuthorizationServer {
             case .consent(let authorization):
                 guard let client else { throw OAuthError(.invalidClient) }
                 try await admitPage(request)
-                let created = try await pending.create(purpose: .authorize, request: authorization)
+                let created = try await pending.create(
+                    purpose: .authorize, request: authorization,
+                    label: ConnectionLabel(client: client, redirectURI: authorization.redirectURI))
                 var response = pages.consent(
                     authorization, client: client, requestID: created.record.id, csrf: created.csrfToken, locale: locale
                 )
@@ -39,8 +41,9 @@ extension AuthorizationServer {
         }
     }
 
-    /// The consent form: "Continue with Apple" records the consent and goes to Apple's sign-in;
-    /// "Cancel" sends `access_denied` back to the client.
+    /// The consent form: "Continue with Apple" records the consent (with the access the person
+    /// chose, `ScopeChoice`) and goes to Apple's sign-in; "Cancel" sends `access_denied` back to
+    /// the client.
     func consent(_ request: Request) async -> Response {
         let locale = Self.locale(request)
         do throws(OAuthError) {
@@ -48,7 +51,8 @@ extension AuthorizationServer {
             guard let requestID = form["request"], form.repeatedNames.isEmpty else {
                 throw OAuthError(.invalidRequest, "The form is incomplete.")
             }
-            if let record = try await pending.load(requestID), record.purpose != .authorize {
+            let record = try await pending.load(requestID)
+            if let record, record.purpose != .authorize {
                 throw OAuthError(.invalidRequest, "This form does not belong to an authorization.")
             }
             if form["action"] == "cancel" {
@@ -62,7 +66,9 @@ extension AuthorizationServer {
                 response.setCookie(expiredCookie(pending.cookieName(requestID)))
                 return response
             }
-            _ = try await pending.consent(requestID: requestID, csrf: form["csrf"], in: request)
+            var scope: ScopeSet?
+            if let asked = record?.request?.scope { scope = try ScopeChoice.chosen(form["scope"], asked: asked).get() }
+            _ = try await pending.consent(requestID: requestID, csrf: form["csrf"], in: request, scope: scope)
             return Self.pageRedirect(try await bridge.signInURL(), after: .post)
         } catch {
             return pages.error(error, locale: locale)
@@ -70,7 +76,8 @@ extension AuthorizationServer {
     }
 
     /// Apple's callback. Whatever happens, the answer never shows a page at a URL holding the web
-    /// auth token: success goes straight to the client (or the disconnect result), and failures
+    /// auth token: success goes straight to the client (or the disconnect result, or the
+    /// connections page with its new session cookie), and failures
     /// redirect to this path with only `failed=<code>`.
     func callback(_ request: Request) async -> Response {
         let locale = Self.locale(request)
@@ -91,6 +98,9 @@ extension AuthorizationServer {
             response = Self.pageRedirect(redirect, after: .post)
         case .success(.disconnected(let count)):
             response = pages.disconnected(count: count, locale: locale)
+        case .success(.connections(let cookie)):
+            response = Self.pageRedirect(configuration.issuer + paths.connections, after: .get)
+            response.setCookie(cookie)
         case .failure(let error):
             response = Self.pageRedirect(failurePath(error), after: .get)
         }
@@ -114,14 +124,20 @@ extension AuthorizationServer {
 
     /// `POST /disconnect`: records the confirmation and goes to Apple's sign-in.
     func confirmDisconnect(_ request: Request) async -> Response {
+        await confirmWithApple(request, purpose: .disconnect)
+    }
+
+    /// The confirming form of the disconnect and connections pages: records the confirmation of a
+    /// pending request of `purpose` and goes to Apple's sign-in.
+    func confirmWithApple(_ request: Request, purpose: PendingRequest.Purpose) async -> Response {
         let locale = Self.locale(request)
         do throws(OAuthError) {
             let form = try Self.form(request)
             guard let requestID = form["request"], form.repeatedNames.isEmpty else {
                 throw OAuthError(.invalidRequest, "The form is incomplete.")
             }
-            if let record = try await pending.load(requestID), record.purpose != .disconnect {
-                throw OAuthError(.invalidRequest, "This form does not belong to a disconnect.")
+            if let record = try await pending.load(requestID), record.purpose != purpose {
+                throw OAuthError(.invalidRequest, "This form does not belong to this page.")
             }
             _ = try await pending.consent(requestID: requestID, csrf: form["csrf"], in: request)
             return Self.pageRedirect(try await bridge.signInURL(), after: .post)
@@ -136,9 +152,10 @@ extension AuthorizationServer {
         .temporarilyUnavailable, .serverError,
     ]
 
-    /// Every page that stores a pending request counts against the address's budget, on every
-    /// instance together (one conditional write; none once this instance knows it is spent).
-    private func admitPage(_ request: Request) async throws(OAuthError) {
+    /// Every page that stores a pending request (or a CSRF token) counts against the address's
+    /// budget, on every instance together (one conditional write; none once this instance knows it
+    /// is spent).
+    func admitPage(_ request: Request) async throws(OAuthError) {
         if try await pageLimiter.count(Self.address(request)) != nil {
             context.events(.limitReached(limit: .pagesPerAddress))
             throw OAuthError(.tooManyRequests, "Too many sign-in attempts from this address; wait a few minutes.")

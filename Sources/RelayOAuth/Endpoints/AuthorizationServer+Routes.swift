@@ -3,13 +3,17 @@ import RelayJSON
 
 extension AuthorizationServer {
     /// Adds every route: discovery (with CORS and preflights), `/register`, `/authorize`, the
-    /// consent POST, the Apple callback, `/token`, `/revoke` and `/disconnect`.
+    /// consent POST, the Apple callback, `/token`, `/revoke`, `/disconnect` and `/connections`.
     public func register(on router: inout Router) {
         let resourceDocument = discovery.protectedResource
         let serverDocument = discovery.authorizationServer
         router.get(paths.protectedResource, immediate: { _ in Self.document(resourceDocument) })
         router.get(
             paths.protectedResource + configuration.resourcePath, immediate: { _ in Self.document(resourceDocument) })
+        let slashedDocument = discovery.protectedResourceWithSlash
+        router.get(
+            paths.protectedResource + configuration.resourcePath + "/",
+            immediate: { _ in Self.document(slashedDocument) })
         router.get(paths.authorizationServer, immediate: { _ in Self.document(serverDocument) })
         router.get(
             paths.openIDConfiguration,
@@ -19,7 +23,8 @@ extension AuthorizationServer {
                 return response
             })
         for path in [
-            paths.protectedResource, paths.protectedResource + configuration.resourcePath, paths.authorizationServer,
+            paths.protectedResource, paths.protectedResource + configuration.resourcePath,
+            paths.protectedResource + configuration.resourcePath + "/", paths.authorizationServer,
             paths.openIDConfiguration,
         ] {
             router.on(.options, path, immediate: { _ in CORS.preflight(methods: "GET, OPTIONS") })
@@ -35,6 +40,9 @@ extension AuthorizationServer {
         router.get(paths.callback) { await self.callback($0) }
         router.get(paths.disconnect) { await self.disconnectPage($0) }
         router.post(paths.disconnect) { await self.confirmDisconnect($0) }
+        router.get(paths.connections) { await self.connectionsPage($0) }
+        router.post(paths.connections) { await self.confirmConnections($0) }
+        router.post(paths.connectionsEnd) { await self.endConnections($0) }
     }
 
     /// A JSON discovery document, cacheable for a while, with CORS.

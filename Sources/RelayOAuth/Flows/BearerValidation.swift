@@ -24,6 +24,9 @@ public struct BearerGrant: Sendable, Equatable, CustomStringConvertible {
     public let tokenHash: String
     /// When the token expires, seconds since the epoch.
     public let expiresAt: Int
+    /// The day (UTC, days since the epoch) the grant's record said it was last used, as read by the
+    /// validation; `AuthorizationServer.noteUse` writes today's at most once a day.
+    public internal(set) var lastUsedDay: Int? = nil
 
     /// Identifiers only: no sealed bytes, no bound secret.
     public var description: String { "BearerGrant(grant: \(grantID), client: \(clientID), scopes: \(scopes))" }
@@ -33,30 +36,35 @@ public struct BearerGrant: Sendable, Equatable, CustomStringConvertible {
 struct BearerValidation: Sendable {
     let context: OAuthContext
 
-    /// The challenge without an error (no token was sent): where the resource metadata is, and
-    /// which scopes to ask for. Every scope the server offers, so that a client connecting from
-    /// this 401 asks for everything the tools can use and the person decides on the consent page
-    /// (MCP 2025-11-25 "Scope Selection Strategy"; the scopes are the same as `scopes_supported`).
-    var challenge: String {
-        "Bearer resource_metadata=\"\(context.configuration.resourceMetadataURL)\", scope=\"\(scopeList(context.configuration.scopes))\""
+    /// The challenge without an error (no token was sent): where the resource metadata of the
+    /// URL the request used is (`…/mcp` or `…/mcp/`), and which scopes to ask for. Every scope the
+    /// server offers, so that a client connecting from this 401 asks for everything the tools can
+    /// use and the person decides on the consent page (MCP 2025-11-25 "Scope Selection Strategy";
+    /// the scopes are the same as `scopes_supported`).
+    func challenge(for request: Request?) -> String {
+        "Bearer resource_metadata=\"\(metadataURL(for: request))\", scope=\"\(scopeList(context.configuration.scopes))\""
     }
 
     /// The 403 challenge for a valid token without the scope a request needs (RFC 6750 §3.1). Its
     /// `scope` names `needed` together with what the token already holds, in the server's order:
     /// the "recommended approach" of MCP 2025-11-25 ("Scope Challenge Handling"), so a client that
     /// re-authorizes with exactly this set (the 1.x Python SDK does) keeps what it had.
-    func insufficientScopeChallenge(needed: [String], granted: [String]) -> String {
+    func insufficientScopeChallenge(needed: [String], granted: [String], request: Request? = nil) -> String {
         let offered = context.configuration.scopes
         var scopes = offered.filter { needed.contains($0) || granted.contains($0) }
         scopes += needed.filter { !offered.contains($0) && !scopes.contains($0) }
         return "Bearer error=\"insufficient_scope\", scope=\"\(scopeList(scopes))\", "
-            + "resource_metadata=\"\(context.configuration.resourceMetadataURL)\""
+            + "resource_metadata=\"\(metadataURL(for: request))\""
+    }
+
+    private func metadataURL(for request: Request?) -> String {
+        context.configuration.resourceMetadataURL(forPath: request.map { String($0.path) } ?? "")
     }
 
     private func scopeList(_ scopes: [String]) -> String { scopes.joined(separator: " ") }
 
-    func failure(_ code: OAuthError.Code?, _ detail: String) -> OAuthError {
-        var header = challenge
+    func failure(_ code: OAuthError.Code?, _ detail: String, request: Request?) -> OAuthError {
+        var header = challenge(for: request)
         if let code { header += ", error=\"\(code.rawValue)\", error_description=\"\(detail)\"" }
         return OAuthError(code ?? .invalidToken, detail, status: .unauthorized, headers: ["WWW-Authenticate": header])
     }
@@ -67,17 +75,20 @@ struct BearerValidation: Sendable {
         if let query = request.rawQuery, let pairs = FormDecoding.pairs(query),
             pairs.contains(where: { $0.name == "access_token" })
         {
-            return .failure(failure(.invalidRequest, "Send the access token in the Authorization header only."))
+            return .failure(
+                failure(.invalidRequest, "Send the access token in the Authorization header only.", request: request))
         }
         let headers = request.headers.values("authorization")
-        guard let header = headers.first else { return .failure(failure(nil, "An access token is required.")) }
+        guard let header = headers.first else {
+            return .failure(failure(nil, "An access token is required.", request: request))
+        }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard headers.count == 1, parts.count == 2, parts[0].lowercased() == "bearer" else {
-            return .failure(failure(.invalidRequest, "Use the Bearer scheme."))
+            return .failure(failure(.invalidRequest, "Use the Bearer scheme.", request: request))
         }
         let token = String(parts[1].drop { $0 == " " || $0 == "\t" })
         guard TokenKind.accessToken.accepts(token) else {
-            return .failure(failure(.invalidToken, "The access token is malformed."))
+            return .failure(failure(.invalidToken, "The access token is malformed.", request: request))
         }
         return .success(token)
     }
@@ -85,12 +96,12 @@ struct BearerValidation: Sendable {
     /// Validates the request's bearer token for `resource`.
     func validate(_ request: Request, resource: String) async throws(OAuthError) -> BearerGrant {
         let token = try presentedToken(request).get()
-        let invalid = failure(.invalidToken, "The access token is invalid, expired or revoked.")
+        let invalid = failure(.invalidToken, "The access token is invalid, expired or revoked.", request: request)
         guard let (item, _) = try await context.find(context.hasher.candidates(token), key: OAuthKeys.accessToken),
             let record = TokenRecord(item: item)
         else { throw invalid }
         guard ResourceIndicator.matches(record.resource, expected: resource) else {
-            throw failure(.invalidToken, "The access token was issued for another resource.")
+            throw failure(.invalidToken, "The access token was issued for another resource.", request: request)
         }
         guard let grantItem = try await context.get(OAuthKeys.grant(record.grantID)),
             let grant = GrantRecord(item: grantItem), grant.state == .active, grant.clientID == record.clientID,
@@ -100,6 +111,6 @@ struct BearerValidation: Sendable {
             grantID: grant.id, userID: grant.userID, clientID: grant.clientID,
             scopes: record.scope.tokens.filter(grant.scope.tokens.contains),
             resource: record.resource, sealed: grant.sealed, grantVersion: grantItem.version, boundSecret: record.bound,
-            tokenHash: record.hash, expiresAt: record.expiresAt)
+            tokenHash: record.hash, expiresAt: record.expiresAt, lastUsedDay: grant.lastUsedDay)
     }
 }

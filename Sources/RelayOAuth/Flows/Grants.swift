@@ -7,9 +7,11 @@ struct Grants: Sendable {
     let context: OAuthContext
 
     /// A pending grant for `request` with its authorization code. The code carries the grant secret
-    /// bound to it; the grant becomes active (and long-lived) only when the code is redeemed.
+    /// bound to it; the grant becomes active (and long-lived) only when the code is redeemed. `label`
+    /// is how the consent page showed the app (kept for the connections page and `grants list`).
     func create(
-        userID: String, request: AuthorizationRequest, sealer: any GrantSealer, webAuthToken: String
+        userID: String, request: AuthorizationRequest, label: ConnectionLabel?, sealer: any GrantSealer,
+        webAuthToken: String
     ) async throws(OAuthError) -> (grantID: String, code: String) {
         let grantID = context.randomID()
         let sealed: SealedGrant
@@ -23,7 +25,8 @@ struct Grants: Sendable {
         let now = context.now
         let lifetimes = context.configuration.lifetimes
         let grant = GrantRecord(
-            id: grantID, userID: userID, request: request, sealed: sealed.sealed, now: now, lifetime: lifetimes.grant)
+            id: grantID, userID: userID, request: request, label: label, sealed: sealed.sealed, now: now,
+            lifetime: lifetimes.grant)
         let code = TokenKind.code.generate()
         let codeHash = context.hasher.hash(code)
         let record = CodeRecord(

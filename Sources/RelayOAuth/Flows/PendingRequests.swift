@@ -1,5 +1,6 @@
 import RelayCrypto
 import RelayHTTP
+import RelayJSON
 import RelayStore
 
 /// Pending requests and the browser binding: a cookie per request (its value's HMAC is kept),
@@ -21,14 +22,17 @@ struct PendingRequests: Sendable {
 
     func cookieName(_ requestID: String) -> String { cookiePrefix + requestID }
 
-    /// Stores a pending request and returns its cookie and CSRF token.
-    func create(purpose: PendingRequest.Purpose, request: AuthorizationRequest?) async throws(OAuthError) -> Created {
+    /// Stores a pending request (with how the consent page shows its app) and returns its cookie
+    /// and CSRF token.
+    func create(
+        purpose: PendingRequest.Purpose, request: AuthorizationRequest?, label: ConnectionLabel? = nil
+    ) async throws(OAuthError) -> Created {
         let id = context.randomID()
         let binding = Base64URL.encode(SecureRandom.bytes(count: 32))
         let csrf = Base64URL.encode(SecureRandom.bytes(count: 32))
         let now = context.now
         var record = PendingRequest(
-            id: id, purpose: purpose, request: request, bindingHash: context.hasher.hash(binding).hash,
+            id: id, purpose: purpose, request: request, label: label, bindingHash: context.hasher.hash(binding).hash,
             csrfHash: context.hasher.hash(csrf).hash, createdAt: now)
         let lifetime = context.configuration.lifetimes.pendingRequest
         guard
@@ -43,8 +47,11 @@ struct PendingRequests: Sendable {
 
     /// Checks a consent (or disconnect confirmation) POST: the request is pending, this browser
     /// holds its cookie, and the CSRF token is the one the form carried. Then records
-    /// `consentedAt` and spends the CSRF token in one conditional write.
-    func consent(requestID: String, csrf: String?, in request: Request) async throws(OAuthError) -> PendingRequest {
+    /// `consentedAt`, the scope the person chose (`scope`, already checked against what was asked)
+    /// and spends the CSRF token in one conditional write.
+    func consent(
+        requestID: String, csrf: String?, in request: Request, scope: ScopeSet? = nil
+    ) async throws(OAuthError) -> PendingRequest {
         var record = try await bound(requestID: requestID, in: request)
         guard record.status == .pending, let expected = record.csrfHash, let csrf,
             matches(csrf, expected)
@@ -52,9 +59,18 @@ struct PendingRequests: Sendable {
         record.status = .consented
         record.consentedAt = context.now
         record.csrfHash = nil
-        let update = ItemUpdate(
-            set: ["status": .string(record.status.rawValue), "consented": .int(record.consentedAt ?? 0)],
-            remove: ["csrf"])
+        var set: JSONObject = [
+            "status": .string(record.status.rawValue), "consented": .int(record.consentedAt ?? 0),
+        ]
+        if let scope, let asked = record.request?.scope {
+            // Checked against this very record too: nothing but a narrowing is ever written.
+            guard asked.contains(scope), !scope.tokens.isEmpty else {
+                throw OAuthError(.invalidScope, "The chosen access is not one this page offered.")
+            }
+            record.request?.scope = scope
+            set["scope"] = .string(scope.text)
+        }
+        let update = ItemUpdate(set: set, remove: ["csrf"])
         guard
             let item = try await context.update(
                 OAuthKeys.pendingRequest(record.id), update, condition: .versionEquals(record.version))

@@ -1,4 +1,4 @@
-import Foundation
+import RelayHTTP
 import RelayStore
 
 /// A fixed-window counter per client address (or any other key: RelayApp counts tool calls per
@@ -55,19 +55,9 @@ public final class RateLimiter: Sendable {
         for (key, _) in oldest { windows[key] = nil }
     }
 
-    /// The key an address counts under: an IPv4 address as it is, an IPv6 address as its /64
-    /// (an IPv4-mapped one as the IPv4 address), anything else as it is.
+    /// The key an address counts under: `IPAddress.block` (an IPv4 address as it is, an IPv6 address
+    /// as its /64, an IPv4-mapped one as the IPv4 address); anything that is not an address as it is.
     static func key(_ address: String) -> String {
-        guard address.contains(":") else { return address }
-        var bytes = in6_addr()
-        guard inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
-        let octets = withUnsafeBytes(of: bytes) { Array($0) }
-        if octets[0..<10].allSatisfy({ $0 == 0 }) && octets[10] == 0xff && octets[11] == 0xff {
-            return octets[12...].map(String.init).joined(separator: ".")
-        }
-        let groups = stride(from: 0, to: 8, by: 2).map {
-            String(UInt16(octets[$0]) << 8 | UInt16(octets[$0 + 1]), radix: 16)
-        }
-        return groups.joined(separator: ":") + "::/64"
+        IPAddress(address)?.block.unredacted ?? address
     }
 }

@@ -4,12 +4,14 @@ import RelayHTTP
 /// cannot carry OAuth `state`, so the pending request is found through the browser's cookie, and
 /// accepted only if its button was pressed within the consent window; one conditional delete
 /// lets exactly one callback through. Then `users/caller` says who signed in, and either a grant
-/// and a code are made (purpose `authorize`) or every grant of that user is deleted (purpose
-/// `disconnect`, which keeps nothing from the sign-in).
+/// and a code are made (purpose `authorize`), or every grant of that user is deleted (purpose
+/// `disconnect`), or a short connections-page session is opened for that user (purpose
+/// `connections`); the last two keep nothing from the sign-in but the user ID.
 struct SignInBridge: Sendable {
     let context: OAuthContext
     let pending: PendingRequests
     let grants: Grants
+    let sessions: PageSessions
     let signIn: any AppleSignIn
     let sealer: any GrantSealer
 
@@ -19,6 +21,8 @@ struct SignInBridge: Sendable {
         case authorized(redirect: String)
         /// Show how many connections were removed.
         case disconnected(count: Int)
+        /// Send the browser to the connections page with this session cookie.
+        case connections(cookie: Cookie)
     }
 
     /// Apple's sign-in URL for the browser.
@@ -65,12 +69,14 @@ struct SignInBridge: Sendable {
                 let count = try await grants.revokeAll(userID: userID, reason: "disconnected by the user")
                 context.events(.disconnected(grants: count))
                 return .success(.disconnected(count: count))
+            case .connections:
+                return .success(.connections(cookie: try await sessions.create(userID: userID)))
             case .authorize:
                 guard let authorization = record.request else {
                     throw OAuthError(.serverError, "The request is incomplete.")
                 }
                 let (_, code) = try await grants.create(
-                    userID: userID, request: authorization, sealer: sealer,
+                    userID: userID, request: authorization, label: record.label, sealer: sealer,
                     webAuthToken: identity.rotatedToken ?? token)
                 let redirect = AuthorizationResponse.url(
                     redirectURI: authorization.redirectURI, parameters: [("code", code)], state: authorization.state,
@@ -93,18 +99,6 @@ struct SignInBridge: Sendable {
         }
     }
 
-    /// `ckWebAuthToken` (or the older `ckSession`) from the raw query. `+` stays `+`: the token is
-    /// base64 and Apple does not always percent-encode it.
-    static func webAuthToken(in request: Request) -> String? {
-        guard let query = request.rawQuery else { return nil }
-        var session: String?
-        for part in query.split(separator: "&") {
-            let pieces = part.split(separator: "=", maxSplits: 1)
-            guard pieces.count == 2, let value = FormDecoding.decode(pieces[1].utf8, plusAsSpace: false), !value.isEmpty
-            else { continue }
-            if pieces[0] == "ckWebAuthToken" { return value }
-            if pieces[0] == "ckSession" { session = value }
-        }
-        return session
-    }
+    /// `ckWebAuthToken` (or the older `ckSession`) from Apple's redirect back.
+    static func webAuthToken(in request: Request) -> String? { CloudKitSignInCallback.webAuthToken(in: request) }
 }

@@ -10,7 +10,21 @@ struct PageLayout: Sendable {
         body{font:16px/1.5 -apple-system,system-ui,"Hiragino Sans",sans-serif;margin:0;background:#f5f5f7;color:#1d1d1f}\
         main{max-width:34rem;margin:0 auto;padding:1.5rem 1.25rem}\
         h1{font-size:1.4rem;line-height:1.3}\
+        h2{font-size:1.1rem;line-height:1.3;margin:0 0 .5rem;overflow-wrap:anywhere}\
+        a{color:#0058b0}\
         .card{background:#fff;border-radius:12px;padding:1rem 1.25rem;margin:1rem 0}\
+        .card p{margin:.4rem 0}\
+        .notice{background:#e4f3e8}\
+        .tag{display:inline-block;font-size:.8rem;font-weight:normal;background:#fff1d6;color:#6b4500;\
+        border-radius:6px;padding:.1rem .4rem;vertical-align:middle}\
+        fieldset{border:0;padding:0;margin:1rem 0;min-width:0}\
+        legend{font-weight:600;padding:0;margin-bottom:.25rem}\
+        .choice{display:flex;gap:.75rem;align-items:flex-start;background:#fff;border-radius:12px;\
+        padding:1rem 1.25rem;margin:.5rem 0;border:2px solid #fff;cursor:pointer}\
+        .choice:has(input:checked){border-color:#1d1d1f}\
+        .choice input{flex:none;width:1.25rem;height:1.25rem;margin:.15rem 0 0}\
+        .choice ul{margin:.25rem 0 0}\
+        .choice p{margin:.25rem 0 0}\
         .muted{color:#6e6e73;font-size:.9rem}\
         code,.host{font-family:ui-monospace,Menlo,monospace;overflow-wrap:anywhere}\
         form{margin:1.5rem 0}\
@@ -18,6 +32,8 @@ struct PageLayout: Sendable {
         border:0;margin:.5rem 0;text-align:center;text-decoration:none}\
         .primary{background:#000;color:#fff}\
         .secondary{background:#e8e8ed;color:#1d1d1f}\
+        .danger{background:#b3261e;color:#fff}\
+        .card form{margin:.75rem 0 0}\
         ul{padding-left:1.25rem}
         """
 

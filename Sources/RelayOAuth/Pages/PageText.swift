@@ -11,6 +11,14 @@ struct PageText: Sendable {
     var canDo: String
     var scopeRead: String
     var scopeWrite: String
+    /// The consent page's choice (when the app asks to read and more).
+    var chooseAccess: String
+    var choiceFull: String
+    var choiceAsked: String
+    var choiceReadOnly: String
+    var readOnlyNote: String
+    /// The link to the connections page (consent footer, disconnect page).
+    var seeConnections: String
     var storedNote: String
     /// Apple ends a web sign-in after 30 minutes, or two weeks with "Keep me signed in" (CloudKit Web Services
     /// Reference, "Composing Web Service Requests"); whether each call extends it is not documented.
@@ -100,6 +108,12 @@ struct PageText: Sendable {
         canDo: "It will be able to:",
         scopeRead: "See your to-dos and their times",
         scopeWrite: "Add, change, complete, snooze and delete to-dos",
+        chooseAccess: "Choose what it may do:",
+        choiceFull: "Read and change your to-dos",
+        choiceAsked: "Everything it asked for",
+        choiceReadOnly: "Only read your to-dos",
+        readOnlyNote: "It can't add, change, complete, snooze or delete anything.",
+        seeConnections: "See or end your connected apps",
         storedNote:
             "MustDo Relay keeps only an encrypted iCloud sign-in for this connection. It never stores your to-dos. You can disconnect at any time.",
         keepSignedIn:
@@ -134,6 +148,12 @@ struct PageText: Sendable {
         canDo: "できること:",
         scopeRead: "To-Do とその時刻を見る",
         scopeWrite: "To-Do の追加・変更・完了・スヌーズ・削除",
+        chooseAccess: "許可する内容を選んでください:",
+        choiceFull: "To-Do の閲覧と変更",
+        choiceAsked: "求められたすべて",
+        choiceReadOnly: "To-Do の閲覧のみ",
+        readOnlyNote: "To-Do の追加・変更・完了・スヌーズ・削除はできません。",
+        seeConnections: "接続中のアプリを確認・解除する",
         storedNote: "MustDo Relay がこの接続のために保存するのは、暗号化した iCloud のサインイン情報だけです。To-Do の内容は保存しません。いつでも接続を解除できます。",
         keepSignedIn:
             "Apple のサインイン画面では「サインインしたままにする」にチェックを入れてください。チェックしないと、Apple が 30 分でサインインを終了することがあり、アプリの再接続が必要になります。",

@@ -1,58 +1,93 @@
 import Foundation
 import RelayHTTP
 
-/// The server-rendered pages: consent, errors, disconnect. Every value that came from a client
-/// or a request is escaped; no page has JavaScript.
+/// The server-rendered pages: consent, errors, disconnect (and, in `Pages+Connections.swift`, the
+/// connections page). Every value that came from a client or a request is escaped; no page has
+/// JavaScript.
 struct Pages: Sendable {
     let configuration: OAuthConfiguration
     let paths: EndpointPaths
 
-    /// The consent page for a validated request.
+    /// The consent page for a validated request. When the app asks to read and more, the person
+    /// chooses between that and reading only (a radio group, no script; `ScopeChoice`).
     func consent(
         _ request: AuthorizationRequest, client: RegisteredClient, requestID: String, csrf: String, locale: PageLocale
     ) -> Response {
         let text = PageText.of(locale)
-        // A name stored before `DisplayText`'s rules is not shown at all if it breaks them, and any name
-        // is isolated (`<bdi>`), so right-to-left text in it cannot reorder the sentence around it.
-        let shown = client.name.flatMap { DisplayText.isShowable($0) ? $0 : nil } ?? text.unverifiedName
-        let name = "<bdi>\(HTML.escape(shown))</bdi>"
+        let name = Self.clientName(client.name, text: text)
         var origin = text.registeredBy
         if client.source == .metadataDocument, case .success(let uri) = ParsedURI.parse(client.id) {
             origin = text.describedBy.replacingOccurrences(
                 of: "{host}", with: "<span class=host>\(HTML.escape(uri.host))</span>")
         }
-        let host: String
-        if case .success(let uri) = ParsedURI.parse(request.redirectURI) {
-            host =
-                uri.scheme == "https" || uri.scheme == "http"
-                ? uri.host + (uri.port.map { ":\($0)" } ?? "") : uri.scheme + "://" + uri.host
+        let host = ConnectionLabel.host(of: request.redirectURI)
+        let choices = ScopeChoice.choices(for: request.scope)
+        var access: String
+        if choices.count > 1 {
+            access = "<fieldset><legend>\(HTML.escape(text.chooseAccess))</legend>"
+            for (index, choice) in choices.enumerated() {
+                let title = Self.accessTitle(choice, text: text)
+                let details =
+                    choice == request.scope
+                    ? "<ul>\(Self.abilities(choice, text: text))</ul>"
+                    : "<p class=muted>\(HTML.escape(text.readOnlyNote))</p>"
+                access += """
+                    <label class=choice><input type=radio name=scope value="\(HTML.escape(choice.text))"\
+                    \(index == 0 ? " checked" : "")><span><strong>\(HTML.escape(title))</strong>\(details)</span></label>
+                    """
+            }
+            access += "</fieldset>"
         } else {
-            host = request.redirectURI
-        }
-        var abilities = ""
-        if request.scope.tokens.contains("todos:read") { abilities += "<li>\(HTML.escape(text.scopeRead))</li>" }
-        if request.scope.tokens.contains("todos:write") { abilities += "<li>\(HTML.escape(text.scopeWrite))</li>" }
-        for other in request.scope.tokens where !["todos:read", "todos:write"].contains(other) {
-            abilities += "<li><code>\(HTML.escape(other))</code></li>"
+            access =
+                "<div class=card><p>\(HTML.escape(text.canDo))</p><ul>\(Self.abilities(request.scope, text: text))</ul></div>"
         }
         let body = """
             <h1>\(HTML.escape(text.consentTitle))</h1>
             <p>\(text.consentLead.replacingOccurrences(of: "{client}", with: name))</p>
             <div class=card><p class=muted>\(origin)</p>
-            <p>\(HTML.escape(text.returnsTo)): <span class=host>\(HTML.escape(host))</span></p>
-            <p>\(HTML.escape(text.canDo))</p><ul>\(abilities)</ul></div>
-            <p class=muted>\(HTML.escape(text.storedNote))</p>
-            <p id=keep-signed-in>\(HTML.escape(text.keepSignedIn))</p>
-            <p><strong>\(HTML.escape(text.onlyIfYouStarted))</strong></p>
+            <p>\(HTML.escape(text.returnsTo)): <span class=host>\(HTML.escape(host))</span></p></div>
             <form method=post action="\(HTML.escape(paths.consent))">
             <input type=hidden name=request value="\(HTML.escape(requestID))">
             <input type=hidden name=csrf value="\(HTML.escape(csrf))">
+            \(access)
+            <p class=muted>\(HTML.escape(text.storedNote))</p>
+            <p id=keep-signed-in>\(HTML.escape(text.keepSignedIn))</p>
+            <p><strong>\(HTML.escape(text.onlyIfYouStarted))</strong></p>
             <button class=primary name=action value=continue>\(HTML.escape(text.continueWithApple))</button>
             <button class=secondary name=action value=cancel>\(HTML.escape(text.cancel))</button>
             </form>
+            <p class=muted><a href="\(HTML.escape(paths.connections))">\(HTML.escape(text.seeConnections))</a></p>
             """
         let targets = configuration.signInOrigins + [PageLayout.source(of: request.redirectURI)].compactMap { $0 }
         return PageLayout.render(title: text.consentTitle, body: body, locale: locale, formTargets: targets)
+    }
+
+    /// A client's name as a page shows it: escaped, isolated (`<bdi>`, so right-to-left text in it
+    /// cannot reorder the sentence around it), and not at all when it breaks `DisplayText`'s rules
+    /// (a name stored before them).
+    static func clientName(_ name: String?, text: PageText) -> String {
+        let shown = name.flatMap { DisplayText.isShowable($0) ? $0 : nil } ?? text.unverifiedName
+        return "<bdi>\(HTML.escape(shown))</bdi>"
+    }
+
+    /// One `<li>` per thing a scope set allows.
+    static func abilities(_ scope: ScopeSet, text: PageText) -> String {
+        var items = ""
+        if scope.tokens.contains("todos:read") { items += "<li>\(HTML.escape(text.scopeRead))</li>" }
+        if scope.tokens.contains("todos:write") { items += "<li>\(HTML.escape(text.scopeWrite))</li>" }
+        for other in scope.tokens where !["todos:read", "todos:write"].contains(other) {
+            items += "<li><code>\(HTML.escape(other))</code></li>"
+        }
+        return items
+    }
+
+    /// A scope set in a few words: "Read and change your to-dos", "Only read your to-dos".
+    static func accessTitle(_ scope: ScopeSet, text: PageText) -> String {
+        switch scope.tokens {
+        case ["todos:read", "todos:write"]: text.choiceFull
+        case ["todos:read"]: text.choiceReadOnly
+        default: text.choiceAsked
+        }
     }
 
     /// A local error page. `back` is a link to the client with `access_denied` (only once the
@@ -84,6 +119,7 @@ struct Pages: Sendable {
             <input type=hidden name=csrf value="\(HTML.escape(csrf))">
             <button class=primary>\(HTML.escape(text.confirmWithApple))</button>
             </form>
+            <p class=muted><a href="\(HTML.escape(paths.connections))">\(HTML.escape(text.seeConnections))</a></p>
             """
         return PageLayout.render(
             title: text.disconnectTitle, body: body, locale: locale, formTargets: configuration.signInOrigins)

@@ -6,20 +6,27 @@ import RelayJSON
 struct DiscoveryDocuments: Sendable {
     /// RFC 9728 protected-resource metadata (served at the root and path-suffixed well-known URLs).
     let protectedResource: [UInt8]
+    /// The same for the MCP endpoint typed with a trailing slash (`…/mcp/`): `resource` is that
+    /// URL, identical to what the client used (RFC 9728 §3.3), served at `…/oauth-protected-resource/mcp/`.
+    let protectedResourceWithSlash: [UInt8]
     /// RFC 8414 authorization-server metadata.
     let authorizationServer: [UInt8]
 
     init(_ configuration: OAuthConfiguration, paths: EndpointPaths, metadataDocuments: Bool) {
         let issuer = configuration.issuer
         let scopes = JSONValue.array(configuration.scopes.map(JSONValue.string))
-        let resource: JSONObject = [
-            "resource": .string(configuration.resource),
-            "authorization_servers": [.string(issuer)],
-            "scopes_supported": scopes,
-            "bearer_methods_supported": ["header"],
-            "resource_name": .string(configuration.resourceName),
-        ]
-        protectedResource = JSONValue.object(resource).bytes
+        func resourceDocument(_ resource: String) -> [UInt8] {
+            let document: JSONObject = [
+                "resource": .string(resource),
+                "authorization_servers": [.string(issuer)],
+                "scopes_supported": scopes,
+                "bearer_methods_supported": ["header"],
+                "resource_name": .string(configuration.resourceName),
+            ]
+            return JSONValue.object(document).bytes
+        }
+        protectedResource = resourceDocument(configuration.resource)
+        protectedResourceWithSlash = resourceDocument(configuration.resource + "/")
         let methods: JSONValue = ["none", "client_secret_post", "client_secret_basic"]
         let server: JSONObject = [
             "issuer": .string(issuer),
@@ -52,6 +59,10 @@ struct EndpointPaths: Sendable {
     var token = "/token"
     var revoke = "/revoke"
     var disconnect = "/disconnect"
+    /// The person's connections: `GET` shows them (after Apple confirms), `POST` confirms with Apple.
+    var connections = "/connections"
+    /// The forms of the connections page: end one, end all, sign out.
+    var connectionsEnd = "/connections/end"
     var callback: String
 
     init(callback: String) { self.callback = callback }

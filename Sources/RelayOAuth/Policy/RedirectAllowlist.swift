@@ -7,16 +7,27 @@
 /// path, query included; without `**` a URI with a query does not match. `:*` allows any port or
 /// none.
 public struct RedirectAllowlist: Sendable, Equatable {
-    /// The defaults of `spec/oauth.md`: claude.ai/claude.com, ChatGPT (legacy and per-app),
-    /// Cursor (app and web), and loopback on any port and path (Claude Code, the MCP Inspector,
-    /// the Python SDK, RFC 8252 native apps).
+    /// The defaults: the exact callbacks of the clients in `docs/clients.md`, and loopback on any
+    /// port and path (Claude Code, Cursor's desktop app, VS Code desktop, the MCP Inspector,
+    /// mcp-remote, both SDKs, RFC 8252 native apps). Each entry names the source that shows a
+    /// real client sending it.
     public static let defaultPatterns = [
+        // claude.ai, Claude Desktop and mobile (one connector backend): claude.com's connector
+        // authentication guide; their metadata document lists the claude.ai one.
         "https://claude.ai/api/mcp/auth_callback",
         "https://claude.com/api/mcp/auth_callback",
+        // The Claude desktop app's code tab: anthropics/claude-code#93671, RevenueCat/ai-toolkit#58.
+        "claude://claude.ai/mcp-auth-callback/sdk",
+        // ChatGPT, legacy and per-app callbacks: developers.openai.com/plugins/build/auth.
         "https://chatgpt.com/connector_platform_oauth_redirect",
         "https://chatgpt.com/connector/oauth/*",
+        // Cursor's app (older releases) and its web and cloud agents: cursor.com/docs/context/mcp.
         "cursor://anysphere.cursor-mcp/oauth/callback",
         "https://www.cursor.com/agents/mcp/oauth/callback",
+        // VS Code over Remote-SSH/WSL/containers/Codespaces and vscode.dev (stable and Insiders):
+        // microsoft/vscode src/vs/base/common/oauth.ts `fetchDynamicRegistration`.
+        "https://vscode.dev/redirect",
+        "https://insiders.vscode.dev/redirect",
         "http://localhost:*/**",
         "http://127.0.0.1:*/**",
         "http://[::1]:*/**",

@@ -10,7 +10,12 @@ struct RegistrationRequest: Sendable, Equatable {
 }
 
 /// The checks on `POST /register` bodies. Unknown members are accepted and ignored (RFC 7591
-/// §2: the server MUST ignore metadata it does not understand), known ones are strict.
+/// §2: the server MUST ignore metadata it does not understand). Known members must have their
+/// type, but values this server does not offer are replaced by what it does (RFC 7591 §3.2.1:
+/// the server may replace requested values and says so in its response): VS Code asks for the
+/// device-code grant, claude.ai's document for jwt-bearer, clients for scopes of other servers.
+/// The one thing that cannot be replaced is the grant this server exists for:
+/// `authorization_code` (and `code` among the response types) must be asked for.
 enum RegistrationPolicy {
     /// The longest `client_name` kept.
     static let maximumNameLength = 200
@@ -41,14 +46,14 @@ enum RegistrationPolicy {
         }
         var grantTypes = ["authorization_code", "refresh_token"]
         if let value = object["grant_types"] {
-            guard let list = strings(value), !list.isEmpty,
-                Set(list).isSubset(of: ["authorization_code", "refresh_token"]), list.contains("authorization_code")
-            else { return .failure(metadata("grant_types must be authorization_code, optionally with refresh_token.")) }
+            guard let list = strings(value), list.contains("authorization_code") else {
+                return .failure(metadata("grant_types must include authorization_code."))
+            }
             grantTypes = grantTypes.filter(list.contains)
         }
         if let value = object["response_types"] {
-            guard let list = strings(value), Set(list) == ["code"] else {
-                return .failure(metadata("response_types must be [\"code\"]."))
+            guard let list = strings(value), list.contains("code") else {
+                return .failure(metadata("response_types must include code."))
             }
         }
         var name: String?
@@ -67,10 +72,12 @@ enum RegistrationPolicy {
         }
         var scope: ScopeSet?
         if let value = object["scope"], !value.isNull {
-            guard let text = value.stringValue, let tokens = ScopeSet.parse(text),
-                let resolved = ScopeSet.resolve(tokens, supported: supportedScopes)
-            else { return .failure(metadata("scope lists a scope this server does not offer.")) }
-            scope = resolved.tokens.isEmpty ? nil : resolved
+            guard let text = value.stringValue, let tokens = ScopeSet.parse(text) else {
+                return .failure(metadata("scope must be a space-separated list of scope tokens."))
+            }
+            // Scopes this server does not have are left out; none left means all of ours.
+            let known = ScopeSet(tokens: supportedScopes.filter(tokens.contains))
+            scope = known.tokens.isEmpty ? nil : known
         }
         return .success(
             RegistrationRequest(

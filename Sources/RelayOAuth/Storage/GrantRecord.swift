@@ -4,7 +4,8 @@ import RelayStore
 /// `GRANT#<id>` / `META`: one connection of one user to one client. It holds the sealed CloudKit
 /// token (opaque), the refresh-rotation state, and nothing a token-less reader could use to open
 /// the sealed token. It is `pending` from Apple's callback until its code is redeemed (expiring
-/// with the code), then `active` until `endsAt`.
+/// with the code), then `active` until `endsAt`. It also keeps how the person saw the connection
+/// (`label`) and the day it was last used, for the connections page and `grants list`.
 struct GrantRecord: Sendable, Equatable {
     enum State: String, Sendable {
         case pending
@@ -29,9 +30,18 @@ struct GrantRecord: Sendable, Equatable {
     var previousRefresh: String?
     var rotatedAt: Int?
     var successor: [UInt8]?
+    /// The app's name, origin and redirect host as consent showed them (nil on grants made before
+    /// the connections page existed).
+    var label: ConnectionLabel?
+    /// The last day (UTC, days since the epoch) an MCP request used the grant; written at most
+    /// once a day (`UsageRecorder`).
+    var lastUsedDay: Int?
     var version: Int
 
-    init(id: String, userID: String, request: AuthorizationRequest, sealed: [UInt8], now: Int, lifetime: Int) {
+    init(
+        id: String, userID: String, request: AuthorizationRequest, label: ConnectionLabel?, sealed: [UInt8], now: Int,
+        lifetime: Int
+    ) {
         self.id = id
         self.userID = userID
         clientID = request.clientID
@@ -42,6 +52,7 @@ struct GrantRecord: Sendable, Equatable {
         endsAt = now + lifetime
         state = .pending
         refreshGeneration = 0
+        self.label = label
         version = 0
     }
 
@@ -66,6 +77,8 @@ struct GrantRecord: Sendable, Equatable {
         previousRefresh = a.string("rt_previous")
         rotatedAt = a.int("rt_rotated")
         successor = a.bytes("rt_successor")
+        label = ConnectionLabel(attributes: a)
+        lastUsedDay = a.int("used_day")
         version = item.version
     }
 
@@ -82,6 +95,8 @@ struct GrantRecord: Sendable, Equatable {
         a.set("rt_previous", previousRefresh.map(JSONValue.string))
         a.set("rt_rotated", rotatedAt.map(JSONValue.int))
         a.set("rt_successor", successor.map(JSONValue.bytes))
+        label?.write(into: &a)
+        a.set("used_day", lastUsedDay.map(JSONValue.int))
         return a
     }
 }

@@ -45,6 +45,9 @@ enum OAuthKeys {
     /// Every grant of a user.
     static func userGrants(_ userID: String) -> Query { Query(pk: "USER#" + userID, skPrefix: "GRANT#") }
 
+    /// A person's connections-page session by the keyed hash of its cookie: `SESSION#<hash>` / `META`.
+    static func pageSession(_ hash: String) -> ItemKey { ItemKey(pk: "SESSION#" + hash, sk: meta) }
+
     /// A cached client metadata document: `CIMD#<sha256(url)>` / `META`.
     static func metadataDocument(_ urlHash: String) -> ItemKey { ItemKey(pk: "CIMD#" + urlHash, sk: meta) }
 
@@ -67,7 +70,8 @@ enum OAuthKeys {
     /// before `#`, with a grant's token index entries (`GRANT#…` / `TOKEN#…`, `REFRESH#…`)
     /// apart from the grant itself.
     static let kinds = [
-        "CLIENT", "AUTHREQ", "CODE", "GRANT", "GRANT_INDEX", "TOKEN", "REFRESH", "USER", "CIMD", "LIMIT", "OTHER",
+        "CLIENT", "AUTHREQ", "CODE", "GRANT", "GRANT_INDEX", "TOKEN", "REFRESH", "USER", "CIMD", "SESSION", "LIMIT",
+        "OTHER",
     ]
 
     /// The kind of a stored key (`OTHER` for anything this server did not write).

@@ -2,12 +2,15 @@ import RelayJSON
 import RelayStore
 
 /// `AUTHREQ#<id>` / `META`: an authorization request waiting for consent and Apple's callback,
-/// or a disconnect waiting for Apple's callback. It lives `pendingRequest` seconds.
+/// or a disconnect (or a look at the connections page) waiting for Apple's callback. It lives
+/// `pendingRequest` seconds.
 struct PendingRequest: Sendable, Equatable {
     /// What the sign-in is for.
     enum Purpose: String, Sendable {
         case authorize
         case disconnect
+        /// Apple's confirmation before the connections page lists anything.
+        case connections
     }
 
     /// `pending` until the person presses the button, then `consented` with `consentedAt`.
@@ -19,8 +22,11 @@ struct PendingRequest: Sendable, Equatable {
     var id: String
     var purpose: Purpose
     var status: Status
-    /// The validated request (nil for disconnect).
+    /// The validated request (nil for disconnect and connections). Its scope is what the person
+    /// chose once consent is recorded.
     var request: AuthorizationRequest?
+    /// How the consent page showed the app (authorize only; the grant keeps it).
+    var label: ConnectionLabel?
     /// HMAC of the binding cookie's value.
     var bindingHash: String
     /// HMAC of the CSRF token; removed when used.
@@ -31,13 +37,14 @@ struct PendingRequest: Sendable, Equatable {
     var version: Int
 
     init(
-        id: String, purpose: Purpose, request: AuthorizationRequest?, bindingHash: String, csrfHash: String,
-        createdAt: Int
+        id: String, purpose: Purpose, request: AuthorizationRequest?, label: ConnectionLabel? = nil,
+        bindingHash: String, csrfHash: String, createdAt: Int
     ) {
         self.id = id
         self.purpose = purpose
         self.status = .pending
         self.request = request
+        self.label = label
         self.bindingHash = bindingHash
         self.csrfHash = csrfHash
         self.createdAt = createdAt
@@ -67,6 +74,7 @@ struct PendingRequest: Sendable, Equatable {
             request = AuthorizationRequest(
                 clientID: client, redirectURI: redirect, redirectURIWasExplicit: explicit, state: a.string("state"),
                 codeChallenge: challenge, resource: resource, scope: ScopeSet(text: scope))
+            label = ConnectionLabel(attributes: a)
         } else {
             request = nil
         }
@@ -88,6 +96,7 @@ struct PendingRequest: Sendable, Equatable {
             a["resource"] = .string(request.resource)
             a["scope"] = .string(request.scope.text)
         }
+        label?.write(into: &a)
         return a
     }
 }

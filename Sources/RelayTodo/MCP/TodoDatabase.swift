@@ -59,10 +59,16 @@ struct TodoDatabase: Sendable {
         return found
     }
 
-    /// The Account in `record`; defaults when there is none or it does not decode.
+    /// The Account in `record`; defaults when there is none, and defaults with a warning when it does not decode
+    /// (a field of another type than the schema's), which `get_me` reports.
     func account(_ record: Record?) -> Account {
-        guard let record, let decoded = try? AccountRecord(record: record, schema: schema.account) else {
-            return .defaults
+        guard let record else { return .defaults }
+        guard let decoded = try? AccountRecord(record: record, schema: schema.account) else {
+            var account = Account.defaults
+            account.warnings.append(
+                "The MustDo app's Account record could not be read (a field has an unexpected type), so the "
+                    + "defaults are used: UTC, 09:00, no quiet hours, adding allowed.")
+            return account
         }
         return Account(record: decoded)
     }

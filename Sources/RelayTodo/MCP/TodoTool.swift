@@ -3,7 +3,7 @@ import RelayCloudKit
 import RelayJSON
 import RelayMCP
 
-/// One of the seven to-do tools on the MCP endpoint, for any principal that carries a CloudKit session.
+/// One of the to-do tools on the MCP endpoint, for any principal that carries a CloudKit session.
 /// Its definition is static, so `tools/list` stays pre-encoded. A call parses its arguments (no I/O), reads
 /// the records it needs through the principal's session, applies the pure rule, writes, and answers with
 /// `structuredContent` plus the same JSON as text. Failures: `TodoError` and upstream failures become
@@ -38,7 +38,7 @@ public struct TodoTool<Principal: TodoPrincipal>: Tool {
     }
 }
 
-/// What the seven tools share.
+/// What the tools share.
 struct TodoToolEnvironment: Sendable {
     let client: CloudKitClient
     let schema: RecordSchema
@@ -49,7 +49,7 @@ struct TodoToolEnvironment: Sendable {
 }
 
 extension TodoTools {
-    /// The seven tools for an `MCPEndpoint` whose authenticator yields `Principal`, in `definitions` order:
+    /// The nine tools for an `MCPEndpoint` whose authenticator yields `Principal`, in `definitions` order:
     ///
     /// ```swift
     /// let tools: [any Tool<Grant>] = TodoTools.tools(client: cloudKit)
@@ -63,7 +63,9 @@ extension TodoTools {
     ) -> [any Tool<Principal>] {
         let environment = TodoToolEnvironment(client: client, schema: schema, clock: clock)
         let bodies: [(ToolDefinition, TodoTool<Principal>.Body)] = [
-            (GetMe.definition, GetMe.run), (ListTodos.definition, ListTodos.run), (AddTodo.definition, AddTodo.run),
+            (GetMe.definition, GetMe.run), (ListTodos.definition, ListTodos.run),
+            (SearchTodos.definition, SearchTodos.run), (FetchTodo.definition, FetchTodo.run),
+            (AddTodo.definition, AddTodo.run),
             (UpdateTodo.definition, UpdateTodo.run), (CompleteTodo.definition, CompleteTodo.run),
             (SnoozeTodo.definition, SnoozeTodo.run), (DeleteTodo.definition, DeleteTodo.run),
         ]

@@ -26,6 +26,30 @@ extension ListTodos {
     }
 }
 
+extension SearchTodos {
+    /// `search`: the Account and every Todo record (the calls `list_todos` makes before its Occurrences), matched
+    /// here: CloudKit has no index for words inside a field.
+    static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
+        let request = try parse(arguments)
+        let account = try await database.snapshot().account
+        let todos = try await database.allTodos().map(Todo.init(record:))
+        return result(select(request, todos: todos, account: account, now: now), account: account, now: now)
+    }
+}
+
+extension FetchTodo {
+    /// `fetch`: the Account, the to-do and the Occurrences of its recent days, all in one lookup.
+    static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
+        let request = try parse(arguments)
+        let snapshot = try await database.snapshot(
+            id: request.id, occurrences: occurrenceNames(id: request.id, now: now))
+        return try result(
+            request, todo: snapshot.todo.map(Todo.init(record:)),
+            occurrences: snapshot.occurrences.values.compactMap(Occurrence.init(record:)), account: snapshot.account,
+            now: now)
+    }
+}
+
 extension TimeRules {
     /// The Occurrence dates that can be "today" in some time zone at `now` (UTC yesterday, today, tomorrow), so
     /// one lookup can fetch a repeating to-do's Occurrence before its own zone is known.

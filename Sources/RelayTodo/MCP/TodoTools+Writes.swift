@@ -23,7 +23,9 @@ extension UpdateTodo {
         let todo = try await database.saveExisting(updated.change, snapshot)
         let change = TodoChange(todo: todo, fields: updated.change.fields)
         return result(
-            Updated(change: change, quietHoursAdjusted: updated.quietHoursAdjusted), account: snapshot.account)
+            Updated(
+                change: change, quietHoursAdjusted: updated.quietHoursAdjusted, dueAligned: updated.dueAligned,
+                notices: updated.notices), account: snapshot.account)
     }
 }
 
@@ -56,7 +58,7 @@ extension CompleteTodo {
 }
 
 extension SnoozeTodo {
-    /// `snooze_todo`: like `complete_todo`, with state snoozed and `snoozedUntil`.
+    /// `snooze_todo`: like `complete_todo`, with state snoozed and `snoozedUntil` (or skipped).
     static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
         let request = try parse(arguments)
         let dates = request.occurrenceDate.map { [$0] } ?? TimeRules.possibleTodays(now: now)
@@ -69,7 +71,7 @@ extension SnoozeTodo {
             let todo = try await database.saveExisting(change, snapshot)
             snoozed = Snoozed(
                 outcome: .updated(TodoChange(todo: todo, fields: change.fields)), until: snoozed.until,
-                quietHoursAdjusted: snoozed.quietHoursAdjusted)
+                quietHoursAdjusted: snoozed.quietHoursAdjusted, next: snoozed.next)
         case .occurrence(_, let occurrence):
             try await database.save(occurrence, base: snapshot.occurrences[occurrence.recordName])
         }

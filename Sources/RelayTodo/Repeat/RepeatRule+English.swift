@@ -2,8 +2,9 @@ extension RepeatRule {
     /// The rule in plain English for a model: "every other week on Monday and Wednesday at 07:30",
     /// "on the last Friday of every month at 18:00", "every year on March 3 at 08:00, 5 times".
     /// `start` is the first occurrence (`dueAt`) on the to-do's wall clock; without it the day and time
-    /// that come from `dueAt` are left out.
-    public func englishDescription(start: LocalDateTime?) -> String {
+    /// that come from `dueAt` are left out. Days some months or years lack are explained (the 31st, the fifth
+    /// Monday, 29 February: `RepeatSchedule`). `zone` names the to-do's time zone when it is not the account's.
+    public func englishDescription(start: LocalDateTime?, zone: String? = nil) -> String {
         var text: String
         switch kind {
         case .daily:
@@ -23,12 +24,17 @@ extension RepeatRule {
             case .weekdayOrdinal(let ordinal, let weekday):
                 let which = ["last", "first", "second", "third", "fourth", "fifth"][max(ordinal, 0)]
                 text = "on the \(which) \(weekday.englishName) of " + every("month", "months")
+                if ordinal == 5 { text += " (skipped in months without a fifth \(weekday.englishName))" }
             }
         case .yearly:
             text = every("year", "years")
-            if let date = start?.date { text += " on \(englishMonths[date.month - 1]) \(date.day)" }
+            if let date = start?.date {
+                text += " on \(englishMonths[date.month - 1]) \(date.day)"
+                if date.month == 2 && date.day == 29 { text += " (February 28 in other years)" }
+            }
         }
         if let start { text += " at \(start.time)" }
+        if let zone { text += " (\(zone) time)" }
         switch end {
         case .never: break
         case .until(let date): text += ", until \(englishMonths[date.month - 1]) \(date.day), \(date.year)"

@@ -2,8 +2,10 @@ extension RepeatRule {
     /// The rule in Japanese, in the style the app uses for labels: frequency, day, time, then the end in
     /// brackets — 「隔週 月曜日と水曜日 07:30」, 「毎月 最終金曜日 18:00」, 「毎年 3月3日 08:00（全5回）」,
     /// 「隔月 31日 10:00（31日がない月は月末）」.
-    /// `start` is the first occurrence on the to-do's wall clock, as in `englishDescription(start:)`.
-    public func japaneseDescription(start: LocalDateTime?) -> String {
+    /// `start` is the first occurrence on the to-do's wall clock and `zone` the to-do's zone when it is not the
+    /// account's, as in `englishDescription(start:zone:)`: 「毎月 第5月曜日 09:00（第5月曜日がない月はなし）」,
+    /// 「毎年 2月29日 08:00（うるう年以外は2月28日）」, 「毎日 07:30（Europe/London時間）」.
+    public func japaneseDescription(start: LocalDateTime?, zone: String? = nil) -> String {
         var parts: [String] = []
         var notes: [String] = []
         switch kind {
@@ -23,12 +25,17 @@ extension RepeatRule {
                 }
             case .weekdayOrdinal(let ordinal, let weekday):
                 parts.append((ordinal == -1 ? "最終" : "第\(ordinal)") + weekday.japaneseName)
+                if ordinal == 5 { notes.append("第5\(weekday.japaneseName)がない月はなし") }
             }
         case .yearly:
             parts.append(every(one: "毎年", two: "隔年", unit: "年ごと"))
-            if let date = start?.date { parts.append("\(date.month)月\(date.day)日") }
+            if let date = start?.date {
+                parts.append("\(date.month)月\(date.day)日")
+                if date.month == 2 && date.day == 29 { notes.append("うるう年以外は2月28日") }
+            }
         }
         if let start { parts.append(start.time.description) }
+        if let zone { notes.insert("\(zone)時間", at: 0) }
         switch end {
         case .never: break
         case .until(let date): notes.append("\(date.year)年\(date.month)月\(date.day)日まで")

@@ -28,18 +28,24 @@ public struct QuietHours: Sendable, Equatable {
     /// Moves `requested` out of the quiet hours, or nil when it is not inside them.
     ///
     /// A one-off moves to the next end of the quiet hours (23:30 in 22:00–07:00 → 07:00 the next day).
-    /// A repeating item moves to the end on the same day (its daily time becomes the end time).
+    /// A repeating item moves to the end on the same day (its daily time becomes the end time). When the end
+    /// does not exist that day (the clocks go forward over it) the alarm is at the first minute that does, and
+    /// the message names that time.
     public func adjust(_ requested: Date, repeating: Bool, rules: TimeRules) -> QuietHoursAdjustment? {
         let wall = rules.wallClock(at: requested)
         guard contains(secondsOfDay: wall.secondsOfDay) else { return nil }
         let nextDay = !repeating && wrapsMidnight && wall.secondsOfDay >= start.secondsSinceMidnight
         let date = nextDay ? wall.date.adding(days: 1) : wall.date
         let actual = rules.instant(date: date, time: end)
+        let used = rules.wallClock(at: actual)
         let when = date == wall.date ? "the same day" : "the next day"
-        let message =
+        var message =
             "\(wall.time) is inside the user's quiet hours (\(start)–\(end)), so the alarm was moved to "
-            + "\(end) \(when) (\(date))."
-        return QuietHoursAdjustment(requested: requested, actual: actual, message: message)
+            + "\(used.time) \(when) (\(used.date))"
+        if used.time != end {
+            message += ": \(end) does not exist that day in \(rules.zoneName) because the clocks go forward"
+        }
+        return QuietHoursAdjustment(requested: requested, actual: actual, message: message + ".")
     }
 }
 

@@ -9,11 +9,14 @@ extension AddTodo {
             user marks it done. For a simple to-do pass only title. Pass due only when the user names a time \
             ("tomorrow 9:00", "today 15:00"); if they name only a day, pass YYYY-MM-DD and it rings at their \
             default time. YYYY-MM-DDTHH:mm is wall-clock time in the user's time zone (call get_me first). \
-            Without due it rings tomorrow at the default time. For a repeating to-do, due is the first \
-            occurrence and sets the time of day: "monthly on the 5th" needs due on a 5th, yearly uses due's \
-            month and day. If due falls inside the user's quiet hours it is moved to their end and the result \
-            has quietHoursAdjusted: tell the user. Fails with PAYMENT_REQUIRED when the user's free trial and \
-            subscription have both ended.
+            Without due it rings at get_me's defaultDueNext. For a repeating to-do, due is the first occurrence \
+            and sets the time of day: "monthly on the 5th" needs due on a 5th, yearly uses due's month and day; \
+            a due on a day the rule does not list (a Tuesday for "Mondays and Wednesdays") moves to the next day \
+            it does (dueAligned). A due inside the user's quiet hours moves to their end (quietHoursAdjusted). A \
+            due already past is saved but will not ring (notices). Tell the user about quietHoursAdjusted, \
+            dueAligned and notices. title and notes are plain text: control characters are refused (notes may \
+            have line breaks). Fails with PAYMENT_REQUIRED when the app does not allow adding (get_me's \
+            canAddTodos is false).
             """,
         requiredScopes: [TodoScope.write],
         inputSchema: Schema.object(
@@ -30,6 +33,8 @@ extension AddTodo {
                 ("timeZone", Schema.timeZone),
                 ("todo", Schema.todo),
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
+                ("dueAligned", Schema.dueAligned),
+                ("notices", Schema.notices),
             ],
             required: ["timeZone", "todo"]),
         annotations: ToolAnnotations(

@@ -29,12 +29,16 @@ public enum AddTodo {
         }
     }
 
-    /// The to-do to create and whether its time was moved out of quiet hours.
+    /// The to-do to create and what happened to its due time on the way.
     public struct Created: Sendable, Equatable {
         /// The new record (all fields to write).
         public let todo: Todo
-        /// Set when the due time was moved.
+        /// Set when the due time was moved out of quiet hours.
         public let quietHoursAdjusted: QuietHoursAdjustment?
+        /// Set when a repeat's first occurrence was moved to a day the rule lists.
+        public let dueAligned: QuietHoursAdjustment?
+        /// Lines for the user: a time the clocks skip, a due time already past.
+        public let notices: [String]
     }
 
     /// Validates the arguments (no I/O, no Account needed).
@@ -44,34 +48,36 @@ public enum AddTodo {
         guard let title = try object.text("title", maxLength: 200) else {
             throw .invalidArgument("title", "is required")
         }
-        let notes = try object.text("notes", maxLength: 4000, allowEmpty: true)
+        let notes = try object.text("notes", maxLength: 4000, allowEmpty: true, multiline: true)
         return Request(
             title: title, due: try object.time("due"), notes: notes?.isEmpty == false ? notes : nil,
             sound: try object.choice("sound", of: Sound.self),
             repeatRule: try object["repeat"].flatMap { value throws(TodoError) in try RepeatRule.parse(value) })
     }
 
-    /// The new to-do: `PAYMENT_REQUIRED` unless the entitlement hint allows adding; due defaults to tomorrow at
-    /// the default time and moves out of quiet hours; `source = mcp`, `status = pending`, the Account zone,
-    /// `createdAt = changedAt = now`. `newID` is a fresh UUID (lowercased here).
+    /// The new to-do: `PAYMENT_REQUIRED` unless the entitlement hint allows adding; the due time follows
+    /// `DuePlan` (default tomorrow at the default time, out of quiet hours, a repeat's first occurrence on a day
+    /// its rule lists); `source = mcp`, `status = pending`, the Account zone, `createdAt = changedAt = now`. A due
+    /// time already past is accepted, as the app keeps an overdue to-do, with a notice that it will not ring.
+    /// `newID` is a fresh UUID (lowercased here).
     public static func apply(_ request: Request, account: Account, now: Date, newID: String) throws(TodoError)
         -> Created
     {
         guard account.canAddTodos(now: now) else { throw .paymentRequired }
         let rules = account.rules
-        let requested = request.due.map(rules.resolve) ?? rules.defaultDueNext(now: now)
-        let adjustment = account.quietHours?.adjust(
-            requested, repeating: request.repeatRule != nil, rules: rules)
-        let due = adjustment?.actual ?? requested
-        try request.repeatRule?.checkEnd(firstOccurrence: due, rules: rules, field: "repeat")
+        let plan = DuePlan(
+            request.due, rule: request.repeatRule, rules: rules, quietHours: account.quietHours, now: now)
+        try request.repeatRule?.checkEnd(firstOccurrence: plan.due, rules: rules, field: "repeat")
         let todo = Todo(
-            id: newID.lowercased(), title: request.title, notes: request.notes, dueAt: due, timeZone: rules.zoneName,
-            sound: request.sound ?? .default, repeatRule: request.repeatRule, status: .pending, source: .mcp,
-            createdAt: now, changedAt: now)
-        return Created(todo: todo, quietHoursAdjusted: adjustment)
+            id: newID.lowercased(), title: request.title, notes: request.notes, dueAt: plan.due,
+            timeZone: rules.zoneName, sound: request.sound ?? .default, repeatRule: request.repeatRule,
+            status: .pending, source: .mcp, createdAt: now, changedAt: now)
+        return Created(
+            todo: todo, quietHoursAdjusted: plan.quietHoursAdjusted, dueAligned: plan.dueAligned,
+            notices: plan.notices + todo.pastNotices(account: account, now: now))
     }
 
-    /// The result's `structuredContent`: `{timeZone, todo, quietHoursAdjusted?}`.
+    /// The result's `structuredContent`: `{timeZone, todo, quietHoursAdjusted?, dueAligned?, notices?}`.
     public static func result(_ created: Created, account: Account) -> JSONValue {
         var object: JSONObject = [
             "timeZone": .string(account.rules.zoneName), "todo": created.todo.json(account: account),
@@ -79,6 +85,8 @@ public enum AddTodo {
         if let adjustment = created.quietHoursAdjusted {
             object["quietHoursAdjusted"] = adjustment.json(account: account)
         }
+        if let alignment = created.dueAligned { object["dueAligned"] = alignment.json(account: account) }
+        if !created.notices.isEmpty { object["notices"] = .array(created.notices.map(JSONValue.string)) }
         return .object(object)
     }
 }

@@ -49,13 +49,25 @@ struct ArgumentObject {
         return string
     }
 
-    /// A string member of 1…`maxLength` Unicode scalars after trimming surrounding white space.
-    func text(_ key: String, maxLength: Int, allowEmpty: Bool = false) throws(TodoError) -> String? {
+    /// A string member of 1…`maxLength` Unicode scalars after trimming surrounding white space, without control
+    /// or bidi-override characters (`refusedCharacter`); `multiline` text (notes) may hold line breaks and tabs.
+    func text(_ key: String, maxLength: Int, allowEmpty: Bool = false, multiline: Bool = false) throws(TodoError)
+        -> String?
+    {
         guard let raw = try string(key) else { return nil }
         let trimmed = raw.trimmingWhitespace()
         if trimmed.isEmpty && !allowEmpty { throw .invalidArgument(path(key), "must not be empty") }
         if trimmed.unicodeScalars.count > maxLength {
             throw .invalidArgument(path(key), "must be at most \(maxLength) characters")
+        }
+        for (index, scalar) in trimmed.unicodeScalars.enumerated() where refusedCharacter(scalar, multiline: multiline)
+        {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            let allowed = multiline ? "line breaks and tabs are fine" : "use plain text on one line"
+            throw .invalidArgument(
+                path(key),
+                "must not contain control or text-direction characters (\(code) at character \(index + 1)); \(allowed)")
         }
         return trimmed
     }
@@ -113,13 +125,26 @@ struct ArgumentObject {
     static let maxIDLength = RecordName.maxLength - "|YYYY-MM-DD".utf8.count
 
     /// The `id` member, checked against CloudKit's record-name rules (`RecordName`) before anything goes upstream:
-    /// the one check every tool that takes an `id` uses, so a bad id is always `INVALID_ARGUMENT` on `id`.
-    func id() throws(TodoError) -> String {
+    /// the one check every tool that takes an `id` uses, so a bad id is always `INVALID_ARGUMENT` on `id`. The
+    /// message names the tools that give ids (`source`).
+    func id(from source: String = "list_todos or add_todo") throws(TodoError) -> String {
         let id = try requiredString("id")
         if let problem = RecordName.problem(id, maxLength: Self.maxIDLength) {
-            throw .invalidArgument(path("id"), "\(problem); use a to-do id from list_todos or add_todo")
+            throw .invalidArgument(path("id"), "\(problem); use a to-do id from \(source)")
         }
         return id
+    }
+}
+
+/// Whether `scalar` must not reach the phone's alarm screen: C0 and C1 controls and DEL (a title or note is
+/// shown as plain text; NUL or a bell has no meaning there), and the bidi embeddings, overrides and isolates
+/// (U+202A–U+202E, U+2066–U+2069) that can make shown text read differently from what was stored. Text that
+/// is `multiline` (notes) keeps tab, line feed, carriage return and the Unicode line and paragraph separators.
+func refusedCharacter(_ scalar: Unicode.Scalar, multiline: Bool) -> Bool {
+    switch scalar.value {
+    case 0x09, 0x0A, 0x0D, 0x2028, 0x2029: !multiline
+    case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
     }
 }
 

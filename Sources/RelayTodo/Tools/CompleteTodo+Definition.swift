@@ -5,10 +5,11 @@ extension CompleteTodo {
     public static let definition = ToolDefinition(
         name: "complete_todo", title: "Mark done",
         description: """
-            Marks a to-do done, which stops its alarm. A one-off to-do becomes done. For a repeating to-do only \
-            one day's occurrence is marked done and the repeat continues: occurrenceDate (YYYY-MM-DD) picks the \
-            day, default today in the to-do's time zone; it is ignored for one-off to-dos. Completing something \
-            that is already done succeeds and says so (alreadyDone).
+            Marks a to-do done, which stops its alarm. A one-off to-do becomes done and a pending snooze of it is \
+            cancelled. For a repeating to-do only one day's occurrence is marked done and the repeat continues: \
+            occurrenceDate (YYYY-MM-DD) picks the day, default today in the to-do's time zone; it must be a day \
+            the to-do repeats on (otherwise INVALID_ARGUMENT names the nearest ones) and is ignored for one-off \
+            to-dos. Completing something that is already done succeeds and says so (alreadyDone).
             """,
         requiredScopes: [TodoScope.write],
         inputSchema: Schema.object(

@@ -40,7 +40,9 @@ public enum CompleteTodo {
     }
 
     /// Completes `current` (`nil` or soft-deleted → `NOT_FOUND`). `existing` is the stored Occurrence for that
-    /// day, if any (repeating to-dos only).
+    /// day, if any (repeating to-dos only). A one-off's pending snooze is cleared with it, so the snoozed alarm
+    /// does not ring for something done. A repeating to-do's day must be one it repeats on (`INVALID_ARGUMENT`
+    /// on `occurrenceDate` naming the nearest ones otherwise).
     public static func apply(
         _ request: Request, current: Todo?, existing: Occurrence?, account: Account, now: Date
     ) throws(TodoError) -> Outcome {
@@ -50,9 +52,10 @@ public enum CompleteTodo {
             var done = todo
             done.status = .done
             done.completedAt = now
+            done.snoozedUntil = nil
             return .updated(TodoChange(from: todo, to: done, now: now))
         }
-        let date = occurrenceDate(request, todo: todo, account: account, now: now)
+        let date = try todo.occurrenceDay(request.occurrenceDate, account: account, now: now)
         if let existing, existing.state == .done, existing.date == date { return .alreadyDone(todo, existing) }
         return .occurrence(todo, Occurrence(todoId: todo.id, date: date, state: .done, changedAt: now))
     }

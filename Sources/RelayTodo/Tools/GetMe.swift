@@ -11,10 +11,11 @@ public enum GetMe {
             Call this first, before working with dates or times. Returns the user's MustDo settings and the \
             current date and time in the user's time zone: timeZone (IANA), locale, defaultTime (the alarm time \
             used when only a date is given), quietHours ({start, end} wall-clock times during which no alarm \
-            rings, or null), trialStartedAt, subscribedUntil, canAddTodos (whether add_todo is allowed), today \
-            ({date, weekday, weekdayNumber} with 1 = Sunday … 7 = Saturday), now, and defaultDueNext (tomorrow \
-            at the default time, which add_todo uses when due is left out). Turn words like "today", \
-            "tomorrow" or "next Monday" into dates from this today, in this time zone, not your own.
+            rings, or null), trialStartedAt, subscribedUntil, canAddTodos (whether add_todo is allowed, as the \
+            app decided), today ({date, weekday, weekdayNumber} with 1 = Sunday … 7 = Saturday), now, and \
+            defaultDueNext (when add_todo without due rings: tomorrow at the default time, moved out of quiet \
+            hours). warnings lists settings the app saved that could not be used (tell the user). Turn words \
+            like "today", "tomorrow" or "next Monday" into dates from this today, in this time zone, not your own.
             """,
         requiredScopes: [TodoScope.read],
         inputSchema: Schema.object([], closed: true),
@@ -43,10 +44,11 @@ public enum GetMe {
                 ),
                 ("now", Schema.requiredInstant),
                 ("defaultDueNext", Schema.requiredInstant),
+                ("warnings", Schema.array(of: Schema.string(), description: "Unusable settings; the defaults apply.")),
             ],
             required: [
                 "timeZone", "locale", "defaultTime", "quietHours", "trialStartedAt", "subscribedUntil",
-                "canAddTodos", "today", "now", "defaultDueNext",
+                "canAddTodos", "today", "now", "defaultDueNext", "warnings",
             ]),
         annotations: ToolAnnotations(
             readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
@@ -76,7 +78,8 @@ public enum GetMe {
                 "weekdayNumber": .int(today.weekday.rawValue),
             ],
             "now": .string(rules.format(now)),
-            "defaultDueNext": .string(rules.format(rules.defaultDueNext(now: now))),
+            "defaultDueNext": .string(rules.format(account.defaultDue(now: now))),
+            "warnings": .array(account.warnings.map(JSONValue.string)),
         ]
     }
 }

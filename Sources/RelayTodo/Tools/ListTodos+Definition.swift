@@ -12,7 +12,8 @@ extension ListTodos {
             as templates, each with its rule in words in repeatDescription (e.g. "every other week on Monday and \
             Wednesday at 07:30") and the occurrences (per-day done, skipped or snoozed records) dated in the \
             range; includeRepeating: false leaves them out. Deleted to-dos never appear. At most 200 entries \
-            per call: when nextCursor is present, call again with cursor set to it and the same filters.
+            per call: when nextCursor is present, call again with cursor set to it and the same filters \
+            (other filters with it are refused).
             """,
         requiredScopes: [TodoScope.read],
         inputSchema: Schema.object(

@@ -26,7 +26,7 @@ extension ListTodos {
                     else { continue }
                 }
             }
-            entries.append((ListCursor(todo: todo), todo))
+            entries.append((ListCursor(todo: todo, filters: request.filterKey), todo))
         }
         entries.sort { $0.key < $1.key }
         if let cursor = request.cursor { entries.removeAll { !(cursor < $0.key) } }

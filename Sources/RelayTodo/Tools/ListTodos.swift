@@ -36,6 +36,12 @@ public enum ListTodos {
             self.cursor = cursor
         }
 
+        /// The filters as one string (`from~to~status~includeRepeating`), carried in the cursor so that a cursor
+        /// is only accepted with the filters that made it; `date` is the same as `from` and `to` on that day.
+        public var filterKey: String {
+            "\(from?.description ?? "")~\(to?.description ?? "")~\(status.rawValue)~\(includeRepeating ? 1 : 0)"
+        }
+
         /// The instants that one-off due times must fall in: from the start of `from` to the start of the day
         /// after `to` in the Account zone (nil ends are open). For narrowing the CloudKit query on `dueAt`.
         public func dueRange(account: Account) -> (start: Date?, end: Date?) {
@@ -65,7 +71,8 @@ public enum ListTodos {
         public let nextCursor: String?
     }
 
-    /// Validates the arguments: `date` excludes `from`/`to`, `from` must not be after `to`.
+    /// Validates the arguments: `date` excludes `from`/`to`, `from` must not be after `to`, a `cursor` must come
+    /// from a call with the same filters.
     public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
         let object = try ArgumentObject(
             arguments, field: "", allowed: ["date", "from", "to", "status", "includeRepeating", "cursor"])
@@ -83,7 +90,13 @@ public enum ListTodos {
         request.includeRepeating = try object.bool("includeRepeating") ?? true
         if let text = try object.string("cursor") {
             guard let cursor = ListCursor(text) else {
-                throw .invalidArgument("cursor", "is not a nextCursor from list_todos")
+                throw .invalidArgument("cursor", "is not a nextCursor from list_todos; call again without cursor")
+            }
+            guard cursor.filters == request.filterKey else {
+                throw .invalidArgument(
+                    "cursor",
+                    "belongs to a call with other filters: pass the same date, from, to, status and "
+                        + "includeRepeating as the call that returned it, or leave cursor out to start again")
             }
             request.cursor = cursor
         }

@@ -5,12 +5,16 @@ extension SnoozeTodo {
     public static let definition = ToolDefinition(
         name: "snooze_todo", title: "Snooze",
         description: """
-            Postpones a to-do's alarm: it does not ring again until the given time. until takes the same forms \
-            as add_todo's due (YYYY-MM-DDTHH:mm in the user's time zone from get_me, YYYY-MM-DD for the default \
-            time, or ISO 8601 with offset) and must be in the future. A one-off to-do stays pending (a done one \
-            is reopened). For a repeating to-do only one day's occurrence is snoozed: occurrenceDate \
-            (YYYY-MM-DD) picks it, default today in the to-do's time zone. A time inside the user's quiet hours \
-            is moved to their end and the result has quietHoursAdjusted: tell the user.
+            Postpones a to-do's alarm as the app's snooze does: it stops and rings again at until. until takes \
+            the same forms as add_todo's due (YYYY-MM-DDTHH:mm in the user's time zone from get_me, YYYY-MM-DD \
+            for the default time, or ISO 8601 with offset), must be in the future and after the alarm it \
+            postpones: a snooze never makes it ring earlier (change due with update_todo for that). A one-off \
+            to-do stays pending (a done one is reopened). For a repeating to-do only one day's occurrence is \
+            snoozed: occurrenceDate (YYYY-MM-DD) picks a day it repeats on, default today in the to-do's time \
+            zone. If until is at or after the next occurrence's alarm, that day is marked skipped instead (as \
+            "tomorrow" in the app: the next occurrence rings anyway) and snoozedUntil is null. A time inside the \
+            user's quiet hours is moved to their end and the result has quietHoursAdjusted. Tell the user the \
+            result's message.
             """,
         requiredScopes: [TodoScope.write],
         inputSchema: Schema.object(
@@ -25,10 +29,11 @@ extension SnoozeTodo {
                 ("timeZone", Schema.timeZone),
                 ("todo", Schema.todo),
                 ("occurrence", Schema.nullable(Schema.occurrence)),
-                ("snoozedUntil", Schema.requiredInstant),
+                ("snoozedUntil", Schema.string("When it rings again; null when the day was skipped.", nullable: true)),
+                ("message", Schema.string("What happened, for the user.")),
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
             ],
-            required: ["timeZone", "todo", "occurrence", "snoozedUntil"]),
+            required: ["timeZone", "todo", "occurrence", "snoozedUntil", "message"]),
         annotations: ToolAnnotations(
             readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
 }

@@ -24,7 +24,8 @@ public enum SnoozeTodo {
     public enum Outcome: Sendable, Equatable {
         /// A one-off: save this change (`snoozedUntil`; a done or skipped one-off is reopened as pending).
         case updated(TodoChange)
-        /// A repeating to-do: save this Occurrence (state snoozed).
+        /// A repeating to-do: save this Occurrence (state snoozed, or skipped when the next occurrence rings
+        /// first).
         case occurrence(Todo, Occurrence)
     }
 
@@ -32,10 +33,33 @@ public enum SnoozeTodo {
     public struct Snoozed: Sendable, Equatable {
         /// What to save.
         public let outcome: Outcome
-        /// When it rings again.
+        /// When it rings again (after quiet hours).
         public let until: Date
         /// Set when `until` was moved.
         public let quietHoursAdjusted: QuietHoursAdjustment?
+        /// For a skipped occurrence: the next occurrence, which rings instead.
+        public let next: NextOccurrence?
+
+        /// A result with every part given.
+        public init(
+            outcome: Outcome, until: Date, quietHoursAdjusted: QuietHoursAdjustment?, next: NextOccurrence? = nil
+        ) {
+            self.outcome = outcome
+            self.until = until
+            self.quietHoursAdjusted = quietHoursAdjusted
+            self.next = next
+        }
+
+        /// Whether the occurrence was skipped instead of snoozed.
+        public var skipped: Bool { next != nil }
+    }
+
+    /// A repeating to-do's occurrence: its day and when its alarm rings.
+    public struct NextOccurrence: Sendable, Equatable {
+        /// The day, in the to-do's zone.
+        public let date: LocalDate
+        /// The alarm.
+        public let alarm: Date
     }
 
     /// Validates the arguments (no I/O, no Account needed).
@@ -46,9 +70,15 @@ public enum SnoozeTodo {
         return Request(id: id, until: until, occurrenceDate: try object.date("occurrenceDate"))
     }
 
-    /// Snoozes `current` (`nil` or soft-deleted → `NOT_FOUND`). `until` is read in the Account zone and must
-    /// be after `now` (`INVALID_ARGUMENT` on `until`); inside quiet hours it moves to their next end, as for a
-    /// one-off, because a snooze is a single alarm even on a repeating to-do.
+    /// Snoozes `current` (`nil` or soft-deleted → `NOT_FOUND`), as the app's snooze does: the alarm that rang
+    /// stops and a new one rings at `until`.
+    ///
+    /// `until` is read in the Account zone and must be after `now` and after the alarm it postpones (the
+    /// one-off's `dueAt`, or that day's alarm of a repeating to-do): a snooze never makes an alarm ring
+    /// earlier (`INVALID_ARGUMENT` on `until`; `update_todo` moves `due`). Inside quiet hours it moves to their
+    /// next end, as for a one-off, because a snooze is a single alarm even on a repeating to-do. A repeating
+    /// to-do's day must be one it repeats on; when `until` is at or after the next occurrence's alarm, that day
+    /// is marked skipped instead (the app's "tomorrow": the next occurrence already rings, so nothing rings twice).
     public static func apply(_ request: Request, current: Todo?, account: Account, now: Date) throws(TodoError)
         -> Snoozed
     {
@@ -57,10 +87,26 @@ public enum SnoozeTodo {
         guard requested > now else {
             throw .invalidArgument("until", "must be in the future (get_me gives the current time)")
         }
+        let date = todo.isRepeating ? try todo.occurrenceDay(request.occurrenceDate, account: account, now: now) : nil
+        let snoozedAlarm = date.map { todo.alarm(on: $0, account: account) } ?? todo.dueAt
+        if let snoozedAlarm, requested <= snoozedAlarm {
+            let which = date.map { "the alarm of the occurrence on \($0)" } ?? "the to-do's due time"
+            throw .invalidArgument(
+                "until",
+                "must be after the alarm it postpones (\(which)): a snooze never makes an alarm ring earlier. "
+                    + "To ring earlier, change due with update_todo.")
+        }
         let adjustment = account.quietHours?.adjust(requested, repeating: false, rules: account.rules)
         let until = adjustment?.actual ?? requested
-        if todo.isRepeating {
-            let date = request.occurrenceDate ?? todo.rules(account: account).today(now: now)
+        if let date {
+            if let nextDate = todo.schedule(account: account)?.next(after: date),
+                let nextAlarm = todo.alarm(on: nextDate, account: account), until >= nextAlarm
+            {
+                let skipped = Occurrence(todoId: todo.id, date: date, state: .skipped, changedAt: now)
+                return Snoozed(
+                    outcome: .occurrence(todo, skipped), until: until, quietHoursAdjusted: adjustment,
+                    next: NextOccurrence(date: nextDate, alarm: nextAlarm))
+            }
             let occurrence = Occurrence(
                 todoId: todo.id, date: date, state: .snoozed, snoozedUntil: until, changedAt: now)
             return Snoozed(outcome: .occurrence(todo, occurrence), until: until, quietHoursAdjusted: adjustment)
@@ -74,7 +120,8 @@ public enum SnoozeTodo {
             quietHoursAdjusted: adjustment)
     }
 
-    /// The result's `structuredContent`: `{timeZone, todo, occurrence, snoozedUntil, quietHoursAdjusted?}`.
+    /// The result's `structuredContent`: `{timeZone, todo, occurrence, snoozedUntil, message,
+    /// quietHoursAdjusted?}`; `snoozedUntil` is null when the occurrence was skipped.
     public static func result(_ snoozed: Snoozed, account: Account) -> JSONValue {
         let todo: Todo
         let occurrence: Occurrence?
@@ -82,10 +129,23 @@ public enum SnoozeTodo {
         case .updated(let change): (todo, occurrence) = (change.todo, nil)
         case .occurrence(let repeating, let day): (todo, occurrence) = (repeating, day)
         }
+        let rules = account.rules
+        let message: String
+        if let next = snoozed.next, let day = occurrence?.date {
+            message =
+                "Skipped the occurrence on \(day) instead of snoozing it: the next occurrence already rings at "
+                + "\(rules.format(next.alarm)), not later than \(rules.format(snoozed.until)), the time asked for. "
+                + "This is what \"tomorrow\" does in the MustDo app."
+        } else if let day = occurrence?.date {
+            message = "The occurrence on \(day) rings again at \(rules.format(snoozed.until)); the repeat continues."
+        } else {
+            message = "It rings again at \(rules.format(snoozed.until))."
+        }
         var object: JSONObject = [
-            "timeZone": .string(account.rules.zoneName), "todo": todo.json(account: account),
+            "timeZone": .string(rules.zoneName), "todo": todo.json(account: account),
             "occurrence": occurrence?.json(account: account) ?? .null,
-            "snoozedUntil": .string(account.rules.format(snoozed.until)),
+            "snoozedUntil": snoozed.skipped ? .null : .string(rules.format(snoozed.until)),
+            "message": .string(message),
         ]
         if let adjustment = snoozed.quietHoursAdjusted {
             object["quietHoursAdjusted"] = adjustment.json(account: account)

@@ -3,7 +3,7 @@ import RelayJSON
 extension Todo {
     /// The to-do as tools return it. Instants use the Account offset; a repeating to-do's rule is spelled out
     /// in English (and in Japanese too when the Account locale is Japanese), with its time of day on the
-    /// to-do's own wall clock.
+    /// to-do's own wall clock, naming that zone when it is not the Account's.
     public func json(account: Account) -> JSONValue {
         let rules = account.rules
         var object: JSONObject = [
@@ -12,11 +12,13 @@ extension Todo {
             "sound": .string((sound ?? .default).rawValue),
         ]
         if let repeatRule {
-            let start = dueAt.map { self.rules(account: account).wallClock(at: $0) }
+            let own = self.rules(account: account)
+            let start = dueAt.map { own.wallClock(at: $0) }
+            let zone = own.zoneName == rules.zoneName ? nil : own.zoneName
             object["repeat"] = repeatRule.json
-            object["repeatDescription"] = .string(repeatRule.englishDescription(start: start))
+            object["repeatDescription"] = .string(repeatRule.englishDescription(start: start, zone: zone))
             if account.prefersJapanese {
-                object["repeatDescriptionJa"] = .string(repeatRule.japaneseDescription(start: start))
+                object["repeatDescriptionJa"] = .string(repeatRule.japaneseDescription(start: start, zone: zone))
             }
         } else {
             object["repeat"] = .null
@@ -96,4 +98,17 @@ extension Schema {
             ("message", string("Tell the user.")),
         ],
         required: ["requested", "actual", "message"], description: "The time was moved out of quiet hours.")
+
+    /// `dueAligned`.
+    static let dueAligned = object(
+        [
+            ("requested", requiredInstant),
+            ("actual", requiredInstant),
+            ("message", string("Tell the user.")),
+        ],
+        required: ["requested", "actual", "message"],
+        description: "The first occurrence was moved to the next day the repeat rings on.")
+
+    /// `notices`.
+    static let notices = array(of: string(), description: "Things to tell the user, one line each.")
 }

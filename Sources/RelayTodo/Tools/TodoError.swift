@@ -9,7 +9,7 @@ public struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidArgument = "INVALID_ARGUMENT"
         /// No such to-do, or it is soft-deleted.
         case notFound = "NOT_FOUND"
-        /// Adding is not allowed: trial and subscription have both ended.
+        /// Adding is not allowed: the app says so (`canAddTodos`), or the trial and subscription have both ended.
         case paymentRequired = "PAYMENT_REQUIRED"
         /// The record changed elsewhere and the relay's own merge-and-retry did not settle it.
         case conflict = "CONFLICT"
@@ -53,9 +53,9 @@ public struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `PAYMENT_REQUIRED` for `add_todo` when the entitlement hint does not allow adding.
     public static let paymentRequired = TodoError(
         code: .paymentRequired,
-        message: "The MustDo trial and subscription have both ended, so new to-dos cannot be added. "
-            + "The user can subscribe in the MustDo app; existing to-dos can still be completed, snoozed, "
-            + "updated and deleted.")
+        message: "The MustDo app says this account cannot add new to-dos now (the free trial and subscription "
+            + "have ended). The user can subscribe in the MustDo app; existing to-dos can still be completed, "
+            + "snoozed, updated and deleted.")
 
     /// `CONFLICT` after the merge-and-retry failed.
     public static let conflict = TodoError(

@@ -1,10 +1,12 @@
 import RelayMCP
 
-/// The seven to-do tools.
+/// The to-do tools: the seven of `spec/tools.md`, and `search` and `fetch` in the shape ChatGPT's deep research
+/// and company knowledge use (docs/tools.md).
 public enum TodoTools {
     /// Every tool definition, in the order `tools/list` shows them.
     public static let definitions: [ToolDefinition] = [
-        GetMe.definition, ListTodos.definition, AddTodo.definition, UpdateTodo.definition,
+        GetMe.definition, ListTodos.definition, SearchTodos.definition, FetchTodo.definition, AddTodo.definition,
+        UpdateTodo.definition,
         CompleteTodo.definition, SnoozeTodo.definition, DeleteTodo.definition,
     ]
 }

@@ -4,9 +4,12 @@ import RelayJSON
 extension UpdateTodo {
     /// Applies `request` to the current record (`nil` or soft-deleted → `NOT_FOUND`).
     ///
-    /// A new `due` is read in the Account zone, moves out of quiet hours (a repeating to-do to the end on the
-    /// same day), re-anchors the to-do to the Account zone and cancels an earlier snooze. `status` on a to-do
-    /// that repeats after this call is `INVALID_ARGUMENT`; `done` stamps `completedAt`, other states clear it.
+    /// A new `due` follows `DuePlan` in the Account zone (DST gap, quiet hours, a repeat's first day),
+    /// re-anchors the to-do to the Account zone and cancels an earlier snooze; a new rule without a new `due`
+    /// moves the stored due forward to a day the rule lists, on the to-do's own wall clock. `status` on a to-do
+    /// that repeats after this call is `INVALID_ARGUMENT`; `done` stamps `completedAt`, other states clear it, and
+    /// `done` or `skipped` cancels a pending snooze. A one-off that becomes a repeat is pending again: done and
+    /// skipped live per day on a repeat, and a `completedAt` would let the app purge the series.
     public static func apply(_ request: Request, current: Todo?, account: Account, now: Date) throws(TodoError)
         -> Updated
     {
@@ -32,22 +35,44 @@ extension UpdateTodo {
             }
             new.status = status
             new.completedAt = status == .done ? (todo.status == .done ? todo.completedAt : now) : nil
+            if status != .pending { new.snoozedUntil = nil }
         }
-        var adjustment: QuietHoursAdjustment?
+        var plan: DuePlan?
         if let due = request.due {
-            let requested = account.rules.resolve(due)
-            adjustment = account.quietHours?.adjust(requested, repeating: new.isRepeating, rules: account.rules)
-            new.dueAt = adjustment?.actual ?? requested
+            let planned = DuePlan(
+                due, rule: new.repeatRule, rules: account.rules, quietHours: account.quietHours, now: now)
+            new.dueAt = planned.due
             new.timeZone = account.rules.zoneName
+            new.snoozedUntil = nil
+            plan = planned
+        } else if case .set(let rule) = request.repeatRule, let dueAt = new.dueAt {
+            let aligned = DuePlan(aligning: dueAt, to: rule, rules: new.rules(account: account))
+            new.dueAt = aligned.due
+            plan = aligned
+        }
+        var notices = plan?.notices ?? []
+        if !todo.isRepeating && new.isRepeating {
+            if todo.status != .pending {
+                notices.append(
+                    "It was \(todo.status.rawValue); as a repeating to-do it is pending again, and each day is "
+                        + "marked done on its own with complete_todo.")
+            }
+            new.status = .pending
+            new.completedAt = nil
             new.snoozedUntil = nil
         }
         if let rule = new.repeatRule, let dueAt = new.dueAt, request.due != nil || request.repeatRule != .keep {
             try rule.checkEnd(firstOccurrence: dueAt, rules: new.rules(account: account), field: "repeat")
         }
-        return Updated(change: TodoChange(from: todo, to: new, now: now), quietHoursAdjusted: adjustment)
+        if request.due != nil || request.repeatRule != .keep || (new.status == .pending && todo.status != .pending) {
+            notices += new.pastNotices(account: account, now: now)
+        }
+        return Updated(
+            change: TodoChange(from: todo, to: new, now: now), quietHoursAdjusted: plan?.quietHoursAdjusted,
+            dueAligned: plan?.dueAligned, notices: notices)
     }
 
-    /// The result's `structuredContent`: `{timeZone, todo, changed, quietHoursAdjusted?}`.
+    /// The result's `structuredContent`: `{timeZone, todo, changed, quietHoursAdjusted?, dueAligned?, notices?}`.
     public static func result(_ updated: Updated, account: Account) -> JSONValue {
         var object: JSONObject = [
             "timeZone": .string(account.rules.zoneName), "todo": updated.change.todo.json(account: account),
@@ -56,6 +81,8 @@ extension UpdateTodo {
         if let adjustment = updated.quietHoursAdjusted {
             object["quietHoursAdjusted"] = adjustment.json(account: account)
         }
+        if let alignment = updated.dueAligned { object["dueAligned"] = alignment.json(account: account) }
+        if !updated.notices.isEmpty { object["notices"] = .array(updated.notices.map(JSONValue.string)) }
         return .object(object)
     }
 }

@@ -9,10 +9,13 @@ extension UpdateTodo {
             takes the same forms as in add_todo (YYYY-MM-DDTHH:mm in the user's time zone from get_me, \
             YYYY-MM-DD for the default time, or ISO 8601 with offset); a new due also cancels an earlier snooze. \
             notes: null clears the notes. repeat replaces the whole rule (sub-fields left out take their \
-            defaults); repeat: null or {kind: "none"} makes the to-do one-off. status (pending, done, skipped) \
-            can be set only on one-off to-dos; for a repeating to-do use complete_todo or snooze_todo. A due \
-            time inside the user's quiet hours is moved to their end and the result has quietHoursAdjusted: \
-            tell the user. The result lists the fields that changed.
+            defaults); repeat: null or {kind: "none"} makes the to-do one-off; a done one-off given a repeat is \
+            pending again. status (pending, done, skipped) can be set only on one-off to-dos; for a repeating \
+            to-do use complete_todo or snooze_todo. As in add_todo, a due inside quiet hours moves to their end \
+            (quietHoursAdjusted), a repeat's first occurrence moves to the next day its rule lists (dueAligned), \
+            a due already past is kept but will not ring (notices), and control characters in title and notes \
+            are refused: tell the user about quietHoursAdjusted, dueAligned and notices. The result lists the \
+            fields that changed.
             """,
         requiredScopes: [TodoScope.write],
         inputSchema: Schema.object(
@@ -32,6 +35,8 @@ extension UpdateTodo {
                 ("todo", Schema.todo),
                 ("changed", Schema.array(of: Schema.string(), description: "The record fields that changed.")),
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
+                ("dueAligned", Schema.dueAligned),
+                ("notices", Schema.notices),
             ],
             required: ["timeZone", "todo", "changed"]),
         annotations: ToolAnnotations(

@@ -45,12 +45,27 @@ public enum UpdateTodo {
         }
     }
 
-    /// The write and whether the due time was moved out of quiet hours.
+    /// The write and what happened to the due time on the way.
     public struct Updated: Sendable, Equatable {
         /// What to save (may be empty: the to-do already had these values).
         public let change: TodoChange
-        /// Set when the due time was moved.
+        /// Set when the due time was moved out of quiet hours.
         public let quietHoursAdjusted: QuietHoursAdjustment?
+        /// Set when a repeat's first occurrence was moved to a day the rule lists.
+        public let dueAligned: QuietHoursAdjustment?
+        /// Lines for the user: a time the clocks skip, a due time already past, a done one-off now repeating.
+        public let notices: [String]
+
+        /// An update with every part given.
+        public init(
+            change: TodoChange, quietHoursAdjusted: QuietHoursAdjustment? = nil,
+            dueAligned: QuietHoursAdjustment? = nil, notices: [String] = []
+        ) {
+            self.change = change
+            self.quietHoursAdjusted = quietHoursAdjusted
+            self.dueAligned = dueAligned
+            self.notices = notices
+        }
     }
 
     /// Validates the arguments (no I/O, no Account needed). At least one field besides `id` is required.
@@ -62,7 +77,7 @@ public enum UpdateTodo {
         request.due = try object.time("due")
         if object.isNull("notes") {
             request.notes = .clear
-        } else if let notes = try object.text("notes", maxLength: 4000, allowEmpty: true) {
+        } else if let notes = try object.text("notes", maxLength: 4000, allowEmpty: true, multiline: true) {
             request.notes = notes.isEmpty ? .clear : .set(notes)
         }
         request.sound = try object.choice("sound", of: Sound.self)

@@ -122,8 +122,12 @@ final class OAuthDriver: @unchecked Sendable {
         return Tokens(access: access, refresh: refresh)
     }
 
-    private func signIn(
-        authorizationURL: String, appleID: String, keepSignedIn: Bool, state: String
+    /// Where the relay sent the browser back to, the last time `signIn` completed.
+    private(set) var lastRedirect = ""
+
+    /// The browser half, from `/authorize` to the redirect back to the client; returns the code.
+    func signIn(
+        authorizationURL: String, appleID: String, keepSignedIn: Bool = false, state: String
     ) async throws -> String {
         let consent = try await browse(.get, authorizationURL)
         guard consent.status == 200 else { throw Failure(description: "authorize: \(consent.status) \(consent.text)") }
@@ -142,6 +146,7 @@ final class OAuthDriver: @unchecked Sendable {
             items.first(where: { $0.name == "state" })?.value == state,
             items.first(where: { $0.name == "iss" })?.value == issuer
         else { throw Failure(description: "callback: \(back.status) \(back.headers["location"] ?? back.text)") }
+        lastRedirect = location
         return code
     }
 

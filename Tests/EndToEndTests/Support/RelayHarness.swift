@@ -19,10 +19,12 @@ final class RelayHarness: @unchecked Sendable {
     var issuer: String { application.configuration.issuer }
     var mcpURL: String { issuer + "/mcp" }
 
-    /// `logLevel` debug writes every line (no `LogBudget`); `configure` changes the demo configuration.
+    /// `logLevel` debug writes every line (no `LogBudget`); `configure` changes the demo
+    /// configuration; `outbound` replaces the HTTP client the relay fetches client metadata
+    /// documents with (CloudKit keeps its own), e.g. one whose proxy stands in for their hosts.
     init(
         rotation: EmulatorSettings.Rotation = .invalidate, logLevel: LogEvent.Level = .debug,
-        configure: (inout Configuration) -> Void = { _ in }
+        configure: (inout Configuration) -> Void = { _ in }, outbound: HTTPClient? = nil
     ) async throws {
         dataDirectory =
             FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)").path
@@ -34,7 +36,14 @@ final class RelayHarness: @unchecked Sendable {
         logFile = dataDirectory + "/relay.log"
         logFD = open(logFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         let logger = Logger(minimumLevel: logLevel, fd: logFD)
-        application = try await Application.open(configuration, logger: logger)
+        var backends = try await Backends.open(configuration, logger: logger)
+        if let outbound {
+            backends = Backends(
+                store: backends.store, keyService: backends.keyService, vault: backends.vault, http: outbound,
+                cloudKit: backends.cloudKit, peppers: backends.peppers, userIDKey: backends.userIDKey,
+                metrics: backends.metrics)
+        }
+        application = try buildApplication(configuration, backends: backends, logger: logger)
         try application.start()
         http = try HTTPClient()
     }

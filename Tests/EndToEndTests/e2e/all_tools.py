@@ -25,7 +25,8 @@ EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", 
 sys.path.insert(0, os.path.abspath(EXAMPLES))
 from mcp_client import Callback, open_session, provider  # noqa: E402
 
-TOOLS = ["get_me", "list_todos", "add_todo", "update_todo", "complete_todo", "snooze_todo", "delete_todo"]
+TOOLS = ["get_me", "list_todos", "search", "fetch", "add_todo", "update_todo", "complete_todo", "snooze_todo",
+         "delete_todo"]
 
 
 class Checks:
@@ -84,6 +85,13 @@ async def exercise(session, checks: Checks, tag: str) -> None:
     listed = await call("list_todos", {"status": "all"})
     checks.expect([t["id"] for t in listed.get("items", [])] == [one_id], "list_todos items", listed)
     checks.expect([t["id"] for t in listed.get("repeating", [])] == [series_id], "list_todos repeating", listed)
+
+    # ChatGPT's search and fetch: words in the title, then the whole to-do as a document.
+    found = await call("search", {"query": f"RENT {tag}"})
+    checks.expect([r.get("id") for r in found.get("results", [])] == [one_id], "search by words", found)
+    document = await call("fetch", {"id": one_id})
+    checks.expect(document.get("title") == f"Pay rent {tag}" and "by transfer" in (document.get("text") or ""),
+                  "fetch the document", document)
 
     updated = await call("update_todo", {"id": one_id, "title": f"Pay the rent {tag}", "notes": None})
     changed = sorted(updated.get("changed", []))

@@ -155,7 +155,7 @@ class Walk:
         self.expect(state["overflow"] <= 0, f"{label}: content wider than the viewport by {state['overflow']}px")
 
     def sign_in(self, driver, apple_id: str, label: str) -> None:
-        WebDriverWait(driver, 10).until(expected_conditions.presence_of_element_located((By.ID, "appleID")))
+        WebDriverWait(driver, 30).until(expected_conditions.presence_of_element_located((By.ID, "appleID")))
         at = driver.current_url
         self.expect(at.startswith(self.emulator + "/IDMSWebAuth/auth"), f"{label}: not the sign-in page: {at}")
         driver.find_element(By.ID, "appleID").send_keys(apple_id)
@@ -182,7 +182,7 @@ class Walk:
             self.expect(KEEP_SIGNED_IN[language] in main, f"{label}: consent page does not say to keep signed in")
             driver.find_element(By.CSS_SELECTOR, "button[value=continue]").click()
             self.sign_in(driver, apple_id, label)
-            WebDriverWait(driver, 10).until(lambda d: d.current_url.startswith(self.catcher.origin + "/callback"))
+            WebDriverWait(driver, 30).until(lambda d: d.current_url.startswith(self.catcher.origin + "/callback"))
             self.snap(driver, f"{label}-3-callback")
             back = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(driver.current_url).query))
             self.expect(back.get("state") == state and back.get("iss") == self.relay, f"{label}: redirect {back}")
@@ -209,7 +209,7 @@ class Walk:
             self.expect(disconnect_word in driver.find_element(By.TAG_NAME, "h1").text, f"{label}: disconnect title")
             driver.find_element(By.CSS_SELECTOR, "form button").click()
             self.sign_in(driver, apple_id, label + "-disconnect")
-            WebDriverWait(driver, 10).until(lambda d: d.current_url.startswith(self.relay + "/oauth/apple/callback"))
+            WebDriverWait(driver, 30).until(lambda d: d.current_url.startswith(self.relay + "/oauth/apple/callback"))
             self.snap(driver, f"{label}-5-disconnected")
             self.page_checks(driver, f"{label} disconnected", language)
             result = driver.find_element(By.TAG_NAME, "main").text
@@ -235,9 +235,9 @@ class Walk:
             targets = {"consent": self.authorization()[0], "control": self.emulator + "/IDMSWebAuth/auth?oauth_token=x"}
             for name, target in targets.items():
                 driver.get(self.catcher.origin + "/frame?" + urllib.parse.urlencode({"src": target}))
-                WebDriverWait(driver, 10).until(loaded)
+                WebDriverWait(driver, 30).until(loaded)
                 driver.switch_to.frame(driver.find_element(By.ID, "f"))
-                WebDriverWait(driver, 10).until(loaded)
+                WebDriverWait(driver, 30).until(loaded)
                 text = driver.execute_script("return document.body ? document.body.innerText : ''")
                 result[name] = {"location": driver.execute_script("return location.href"), "text": text[:120]}
                 driver.switch_to.default_content()

@@ -23,7 +23,8 @@ final class TestServer: Sendable {
         mount: Mount = .responder,
         pageSize: Int = 100,
         maxBodyBytes: Int = 4096,
-        tools: [any Tool<TestPrincipal>] = SampleTools.all
+        tools: [any Tool<TestPrincipal>] = SampleTools.all,
+        prompts: [Prompt] = []
     ) throws {
         let records = Recorder<ToolCallRecord>()
         let errors = Recorder<String>()
@@ -39,7 +40,8 @@ final class TestServer: Sendable {
             onToolCall: { record in records.append(record) },
             onError: { tool, error in errors.append("\(tool): \(error)") }
         )
-        endpoint = try MCPEndpoint(configuration: configuration, tools: tools, authenticator: authenticator)
+        endpoint = try MCPEndpoint(
+            configuration: configuration, tools: tools, prompts: prompts, authenticator: authenticator)
         var router = Router()
         router.get("/healthz", immediate: { _ in .text("ok") })
         let responder: Responder

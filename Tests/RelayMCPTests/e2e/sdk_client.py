@@ -25,6 +25,14 @@ def field(obj, *names):
     raise AttributeError(names)
 
 
+def error_code(error):
+    """The JSON-RPC code of an SDK error (2.x: MCPError.code; 1.x: McpError.error.code)."""
+    code = getattr(error, "code", None)
+    if code is None and hasattr(error, "error"):
+        code = error.error.code
+    return code if code is not None else type(error).__name__
+
+
 def describe_call(result):
     return {
         "isError": bool(field(result, "is_error", "isError")),
@@ -48,10 +56,33 @@ async def exercise(client, summary):
     summary["echo"] = describe_call(await client.call_tool("echo", {"text": "hi", "times": 2}))
     summary["invalid"] = describe_call(await client.call_tool("echo", {"text": "hi", "times": 9}))
     try:
-        await client.list_prompts()
+        listed = await client.list_prompts()
         summary["prompts"] = "answered"
     except Exception as error:  # the server has no prompts: an MCP error, not a dead connection
         summary["prompts"] = type(error).__name__
+    else:
+        summary["promptList"] = [
+            {"name": p.name, "title": getattr(p, "title", None), "arguments": [a.name for a in p.arguments or []]}
+            for p in listed.prompts
+        ]
+        got = await client.get_prompt("greet", {"name": "Ann", "style": "loud"})
+        summary["greet"] = {
+            "description": got.description,
+            "messages": [[m.role, m.content.text] for m in got.messages],
+        }
+        errors = {}
+        for label, name, arguments in [
+            ("unknown", "nope", {}),
+            ("missing", "greet", {}),
+            ("unknownArgument", "greet", {"name": "Ann", "mood": "x"}),
+            ("badValue", "greet", {"name": "Ann", "style": "shouty"}),
+        ]:
+            try:
+                await client.get_prompt(name, arguments)
+                errors[label] = "answered"
+            except Exception as error:
+                errors[label] = error_code(error)
+        summary["promptErrors"] = errors
     summary["afterError"] = describe_call(await client.call_tool("echo", {"text": "still here"}))
 
 

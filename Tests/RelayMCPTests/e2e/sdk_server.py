@@ -3,12 +3,14 @@ tools as the relay's test server (the same JSON definitions, read from a file th
 the relay's own tools/list) over stateless Streamable HTTP with JSON responses, so 2026-07-28
 requests reach the SDK's modern entry (mcp/server/_streamable_http_modern.py).
 
-    python sdk_server.py TOOLS_JSON
+    python sdk_server.py TOOLS_JSON [PROMPTS_JSON]
 
 Prints "listening on PORT" once it accepts connections (a kernel-chosen loopback port).
 The tools behave like the relay's sample tools (Tests/RelayMCPTests/Support/SampleTools.swift) for
 the calls the test makes: echo, argument validation with a tool error naming the field, a tool
-failure, an unknown tool.
+failure, an unknown tool. With PROMPTS_JSON it also serves the relay's sample prompts
+(Tests/RelayMCPTests/Support/SamplePrompts.swift) with the same argument rules (-32602 for an
+unknown prompt, a missing required argument, an undeclared one or a refused value).
 """
 
 import asyncio
@@ -25,6 +27,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
 TOOLS = json.load(open(sys.argv[1]))
+PROMPTS = json.load(open(sys.argv[2])) if len(sys.argv) > 2 else None
 BY_NAME = {tool["name"]: tool for tool in TOOLS}
 HINT = CacheHint(ttl_ms=3_600_000, scope="public")
 
@@ -66,6 +69,43 @@ async def run_tool(params):
     return {"content": [{"type": "text", "text": params.name}]}
 
 
+async def list_prompts(ctx, params):
+    return types.ListPromptsResult(prompts=[types.Prompt.model_validate(prompt) for prompt in PROMPTS])
+
+
+async def get_prompt(ctx, params):
+    prompt = next((p for p in PROMPTS if p["name"] == params.name), None)
+    if prompt is None:
+        raise MCPError(code=INVALID_PARAMS, message=f"Unknown prompt: {params.name}.")
+    arguments = {k: v for k, v in (params.arguments or {}).items() if v.strip()}
+    declared = [a["name"] for a in prompt.get("arguments", [])]
+    for key in arguments:
+        if key not in declared:
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown argument {key}.")
+    for argument in prompt.get("arguments", []):
+        if argument.get("required") and argument["name"] not in arguments:
+            raise MCPError(code=INVALID_PARAMS, message=f"Missing required argument {argument['name']}.")
+    if params.name == "greet":
+        style = arguments.get("style", "plain")
+        if style not in ("plain", "loud"):
+            raise MCPError(code=INVALID_PARAMS, message="Invalid argument style.")
+        text = f"Say hello to {arguments['name']}." if style == "plain" else f"SAY HELLO TO {arguments['name'].upper()}!"
+        return types.GetPromptResult(
+            description="A greeting", messages=[types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))]
+        )
+    return types.GetPromptResult(
+        messages=[
+            types.PromptMessage(role="user", content=types.TextContent(type="text", text="Are you there?")),
+            types.PromptMessage(role="assistant", content=types.TextContent(type="text", text="I am. What shall we do?")),
+        ]
+    )
+
+
+prompt_handlers = {"on_list_prompts": list_prompts, "on_get_prompt": get_prompt} if PROMPTS is not None else {}
+hints = {"tools/list": HINT, "server/discover": HINT}
+if PROMPTS is not None:
+    hints["prompts/list"] = HINT
+
 server = Server(
     "test-relay",
     version="0.1.0",
@@ -73,7 +113,8 @@ server = Server(
     instructions="Call get_me first.",
     on_list_tools=list_tools,
     on_call_tool=call_tool,
-    cache_hints={"tools/list": HINT, "server/discover": HINT},
+    cache_hints=hints,
+    **prompt_handlers,
 )
 app = server.streamable_http_app(json_response=True, stateless_http=True)
 

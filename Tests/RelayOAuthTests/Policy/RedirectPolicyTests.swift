@@ -13,6 +13,10 @@ struct RedirectPolicyTests {
         "https://chatgpt.com/connector/oauth/abc123",
         "cursor://anysphere.cursor-mcp/oauth/callback",
         "https://www.cursor.com/agents/mcp/oauth/callback",
+        "http://localhost:8787/callback",
+        "https://vscode.dev/redirect",
+        "https://insiders.vscode.dev/redirect",
+        "claude://claude.ai/mcp-auth-callback/sdk",
         "http://localhost:6274/oauth/callback",
         "http://localhost:6274/oauth/callback/debug",
         "http://localhost/callback",
@@ -32,7 +36,11 @@ struct RedirectPolicyTests {
         "https://chatgpt.com/connector/oauth/",
         "https://chatgpt.com/connector/oauth/a/b",
         "https://CLAUDE.ai/api/mcp/auth_callback",
-        "https://vscode.dev/redirect",
+        "https://vscode.dev/redirect/",
+        "https://vscode.dev/redirect?x=1",
+        "https://evil.vscode.dev/redirect",
+        "claude://claude.ai/mcp-auth-callback/other",
+        "claude://evil.example/mcp-auth-callback/sdk",
         "https://localhost/callback",
         "cursor://anysphere.cursor-mcp/oauth/other",
     ])
@@ -62,11 +70,11 @@ struct RedirectPolicyTests {
 
     @Test func registrationKeepsAllowedDropsOthersAndRefusesUnsafeLists() throws {
         let mixed = policy.filter([
-            "cursor://anysphere.cursor-mcp/oauth/callback", "https://vscode.dev/redirect", "http://127.0.0.1:1234/cb",
+            "cursor://anysphere.cursor-mcp/oauth/callback", "https://vscode.dev/redirect/", "http://127.0.0.1:1234/cb",
         ])
         #expect(try mixed.get() == ["cursor://anysphere.cursor-mcp/oauth/callback", "http://127.0.0.1:1234/cb"])
         #expect(throws: OAuthError.self) { try policy.filter([]).get() }
-        #expect(throws: OAuthError.self) { try policy.filter(["https://vscode.dev/redirect"]).get() }
+        #expect(throws: OAuthError.self) { try policy.filter(["https://vscode.dev/redirect/"]).get() }
         #expect(throws: OAuthError.self) {
             try policy.filter(["https://claude.ai/api/mcp/auth_callback", "javascript:alert(1)"]).get()
         }

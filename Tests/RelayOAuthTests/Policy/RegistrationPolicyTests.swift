@@ -73,15 +73,36 @@ struct RegistrationPolicyTests {
         #expect(code("{\(base)],\"token_endpoint_auth_method\":7}") == .invalidClientMetadata)
         #expect(code("{\(base)],\"grant_types\":[\"implicit\"]}") == .invalidClientMetadata)
         #expect(code("{\(base)],\"grant_types\":[\"refresh_token\"]}") == .invalidClientMetadata)
-        #expect(
-            code("{\(base)],\"grant_types\":[\"authorization_code\",\"urn:ietf:params:oauth:grant-type:jwt-bearer\"]}")
-                == .invalidClientMetadata)
         #expect(code("{\(base)],\"grant_types\":[\"client_credentials\"]}") == .invalidClientMetadata)
         #expect(code("{\(base)],\"response_types\":[\"token\"]}") == .invalidClientMetadata)
-        #expect(code("{\(base)],\"response_types\":[\"code\",\"token\"]}") == .invalidClientMetadata)
+        #expect(code("{\(base)],\"grant_types\":\"authorization_code\"}") == .invalidClientMetadata)
+        #expect(code("{\(base)],\"response_types\":\"code\"}") == .invalidClientMetadata)
         #expect(code("{\(base)],\"client_name\":\"a\\nb\"}") == .invalidClientMetadata)
         #expect(code("{\(base)],\"client_name\":\"\(String(repeating: "n", count: 201))\"}") == .invalidClientMetadata)
         #expect(code("{\(base)],\"client_name\":5}") == .invalidClientMetadata)
-        #expect(code("{\(base)],\"scope\":\"admin\"}") == .invalidClientMetadata)
+        #expect(code("{\(base)],\"scope\":7}") == .invalidClientMetadata)
+        #expect(code("{\(base)],\"scope\":\"todos:read \\\"x\\\"\"}") == .invalidClientMetadata)
+    }
+
+    /// RFC 7591 §3.2.1: what this server does not offer is replaced by what it does, as long as
+    /// the authorization-code grant is asked for.
+    @Test func valuesWeDoNotOfferAreReplacedByWhatWeOffer() throws {
+        // VS Code's registration when the server's metadata lists no grant types.
+        let vsCode = try validate(
+            #"""
+            {"redirect_uris":["http://127.0.0.1/"],"grant_types":["authorization_code","refresh_token",
+             "urn:ietf:params:oauth:grant-type:device_code"],"response_types":["code"],"scope":"todos:read admin"}
+            """#
+        ).get()
+        #expect(vsCode.grantTypes == ["authorization_code", "refresh_token"])
+        #expect(vsCode.scope?.tokens == ["todos:read"])
+        let jwtBearer = try validate(
+            #"{"redirect_uris":["http://localhost/cb"],"grant_types":["authorization_code","urn:ietf:params:oauth:grant-type:jwt-bearer"]}"#
+        ).get()
+        #expect(jwtBearer.grantTypes == ["authorization_code"])
+        let hybrid = validate(#"{"redirect_uris":["http://localhost/cb"],"response_types":["code","token"]}"#)
+        #expect((try? hybrid.get()) != nil)
+        let foreignScopes = try validate(#"{"redirect_uris":["http://localhost/cb"],"scope":"admin openid"}"#).get()
+        #expect(foreignScopes.scope == nil, "nothing of ours was asked for: every scope we have")
     }
 }

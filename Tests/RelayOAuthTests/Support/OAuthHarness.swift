@@ -44,12 +44,15 @@ final class OAuthHarness: Sendable {
         var router = Router()
         oauth.register(on: &router)
         let oauth = self.oauth
-        router.post("/mcp") { request in
-            do throws(OAuthError) {
-                let grant = try await oauth.validateBearer(request)
-                return .text("hello \(grant.clientID)")
-            } catch {
-                return error.response()
+        // The MCP endpoint answers on its path as typed with or without a trailing slash.
+        for path in ["/mcp", "/mcp/"] {
+            router.post(path) { request in
+                do throws(OAuthError) {
+                    let grant = try await oauth.validateBearer(request)
+                    return .text("hello \(grant.clientID)")
+                } catch {
+                    return error.response()
+                }
             }
         }
         server = Server(

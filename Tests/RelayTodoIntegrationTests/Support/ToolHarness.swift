@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 
 /// The whole tool path on loopback sockets: an MCP client (the RelayHTTP client) → `Server` → `MCPEndpoint`
-/// with the seven tools → `CloudKitClient` → the in-process CloudKit emulator. Users connect through the
+/// with the nine tools → `CloudKitClient` → the in-process CloudKit emulator. Users connect through the
 /// emulator's control API; their grants carry a `MemoryCloudKitSession`. CloudKit's production environment
 /// with the relay's schema (`deploy/cloudkit/schema.ckdb`) unless a test passes another, or says why it needs
 /// the lenient one.
@@ -50,9 +50,21 @@ final class ToolHarness: Sendable {
             onError: { tool, error in reports.state.withLock { $0.errors.append("\(tool): \(error)") } })
         let tools: [any Tool<TestGrant>] = TodoTools.tools(client: client, clock: { clock.now })
         let endpoint = try MCPEndpoint(configuration: configuration, tools: tools, authenticator: authenticator)
+        // The tools' clock, for a client in another process (the SDK end-to-end script): POST
+        // /test/clock {"now": "<ISO 8601 with offset>"}. Test code only; the relay has no such route.
+        var router = Router()
+        router.on(
+            .post, "/test/clock",
+            immediate: { request in
+                guard let text = (try? JSONValue(parsing: request.body))?["now"]?.stringValue,
+                    let date = ISO8601DateFormatter().date(from: text)
+                else { return Response.json(["error": "expected {\"now\": ISO 8601}"], status: .badRequest) }
+                clock.set(date)
+                return Response.json(["now": .string(text)])
+            })
         server = Server(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 1),
-            responder: endpoint.responder(otherwise: Router().responder))
+            responder: endpoint.responder(otherwise: router.responder))
         try server.start()
     }
 
@@ -68,12 +80,15 @@ final class ToolHarness: Sendable {
 
     /// Signs `appleID` in on the emulator and connects it: the bearer token to call tools with.
     @discardableResult
-    func connect(_ appleID: String = "alice@example.com", session: (any CloudKitSession)? = nil) throws -> User {
+    func connect(
+        _ appleID: String = "alice@example.com", session: (any CloudKitSession)? = nil,
+        scopes: [String] = [TodoScope.read, TodoScope.write]
+    ) throws -> User {
         let signedIn = try emulator.createSession(appleID: appleID)
         let memory = MemoryCloudKitSession(
             token: CloudKitWebAuthToken(signedIn.webAuthToken), grantID: appleID, serializer: serializer)
         let bearer = "bearer-\(UUID().uuidString)"
-        authenticator.register(bearer, TestGrant(user: appleID, session: session ?? memory))
+        authenticator.register(bearer, TestGrant(user: appleID, session: session ?? memory, scopes: scopes))
         return User(appleID: appleID, bearer: bearer, session: memory)
     }
 
@@ -158,7 +173,8 @@ final class FakeClock: Sendable {
     private let instant: Mutex<Date>
     init(_ start: Date) { instant = Mutex(start) }
     var now: Date { instant.withLock { $0 } }
-    func set(_ text: String) { instant.withLock { $0 = RelayTodoIntegrationTests.instant(text) } }
+    func set(_ text: String) { set(RelayTodoIntegrationTests.instant(text)) }
+    func set(_ date: Date) { instant.withLock { $0 = date } }
 }
 
 /// An instant from ISO 8601 with offset, parsed by Foundation (not by the code under test).

@@ -31,16 +31,26 @@ extension EventLoop {
             }
             let total = state.connectionCount.wrappingAdd(1, ordering: .relaxed).newValue
             if total > state.configuration.maxConnections || draining {
-                refuse(fd)
+                refuse(fd, .capacity)
                 continue
             }
-            adopt(fd, peer: peer)
+            var counted: AddressBlock?
+            if let perAddress = state.perAddress, let peer, !state.configuration.trustedProxies.trusts(peer) {
+                let block = peer.block
+                guard perAddress.admit(block) else {
+                    refuse(fd, .perAddress)
+                    continue
+                }
+                counted = block
+            }
+            adopt(fd, peer: peer, countedBlock: counted)
         }
     }
 
-    private func adopt(_ fd: Int32, peer: IPAddress?) {
+    private func adopt(_ fd: Int32, peer: IPAddress?, countedBlock: AddressBlock?) {
         Socket.setNoDelay(fd)
-        let connection = Connection(fd: fd, peer: peer, limits: state.configuration.limits)
+        let connection = Connection(
+            fd: fd, peer: peer, countedBlock: countedBlock, limits: state.configuration.limits)
         connection.timer = .header
         connection.deadline = now + Int64(state.configuration.headerReadTimeoutMilliseconds)
         if Int(fd) >= connections.count {
@@ -52,9 +62,10 @@ extension EventLoop {
         register(fd, events: EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue)
     }
 
-    /// Over the connection limit: answer a short 503 and close. Whatever the client already sent is
+    /// Over a connection limit: answer a short 503 and close. Whatever the client already sent is
     /// read first so the close is a FIN, not a reset that could destroy the 503.
-    private func refuse(_ fd: Int32) {
+    private func refuse(_ fd: Int32, _ reason: ServerEvent.Refusal) {
+        state.report(.refused(reason))
         ResponseSerializer.overloaded.withUnsafeBytes {
             _ = send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
         }
@@ -73,7 +84,10 @@ extension EventLoop {
         }
         close(reserveFD)
         let (fd, _) = Socket.accept(listenFD)
-        if fd >= 0 { close(fd) }
+        if fd >= 0 {
+            close(fd)
+            state.report(.refused(.descriptors))
+        }
         reserveFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 }

@@ -77,10 +77,16 @@ extension EventLoop {
         connection.input.append(contentsOf: rest)
     }
 
+    /// After input that did not complete a request: the head keeps its deadline (set at its first
+    /// byte), a body gets the earliest of its deadlines, recomputed as bytes arrive.
     private func armReadTimer(_ connection: Connection) {
         if connection.parser.isReadingBody {
-            connection.timer = .bodyIdle
-            connection.deadline = now + Int64(state.configuration.bodyIdleTimeoutMilliseconds)
+            if connection.timer != .body {
+                connection.timer = .body
+                connection.bodyStarted = now
+            }
+            connection.lastBodyByte = now
+            connection.deadline = bodyDeadline(connection).at
         } else if connection.parser.hasPartialRequest && connection.timer != .header {
             connection.timer = .header
             connection.deadline = now + Int64(state.configuration.headerReadTimeoutMilliseconds)
@@ -243,6 +249,7 @@ extension EventLoop {
         }
         connectionCount -= 1
         state.connectionCount.wrappingSubtract(1, ordering: .relaxed)
+        if let block = connection.countedBlock { state.perAddress?.release(block) }
         connection.input = []
         connection.output = []
     }

@@ -1,0 +1,254 @@
+import Foundation
+import RelayCloudKit
+import RelayCrypto
+import RelayHTTP
+import RelayOAuth
+import RelaySync
+
+/// The local server's iCloud sign-in: CloudKit's 421 `redirectURL` opened in the person's browser, and the
+/// callback caught on `http://localhost:<port>`.
+///
+/// CloudKit's callback goes to the fixed URL set on the API token and carries no state of ours
+/// (`reference/cloudkit-ws.md`), so a page anywhere could send a browser to the callback with a session of
+/// its own and have this server save it (login CSRF: the person's AI would then write to someone else's
+/// iCloud). The attempt is therefore tied to the browser that starts it, as the hosted relay ties its
+/// callback to a cookie: the link opened is a local start page (`/mustdo/sign-in?n=<nonce>`) that sets an
+/// HttpOnly, SameSite=Lax cookie for `localhost` and only then sends the browser to Apple; the callback is
+/// taken only with that cookie, once, while the attempt is open. The listener exists only for the
+/// attempt's window, on 127.0.0.1, and answers only for `localhost:<port>` and `127.0.0.1:<port>`.
+///
+/// After a callback the browser is sent on to a clean page (`/mustdo/done`), so the token does not stay in
+/// its address bar or history. The token is checked with `users/caller` before it is saved.
+final class LocalSignIn: Sendable {
+    static let startPath = "/mustdo/sign-in"
+    static let callbackPath = LocalBounce.targetPath
+    static let donePath = "/mustdo/done"
+    static let cookieName = "mustdo_sign_in"
+
+    let client: CloudKitClient
+    let session: LocalSession
+    let port: Int
+    let browser: [String]?
+    let logger: Logger
+    private let current = Locked<Attempt?>(nil)
+    /// The last attempt that ended, whose listener may still be lingering for its result page.
+    private let ended = Locked<Attempt?>(nil)
+
+    init(client: CloudKitClient, session: LocalSession, port: Int, browser: [String]?, logger: Logger) {
+        self.client = client
+        self.session = session
+        self.port = port
+        self.browser = browser
+        self.logger = logger
+    }
+
+    /// How an attempt ended.
+    enum Outcome: Sendable, Equatable {
+        case signedIn
+        case failed(String)
+        case timedOut
+    }
+
+    /// One sign-in window: its secrets, its listener and, once known, how it ended.
+    final class Attempt: Sendable {
+        let nonce = Base64URL.encode(SecureRandom.bytes(count: 24))
+        let cookie = Base64URL.encode(SecureRandom.bytes(count: 24))
+        let appleURL: String
+        let deadline: ContinuousClock.Instant
+        let startURL: String
+        fileprivate let server = Locked<Server?>(nil)
+        private let ending = Locked<Outcome?>(nil)
+
+        init(appleURL: String, port: Int, window: Duration) {
+            self.appleURL = appleURL
+            deadline = ContinuousClock.now + window
+            startURL = "http://localhost:\(port)\(LocalSignIn.startPath)?n=\(nonce)"
+        }
+
+        /// How it ended, nil while open.
+        var outcome: Outcome? { ending.withLock { $0 } }
+
+        /// Records the end once; false when it had ended already.
+        fileprivate func end(_ outcome: Outcome) -> Bool {
+            ending.withLock { ending in
+                guard ending == nil else { return false }
+                ending = outcome
+                return true
+            }
+        }
+
+        var secondsLeft: Int { max(0, Int((deadline - ContinuousClock.now).components.seconds)) }
+    }
+
+    /// Opens a sign-in window of `window` (or joins the one still open) and hands its link to the browser.
+    /// `opened` is false when no browser could be asked: the caller gives the person the link instead.
+    func begin(window: Duration) async throws(LocalSignInError) -> (attempt: Attempt, opened: Bool) {
+        if let open = current.withLock({ $0 }), open.outcome == nil, ContinuousClock.now < open.deadline {
+            return (open, await openBrowser(open))
+        }
+        let appleURL: String
+        do {
+            appleURL = try await client.signInURL()
+        } catch {
+            throw LocalSignInError(
+                code: "UPSTREAM_UNAVAILABLE",
+                "iCloud did not give a sign-in page (\(error)). Check the API token and the network, then retry.")
+        }
+        let attempt = Attempt(appleURL: appleURL, port: port, window: window)
+        // The listener binds with SO_REUSEPORT, so a lingering one of an ended attempt would share the port
+        // and take some of the new attempt's connections (answering "not started here"): close it first.
+        if let previous = ended.withLock({ ended -> Attempt? in
+            defer { ended = nil }
+            return ended
+        }) {
+            await Self.stopListener(of: previous)
+        }
+        let server = Server(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: port, eventLoops: 1),
+            responder: Responder { [self] request in .later { await self.respond(to: request, attempt: attempt) } })
+        do {
+            try server.start()
+        } catch {
+            throw LocalSignInError(
+                code: "CALLBACK_PORT_IN_USE",
+                "Cannot listen on localhost:\(port) for Apple's callback (\(error)). Close what uses the port, or "
+                    + "set MUSTDO_CALLBACK_PORT to the port the API token's callback names.")
+        }
+        attempt.server.withLock { $0 = server }
+        let replaced = current.withLock { current -> Attempt? in
+            defer { current = attempt }
+            return current
+        }
+        if let replaced { finish(replaced, .timedOut, linger: .zero) }
+        Task { [self] in
+            try? await Task.sleep(until: attempt.deadline)
+            finish(attempt, .timedOut, linger: .zero)
+        }
+        var event = LogEvent(.info, "local.sign_in_started")
+        event.count = port
+        logger.log(event)
+        return (attempt, await openBrowser(attempt))
+    }
+
+    private func openBrowser(_ attempt: Attempt) async -> Bool {
+        guard let browser else { return false }
+        return await BrowserOpener.open(attempt.startURL, command: browser)
+    }
+
+    /// Waits until `attempt` ends (or the calling task is cancelled: then nil).
+    func wait(for attempt: Attempt) async -> Outcome? {
+        while !Task.isCancelled {
+            if let outcome = attempt.outcome { return outcome }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    /// Ends `attempt` with `outcome` and closes its listener after `linger` (time for the browser to load
+    /// the page it was just sent to).
+    private func finish(_ attempt: Attempt, _ outcome: Outcome, linger: Duration) {
+        guard attempt.end(outcome) else { return }
+        current.withLock { if $0 === attempt { $0 = nil } }
+        ended.withLock { $0 = attempt }
+        var event = LogEvent(outcome == .signedIn ? .info : .warning, "local.sign_in_ended")
+        event.outcome = StaticOrRoute(
+            name: outcome == .signedIn ? "signed_in" : outcome == .timedOut ? "timed_out" : "failed")
+        logger.log(event)
+        Task {
+            if linger > .zero { try? await Task.sleep(for: linger) }
+            await Self.stopListener(of: attempt)
+        }
+    }
+
+    /// Shuts `attempt`'s listener down (once: whoever takes it from the attempt stops it).
+    private static func stopListener(of attempt: Attempt) async {
+        let server = attempt.server.withLock { server -> Server? in
+            defer { server = nil }
+            return server
+        }
+        server?.shutdown()
+        await server?.waitUntilStopped()
+    }
+
+    // MARK: - The listener's pages
+
+    private func respond(to request: Request, attempt: Attempt) async -> Response {
+        let host = (request.headers["host"] ?? "").lowercased()
+        guard host == "localhost:\(port)" || host == "127.0.0.1:\(port)" else {
+            return LocalSignInPages.page(.misdirectedRequest, .wrongHost)
+        }
+        guard request.method == .get || request.method == .head else {
+            return LocalSignInPages.page(.methodNotAllowed, .unknown)
+        }
+        switch request.path {
+        case Self.startPath:
+            return start(request, attempt: attempt)
+        case Self.callbackPath:
+            return await callback(request, attempt: attempt)
+        case Self.donePath:
+            return LocalSignInPages.done(request)
+        default:
+            return LocalSignInPages.page(.notFound, .unknown)
+        }
+    }
+
+    /// The start page: the nonce from the link, then the binding cookie and on to Apple.
+    private func start(_ request: Request, attempt: Attempt) -> Response {
+        let nonce = (try? request.query()["n"]) ?? ""
+        guard attempt.outcome == nil, ConstantTime.equals(Array(nonce.utf8), Array(attempt.nonce.utf8)) else {
+            return LocalSignInPages.page(.forbidden, .expired)
+        }
+        var response = Response.redirect(to: attempt.appleURL, status: .seeOther)
+        response.setCookie(
+            Cookie(
+                name: Self.cookieName, value: attempt.cookie, path: "/mustdo/", maxAge: attempt.secondsLeft + 5,
+                secure: false, sameSite: .lax))
+        return LocalSignInPages.secured(response)
+    }
+
+    /// Apple's callback (directly, or through the relay's bounce): cookie, token, `users/caller`, save.
+    private func callback(_ request: Request, attempt: Attempt) async -> Response {
+        let cookie = request.cookie(Self.cookieName) ?? ""
+        guard attempt.outcome == nil, ConstantTime.equals(Array(cookie.utf8), Array(attempt.cookie.utf8)) else {
+            return LocalSignInPages.redirect(.notStartedHere)
+        }
+        guard let token = CloudKitSignInCallback.webAuthToken(in: request) else {
+            finish(attempt, .failed("Apple sent no sign-in token."), linger: .seconds(10))
+            return LocalSignInPages.redirect(.noToken)
+        }
+        let verified: CloudKitWebAuthToken
+        do {
+            let response = try await client.caller(token: CloudKitWebAuthToken(token))
+            verified = response.rotatedToken ?? CloudKitWebAuthToken(token)
+        } catch {
+            let unsupported = error.kind == .accountUnsupported || error.kind == .accessDenied
+            finish(
+                attempt,
+                .failed(
+                    unsupported
+                        ? "This Apple account cannot be used through the web (Advanced Data Protection on, or iCloud "
+                            + "data on the web off)."
+                        : "Apple did not accept the sign-in (\(error.kind.rawValue))."),
+                linger: .seconds(10))
+            return LocalSignInPages.redirect(unsupported ? .unsupported : .refused)
+        }
+        do {
+            try await session.saveSignIn(verified)
+        } catch {
+            finish(attempt, .failed("The sign-in could not be saved: \(error)"), linger: .seconds(10))
+            return LocalSignInPages.redirect(.notSaved)
+        }
+        finish(attempt, .signedIn, linger: .seconds(10))
+        return LocalSignInPages.redirect(.signedIn)
+    }
+}
+
+/// Why a sign-in could not start, with a tool error code.
+struct LocalSignInError: Error, CustomStringConvertible {
+    let code: String
+    let description: String
+    init(code: String, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+}

@@ -1,0 +1,18 @@
+import RelayCloudKit
+import RelayMCP
+import RelayTodo
+
+/// What the relay offers over MCP, in one place for both servers built from it: the hosted endpoint
+/// (`buildApplication`) and the local stdio server (`mustdo-relay local`), so the two never drift apart.
+/// A tool added for the hosted relay is added here and the local server has it too.
+enum MCPFeatures {
+    /// Every tool of the hosted relay, for any principal that carries a CloudKit session.
+    static func tools<Principal: TodoPrincipal>(
+        client: CloudKitClient, for principal: Principal.Type = Principal.self
+    ) -> [any Tool<Principal>] {
+        TodoTools.tools(client: client, for: principal)
+    }
+
+    /// The ready-made prompts (English and Japanese).
+    static let prompts: [Prompt] = MustDoPrompts.all
+}

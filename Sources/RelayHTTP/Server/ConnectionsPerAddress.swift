@@ -1,0 +1,37 @@
+import RelaySync
+
+/// Open connections per client (`AddressBlock`), shared by every loop of one server: the
+/// per-address cap. A block has an entry only while it holds a connection, so the table never has
+/// more entries than the server has connections, and an accept or a close costs one hash lookup
+/// under a lock held for nothing else.
+final class ConnectionsPerAddress: Sendable {
+    /// Connections one block may hold.
+    let limit: Int
+    private let counts = Locked<[AddressBlock: Int]>([:])
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Counts one more connection for `block`; false (and nothing counted) when it holds `limit`.
+    func admit(_ block: AddressBlock) -> Bool {
+        counts.withLock { counts in
+            let held = counts[block, default: 0]
+            guard held < limit else { return false }
+            counts[block] = held + 1
+            return true
+        }
+    }
+
+    /// Forgets one connection of `block` (admitted earlier).
+    func release(_ block: AddressBlock) {
+        counts.withLock { counts in
+            guard let held = counts[block] else { return }
+            counts[block] = held > 1 ? held - 1 : nil
+        }
+    }
+
+    /// Connections counted for `block` now.
+    func held(by block: AddressBlock) -> Int { counts.withLock { $0[block, default: 0] } }
+
+    /// Blocks holding at least one connection.
+    var blocks: Int { counts.withLock { $0.count } }
+}

@@ -1,0 +1,32 @@
+/// Something the server did on its own, without a handler: refusing a connection or cutting a
+/// request that arrived too slowly. Reported through `ServerConfiguration.onEvent` so the app can
+/// count them; the server itself logs nothing (a flood of them must not become a flood of lines).
+public enum ServerEvent: Sendable, Equatable {
+    /// Why a new connection was answered 503 and closed (or, out of descriptors, just closed).
+    public enum Refusal: String, Sendable {
+        /// `maxConnections` reached.
+        case capacity
+        /// The client's address (IPv6: its /64) already holds `maxConnectionsPerAddress`.
+        case perAddress = "per_address"
+        /// The process ran out of descriptors: the connection was accepted on the spare one and
+        /// dropped without an answer (`maxConnections` is set too high for the descriptor limit).
+        case descriptors
+    }
+
+    /// Which limit a request ran into before it had fully arrived (it got 408).
+    public enum Timeout: String, Sendable {
+        /// The head was not complete within `headerReadTimeoutMilliseconds`.
+        case head
+        /// The body was not complete within `bodyTimeoutMilliseconds`.
+        case bodyDeadline = "body_deadline"
+        /// The body arrived slower than `bodyMinimumBytesPerSecond` after the grace period.
+        case bodyRate = "body_rate"
+        /// No body byte for `bodyIdleTimeoutMilliseconds`.
+        case bodyIdle = "body_idle"
+    }
+
+    /// A new connection was turned away.
+    case refused(Refusal)
+    /// A request was cut with 408.
+    case timedOut(Timeout)
+}

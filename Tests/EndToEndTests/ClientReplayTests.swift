@@ -1,0 +1,77 @@
+import Foundation
+import RelayCrypto
+import RelayHTTP
+import XCTest
+
+@testable import RelayApp
+
+/// Every real client of `docs/clients.md` connects to the relay as it is configured by default:
+/// each fixture in `clients/` (one per client and surface) is replayed through the whole app on a
+/// real socket, with SQLite and the CloudKit emulator over HTTP for the Apple sign-in. Clients
+/// identified by a metadata document get their real document, served under its real URL by a
+/// stand-in host (`e2e/document_host.py`) behind a throwaway CA, through the relay's real fetcher.
+final class ClientReplayTests: XCTestCase {
+    func testEveryRecordedClientConnectsWithTheDefaultConfiguration() async throws {
+        let fixtures = try ClientFixture.all()
+        XCTAssertGreaterThanOrEqual(fixtures.count, 15, "one fixture per client and surface of docs/clients.md")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+
+        var documents: [String: String] = [:]
+        for fixture in fixtures {
+            if case .metadataDocument(let url, let text) = fixture.registration { documents[url] = text }
+        }
+        let hosts = Set(documents.keys.compactMap { URLComponents(string: $0)?.host }).sorted()
+        let certificates = try await TestCertificates.make(in: directory, names: hosts)
+        let documentsFile = directory + "/documents.json"
+        try JSONSerialization.data(withJSONObject: documents).write(to: URL(fileURLWithPath: documentsFile))
+        let host = try ChildProcess(
+            path: try PythonScript.virtualenv(".venv-mcp2"),
+            [
+                PythonScript.repository.appendingPathComponent("Tests/EndToEndTests/e2e/document_host.py").path,
+                certificates.certificateFile, certificates.keyFile, documentsFile,
+            ])
+        defer { host.signal(SIGTERM) }
+        let port = try await host.waitForOutput(matching: #"\{"port": (\d+)\}"#, timeout: 30)
+        let outbound = try HTTPClient(
+            configuration: HTTPClientConfiguration(caFile: certificates.caFile, proxy: "http://127.0.0.1:\(port)"))
+        defer { outbound.shutdown() }
+
+        // The demo's configuration, whose OAuth settings are the defaults; only the test-only
+        // setting that lets the fetcher reach the stand-in host (a loopback proxy) is set.
+        let relay = try await RelayHarness(
+            configure: { $0.oauth.allowLoopbackMetadataDocuments = true }, outbound: outbound)
+        XCTAssertNil(relay.application.configuration.oauth.redirectAllowlist, "the default allowlist")
+        for (index, fixture) in fixtures.enumerated() {
+            let replay = ClientReplay(fixture: fixture, issuer: relay.issuer, http: relay.http)
+            do {
+                let outcome = try await replay.run(appleID: "replay-\(index)@example.com")
+                XCTAssertEqual(
+                    outcome.protectedResource["resource"]?.stringValue, relay.issuer + fixture.typedPath,
+                    "\(fixture.file): the metadata names the URL as typed")
+                XCTAssertFalse(outcome.grantedScope.isEmpty, fixture.file)
+            } catch {
+                XCTFail("\(error)")
+            }
+        }
+        // The code tab presenting Claude Code's document with its claude:// redirect, which the
+        // document does not list (anthropics/claude-code#93671): refused on a local page, never
+        // redirected, as the metadata-document rules require.
+        let codeTab = FormDecoding.encode([
+            ("response_type", "code"), ("client_id", "https://claude.ai/oauth/claude-code-client-metadata"),
+            ("redirect_uri", "claude://claude.ai/mcp-auth-callback/sdk"), ("state", "s"),
+            ("code_challenge", Base64URL.encode(SHA256.hash(String(repeating: "v", count: 43)))),
+            ("code_challenge_method", "S256"),
+        ])
+        let refused = try await relay.http.send(ClientRequest(url: relay.issuer + "/authorize?" + codeTab))
+        XCTAssertEqual(refused.status, 400)
+        XCTAssertNil(refused.headers["location"])
+        await relay.stop()
+        relay.removeFiles()
+        for url in documents.keys {
+            XCTAssertTrue(host.text.contains("{\"fetched\": \"\(url)\"}"), "the relay fetched \(url) from its host")
+        }
+    }
+}
