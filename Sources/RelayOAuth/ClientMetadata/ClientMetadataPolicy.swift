@@ -1,4 +1,3 @@
-import Foundation
 import RelayHTTP
 import RelayJSON
 
@@ -96,21 +95,28 @@ enum ClientMetadataPolicy {
     /// (RFC 9111 §5.2.2.2, §5.2.2.8).
     static func cacheLifetime(_ headers: HTTPHeaders, maximumFresh: Int, maximumStale: Int) -> (fresh: Int, stale: Int) {
         let directives = headers.values("cache-control").flatMap { $0.split(separator: ",") }.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
+            trimmed($0, of: " \t").lowercased()
         }
         func seconds(_ name: String) -> Int? {
             guard let directive = directives.first(where: { $0.hasPrefix(name + "=") }) else { return nil }
-            let value = directive.dropFirst(name.count + 1).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            let value = trimmed(directive.dropFirst(name.count + 1), of: "\"")
             return Int(value).map { max(0, $0) } ?? 0  // malformed: nothing (RFC 9111 §4.2.1: stale)
         }
         if directives.contains(where: { $0 == "no-store" || $0.hasPrefix("no-cache") }) { return (0, 0) }
         var fresh = seconds("max-age") ?? defaultCacheSeconds
-        if let age = headers["age"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), age > 0 {
+        if let age = headers["age"].flatMap({ Int(trimmed($0, of: " \t")) }), age > 0 {
             fresh = max(0, fresh - age)
         }
         var stale = min(seconds("stale-if-error") ?? maximumStale, maximumStale)
         if directives.contains(where: { $0 == "must-revalidate" || $0 == "proxy-revalidate" }) { stale = 0 }
         return (min(fresh, maximumFresh), max(0, stale))
+    }
+
+    /// `text` without leading and trailing `characters` (not Foundation's `trimmingCharacters`:
+    /// on Linux its first use in a process stalls every thread for most of a second).
+    private static func trimmed(_ text: some StringProtocol, of characters: String) -> String {
+        let inner = text.drop { characters.contains($0) }
+        return String(inner.reversed().drop { characters.contains($0) }.reversed())
     }
 
     /// Whether a response that is not a usable document looks like a passing failure of its host

@@ -42,17 +42,24 @@ final class DocumentFetches: Sendable {
     }
 
     /// `task`'s outcome, or nil when it has not finished within `wait` (it goes on without us).
+    ///
+    /// Not a task group: a group waits for all its children, and a child awaiting `task.value`
+    /// cannot be cancelled, so the caller would wait for the whole fetch after all.
     static func outcome(of task: Task<Outcome, Never>, within wait: Duration?) async -> Outcome? {
         guard let wait else { return await task.value }
-        return await withTaskGroup(of: Outcome?.self) { group in
-            group.addTask { await task.value }
-            group.addTask {
+        let answered = Locked(false)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Outcome?, Never>) in
+            let timer = Task {
                 try? await Task.sleep(for: wait)
-                return nil
+                if answered.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: nil) }
             }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+            Task {
+                let outcome = await task.value
+                if answered.withLock({ done in defer { done = true }; return !done }) {
+                    timer.cancel()
+                    continuation.resume(returning: outcome)
+                }
+            }
         }
     }
 

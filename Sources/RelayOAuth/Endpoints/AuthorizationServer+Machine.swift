@@ -75,29 +75,37 @@ extension AuthorizationServer {
         return response
     }
 
-    /// Runs a `/token` or `/revoke` request under the address's failure budget: an address this
-    /// instance knows to be over it is refused at once (429, no store operation); a request that
-    /// fails for the client's own reasons (any 4xx) counts one failure. Successes never count.
+    /// Runs a `/token` or `/revoke` request under the address's failure budget, counted on every
+    /// instance together: a request that fails for the client's own reasons (any 4xx but 429)
+    /// counts one failure, and the failures past the budget are answered 429 instead of their own
+    /// error, so at most the budget's failures per window are answered, whichever instances they
+    /// reach. An address this instance already knows to be over is refused at once (no store
+    /// operation). Successes never count: a platform refreshing for many people from a few
+    /// addresses is not slowed by its own traffic.
     private func countingFailures(
         _ request: Request, _ body: () async throws(OAuthError) -> Response
     ) async throws(OAuthError) -> Response {
         let address = Self.address(request)
-        if let wait = tokenFailures.knownWait(address) {
-            context.events(.limitReached(limit: .tokenFailuresPerAddress))
-            throw OAuthError(
-                .tooManyRequests, "Too many failed requests from this address; try again later.",
-                headers: ["Retry-After": String(wait)])
-        }
+        if let wait = tokenFailures.knownWait(address) { throw tooManyFailures(wait) }
         do {
             return try await body()
         } catch {
             let status = error.status.code
-            if (400..<500).contains(status) && status != 429 {
-                // A store failure here only loses one count; the client still hears its own error.
-                _ = try? await tokenFailures.count(address)
+            // A store failure here only loses one count; the client still hears its own error.
+            if (400..<500).contains(status) && status != 429,
+                let wait = (try? await tokenFailures.count(address)) ?? nil
+            {
+                throw tooManyFailures(wait)
             }
             throw error
         }
+    }
+
+    private func tooManyFailures(_ wait: Int) -> OAuthError {
+        context.events(.limitReached(limit: .tokenFailuresPerAddress))
+        return OAuthError(
+            .tooManyRequests, "Too many failed requests from this address; try again later.",
+            headers: ["Retry-After": String(wait)])
     }
 
     /// The client address a limit counts (an IPv6 address as its /64).

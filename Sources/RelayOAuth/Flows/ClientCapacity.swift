@@ -1,8 +1,10 @@
 import RelayStore
 
-/// The cap on registered clients that nobody has used yet, held across instances through two
-/// counters per day in the store: clients created that day (`LIMIT#clients-created#*`) and those
-/// of them that completed a token exchange since (`LIMIT#clients-used#*`).
+/// The cap on registered clients that nobody has used yet, held across instances through three
+/// counters per day in the store: new clients asked for that day (`LIMIT#clients-created#*`),
+/// those of them refused by this cap (`LIMIT#clients-refused#*`), and those that completed a
+/// token exchange since (`LIMIT#clients-used#*`). Created less refused less used is the day's
+/// unused clients, whichever instance made them.
 ///
 /// An unused client lives `unusedClient` seconds (30 days), so unused clients created more than
 /// `days = ⌈unusedClient / 86400⌉` whole days ago are gone. Allowing `maximum / (days + 1)` unused
@@ -13,8 +15,9 @@ import RelayStore
 /// after at most a minute); registrations identical to a stored client still succeed, and client
 /// ID metadata documents are unaffected.
 ///
-/// Cost per new client: one write (created) and one read (used); per client's first token
-/// exchange: one write (used).
+/// Cost per new client: one write (created) and two reads (refused, used); per refusal: one
+/// write (refused), and none at all for a minute after on the instance that refused; per
+/// client's first token exchange: one write (used).
 final class ClientCapacity: Sendable {
     static let window = 86400
 
@@ -38,9 +41,13 @@ final class ClientCapacity: Sendable {
         let start = now - now % Self.window
         let until = spentUntil.withLock { $0 }
         if until > now { return .failure(Wait(seconds: until - now)) }
-        let created = try await context.increment(keys(start).created, expiresAt: expiry(start))
-        let used = try await context.counterValue(keys(start).used)
-        guard created - used > perDay else { return .success(start) }
+        let keys = keys(start)
+        let created = try await context.increment(keys.created, expiresAt: expiry(start))
+        let refused = try await context.counterValue(keys.refused)
+        let used = try await context.counterValue(keys.used)
+        guard created - refused - used > perDay else { return .success(start) }
+        // This attempt stores nothing: take it back out of the day's unused clients.
+        _ = try? await context.increment(keys.refused, expiresAt: expiry(start))
         let end = start + Self.window
         // Look again within a minute: clients of this day may be used meanwhile and free room.
         spentUntil.withLock { $0 = min(end, now + 60) }
@@ -59,9 +66,10 @@ final class ClientCapacity: Sendable {
         var seconds: Int
     }
 
-    private func keys(_ start: Int) -> (created: ItemKey, used: ItemKey) {
+    private func keys(_ start: Int) -> (created: ItemKey, refused: ItemKey, used: ItemKey) {
         (
             OAuthKeys.limitCounter("clients-created", subject: "*", window: start),
+            OAuthKeys.limitCounter("clients-refused", subject: "*", window: start),
             OAuthKeys.limitCounter("clients-used", subject: "*", window: start)
         )
     }

@@ -71,7 +71,9 @@ struct ClientRegistry: Sendable {
             context.events(.clientRegistered(clientID: recordID))
             return await issue(client, reused: false)
         }
-        // The same metadata was registered at the same moment elsewhere: use that record.
+        // The same metadata was registered at the same moment elsewhere: use that record, and
+        // take this attempt back out of the day's unused clients.
+        await capacity.clientUsed(createdIn: window)
         if let existing = try await reusable(key, request) { return await issue(existing, reused: true) }
         throw OAuthError(.serverError, "A client identifier collided.")
     }
