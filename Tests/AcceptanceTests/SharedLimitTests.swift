@@ -52,15 +52,25 @@ final class SharedLimitTests: XCTestCase {
             XCTAssertEqual(refused.status, 429, refused.text)
             XCTAssertNotNil(refused.headers["retry-after"])
         }
-        // A registration of metadata already stored reuses that client on either instance, uncounted.
+        // A registration of metadata already stored reuses that client on either instance, uncounted:
+        // one store read.
+        let beforeReuse = try await Self.storeOperations(p)
         for instance in p.both {
             let again = try await Self.register(p.http, name: "new 0", from: "198.51.100.7", at: instance.base)
             XCTAssertEqual(again.status, 201, again.text)
             XCTAssertEqual(again.clientID, ids[0], "identical public registrations share one client")
         }
-        // Another address has its own budget.
+        let reuse = try await Self.storeOperations(p) - beforeReuse
+        XCTAssertEqual(reuse, 2, "two reused registrations, one read each")
+        // Another address has its own budget. A new client costs: its lookup (1 read), the
+        // address's counter (1 write; 2 for its window's first), the day's counters (1 write,
+        // 2 reads) and the record (1 write).
+        let beforeNew = try await Self.storeOperations(p)
         let other = try await Self.register(p.http, name: "elsewhere", from: "198.51.100.8", at: p.b.base)
         XCTAssertEqual(other.status, 201, other.text)
+        let new = try await Self.storeOperations(p) - beforeNew
+        XCTAssertLessThanOrEqual(new, 7)
+        print("store operations: a reused registration \(reuse / 2), a new client \(new) (a new address's first)")
         let refusals = try await Self.sum(p, #"relay_oauth_limit_refusals_total{limit="registrations_per_address"}"#)
         XCTAssertEqual(refusals, 2)
     }
