@@ -82,7 +82,8 @@ struct TokenHasher: Sendable {
         var keys = [secrets.currentPepper.key]
         if let previous = secrets.previousPepper { keys.append(previous.key) }
         var matched = false
-        for key in keys where ConstantTime.equals(Array(derivedSecret(clientID, key: key).utf8), Array(presented.utf8)) {
+        for key in keys where ConstantTime.equals(Array(derivedSecret(clientID, key: key).utf8), Array(presented.utf8))
+        {
             matched = true
         }
         return matched
@@ -97,7 +98,8 @@ struct TokenHasher: Sendable {
     /// `HMAC(pepper, limit ‖ 0 ‖ subject)`, 16 bytes in base64url, so no address is stored and one
     /// subject's counters for different limits are unrelated.
     func limitSubject(_ subject: String, limit: String) -> String {
-        let mac = HMACSHA256.authenticationCode(for: "limit\u{0}" + limit + "\u{0}" + subject, key: secrets.currentPepper.key)
+        let mac = HMACSHA256.authenticationCode(
+            for: "limit\u{0}" + limit + "\u{0}" + subject, key: secrets.currentPepper.key)
         return Base64URL.encode(Array(mac.prefix(16)))
     }
 

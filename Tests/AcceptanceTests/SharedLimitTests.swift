@@ -150,7 +150,8 @@ extension SharedLimitTests {
         var clientID: String? { (try? JSONValue(parsing: Array(text.utf8)))?["client_id"]?.stringValue }
     }
 
-    static func register(_ http: HTTPClient, name: String, from address: String, at base: String) async throws -> Answer {
+    static func register(_ http: HTTPClient, name: String, from address: String, at base: String) async throws -> Answer
+    {
         let body: JSONValue = [
             "client_name": .string(name), "redirect_uris": ["http://127.0.0.1:9/callback"],
             "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],

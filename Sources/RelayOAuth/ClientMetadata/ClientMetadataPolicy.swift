@@ -93,7 +93,8 @@ enum ClientMetadataPolicy {
     /// one, else `maximumStale`, never more). `no-store` and `no-cache` keep nothing (the relay
     /// does not revalidate); `must-revalidate` and `proxy-revalidate` forbid stale use
     /// (RFC 9111 §5.2.2.2, §5.2.2.8).
-    static func cacheLifetime(_ headers: HTTPHeaders, maximumFresh: Int, maximumStale: Int) -> (fresh: Int, stale: Int) {
+    static func cacheLifetime(_ headers: HTTPHeaders, maximumFresh: Int, maximumStale: Int) -> (fresh: Int, stale: Int)
+    {
         let directives = headers.values("cache-control").flatMap { $0.split(separator: ",") }.map {
             trimmed($0, of: " \t").lowercased()
         }

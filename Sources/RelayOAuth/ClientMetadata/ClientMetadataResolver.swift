@@ -43,7 +43,9 @@ struct ClientMetadataResolver: Sendable {
     func client(for url: String, purpose: Purpose) async throws(OAuthError) -> RegisteredClient {
         let key = OAuthKeys.metadataDocument(Base64URL.encode(SHA256.hash(url)))
         let now = context.now
-        let cached = try await context.get(key).flatMap(CachedDocument.init(item:)).flatMap { $0.client.id == url ? $0 : nil }
+        let cached = try await context.get(key).flatMap(CachedDocument.init(item:)).flatMap {
+            $0.client.id == url ? $0 : nil
+        }
         if let cached, purpose != .refetch, now < cached.freshUntil {
             if now >= cached.refreshFrom, !fetches.isBackingOff(url, now: now) {
                 _ = fetches.join(url) { await fetch(url, key: key) }
@@ -101,7 +103,8 @@ struct ClientMetadataResolver: Sendable {
             return .unavailable
         }
         if ClientMetadataPolicy.isPassingFailure(document) {
-            context.events(.metadataDocumentRefused(reason: "the host answered HTTP \(document.status) without a document"))
+            context.events(
+                .metadataDocumentRefused(reason: "the host answered HTTP \(document.status) without a document"))
             return .unavailable
         }
         let policy = RedirectURIPolicy(

@@ -48,14 +48,21 @@ final class DocumentFetches: Sendable {
     static func outcome(of task: Task<Outcome, Never>, within wait: Duration?) async -> Outcome? {
         guard let wait else { return await task.value }
         let answered = Locked(false)
+        /// True for the first caller only: the continuation is resumed exactly once.
+        @Sendable func first() -> Bool {
+            answered.withLock { done in
+                defer { done = true }
+                return !done
+            }
+        }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Outcome?, Never>) in
             let timer = Task {
                 try? await Task.sleep(for: wait)
-                if answered.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: nil) }
+                if first() { continuation.resume(returning: nil) }
             }
             Task {
                 let outcome = await task.value
-                if answered.withLock({ done in defer { done = true }; return !done }) {
+                if first() {
                     timer.cancel()
                     continuation.resume(returning: outcome)
                 }

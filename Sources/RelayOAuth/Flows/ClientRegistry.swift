@@ -79,7 +79,8 @@ struct ClientRegistry: Sendable {
     }
 
     /// The stored record of exactly this metadata, if there is one.
-    private func reusable(_ key: ItemKey, _ request: RegistrationRequest) async throws(OAuthError) -> RegisteredClient? {
+    private func reusable(_ key: ItemKey, _ request: RegistrationRequest) async throws(OAuthError) -> RegisteredClient?
+    {
         guard let item = try await context.get(key), let client = RegisteredClient(item: item),
             let stored = client.stored, stored.derivedSecret == request.authMethod.usesSecret,
             client.redirectURIs == request.redirectURIs, client.authMethod == request.authMethod,

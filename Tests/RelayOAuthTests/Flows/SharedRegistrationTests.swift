@@ -26,7 +26,10 @@ struct SharedRegistrationTests {
     }
 
     @Test func identicalPublicRegistrationsShareOneClientAndNeverCount() async throws {
-        try await withHarness(configure: { $0.registrationRateLimit = .init(requests: 2, window: 3600) }) { h in
+        let settings: (inout OAuthConfiguration) -> Void = {
+            $0.registrationRateLimit = .init(requests: 2, window: 3600)
+        }
+        try await withHarness(configure: settings) { h in
             var ids = Set<String>()
             for _ in 0..<50 {
                 let response = try await h.client.postJSON("/register", Self.publicClient("Platform"))
@@ -112,7 +115,8 @@ struct SharedRegistrationTests {
 
     @Test func theCapOnUnusedClientsAnswers503AndFreesRoomAsClientsAreUsed() async throws {
         // 30-day unused clients: a day's share is maximum / 31 = 2.
-        try await withHarness(configure: { $0.maximumUnusedClients = 62 }) { h in
+        let settings: (inout OAuthConfiguration) -> Void = { $0.maximumUnusedClients = 62 }
+        try await withHarness(configure: settings) { h in
             let first = try await h.client.postJSON("/register", Self.publicClient("A"))
             #expect(first.status == 201)
             #expect(try await h.client.postJSON("/register", Self.publicClient("B")).status == 201)
@@ -137,7 +141,8 @@ struct SharedRegistrationTests {
     }
 
     @Test func failedTokenRequestsPerAddressAreLimitedAndSuccessesNeverCount() async throws {
-        try await withHarness(configure: { $0.tokenFailureLimit = .init(requests: 3, window: 60) }) { h in
+        let settings: (inout OAuthConfiguration) -> Void = { $0.tokenFailureLimit = .init(requests: 3, window: 60) }
+        try await withHarness(configure: settings) { h in
             let tokens = try await h.connect()
             var refresh = try #require(tokens.refreshToken)
             for _ in 0..<6 {

@@ -13,7 +13,8 @@ import Testing
 struct StaleDocumentTests {
     static let url = ClientMetadataDocumentTests.claudeURL
     static let document = ClientMetadataDocumentTests.claudeDocument
-    static let renamed = document.replacingOccurrences(of: "\"client_name\":\"Claude\"", with: "\"client_name\":\"Claude 2\"")
+    static let renamed = document.replacingOccurrences(
+        of: "\"client_name\":\"Claude\"", with: "\"client_name\":\"Claude 2\"")
 
     static func serve(_ h: OAuthHarness, _ json: String = document, cache: String = "max-age=600") {
         h.fetcher.serve(url, json: json, headers: ["Content-Type": "application/json", "Cache-Control": cache])
@@ -55,7 +56,8 @@ struct StaleDocumentTests {
     }
 
     @Test func aHostThatFailsIsPaperedOverWithTheLastGoodCopyForABoundedTime() async throws {
-        try await withHarness(configure: { $0.lifetimes.metadataDocumentStaleIfError = 3600 }) { h in
+        let settings: (inout OAuthConfiguration) -> Void = { $0.lifetimes.metadataDocumentStaleIfError = 3600 }
+        try await withHarness(configure: settings) { h in
             Self.serve(h)
             #expect(try await Self.authorize(h).status == 200)
             #expect(h.fetcher.fetchCount == 1)
@@ -159,7 +161,8 @@ struct StaleDocumentTests {
             #expect(try await Self.cachedName(h) == nil)
             let refreshed = try await h.refresh(try #require(tokens.refreshToken), clientID: Self.url)
             #expect(refreshed.status == 200, "\(refreshed.text)")
-            #expect(h.recordedEvents.contains(.metadataDocumentStale(reason: "host failed or slow, no copy: public client")))
+            let fallback = OAuthEvent.metadataDocumentStale(reason: "host failed or slow, no copy: public client")
+            #expect(h.recordedEvents.contains(fallback))
         }
     }
 }
