@@ -38,26 +38,20 @@ struct ClientRegistry: Sendable {
 
     /// Registers `request` from `address` (already folded by `RateLimiter.key`): the shared record
     /// of this metadata, created when it is new and the budgets allow.
+    ///
+    /// The record is written first (`put(.absent)`) and only then counted, so a burst of identical
+    /// registrations (a platform's first minute) counts once: the others find the record, or lose
+    /// the create and read it, and are answered from it. A record past a budget is deleted again
+    /// before the refusal; a registration that read it in that moment got an ID that is gone, and
+    /// re-registers when `/authorize` or `/token` says the client is unknown.
     func register(_ request: RegistrationRequest, address: String) async throws(OAuthError) -> Registration {
         let recordID = request.contentID
         let key = OAuthKeys.client(recordID)
         if let existing = try await reusable(key, request) { return await issue(existing, reused: true) }
-        if let wait = try await newClients.count(address) {
-            context.events(.limitReached(limit: .registrationsPerAddress))
-            throw OAuthError(
-                .tooManyRequests, "Too many new clients from this address; try again later.",
-                headers: ["Retry-After": String(wait)])
-        }
-        let window: Int
-        switch try await capacity.admit() {
-        case .success(let day): window = day
-        case .failure(let wait):
-            context.events(.limitReached(limit: .unusedClients))
-            throw OAuthError(
-                .temporarilyUnavailable, "This server holds as many new clients as it can; try again later.",
-                headers: ["Retry-After": String(wait.seconds)])
-        }
+        // An address this instance knows to be over its budget costs no write.
+        if let wait = newClients.knownWait(address) { throw tooManyNewClients(wait) }
         let now = context.now
+        let window = now - now % ClientCapacity.window
         let expiry = now + context.configuration.lifetimes.unusedClient
         let client = RegisteredClient(
             id: recordID, source: .registration, name: request.name, redirectURIs: request.redirectURIs,
@@ -67,15 +61,33 @@ struct ClientRegistry: Sendable {
                 recordID: recordID, derivedSecret: request.authMethod.usesSecret, createdWindow: window, used: false,
                 version: 1, expiresAt: expiry))
         // Unused clients disappear: the expiry is cleared by the first successful token exchange.
-        if try await context.put(key, client.attributes, expiresAt: expiry, condition: .absent) != nil {
-            context.events(.clientRegistered(clientID: recordID))
-            return await issue(client, reused: false)
+        guard try await context.put(key, client.attributes, expiresAt: expiry, condition: .absent) != nil else {
+            // The same metadata was registered at the same moment: use that record.
+            if let existing = try await reusable(key, request) { return await issue(existing, reused: true) }
+            throw OAuthError(.serverError, "A client identifier collided.")
         }
-        // The same metadata was registered at the same moment elsewhere: use that record, and
-        // take this attempt back out of the day's unused clients.
-        await capacity.clientUsed(createdIn: window)
-        if let existing = try await reusable(key, request) { return await issue(existing, reused: true) }
-        throw OAuthError(.serverError, "A client identifier collided.")
+        if let wait = try await newClients.count(address) {
+            _ = try? await context.delete(key, condition: .versionEquals(1))
+            throw tooManyNewClients(wait)
+        }
+        switch try await capacity.admit() {
+        case .success: break
+        case .failure(let wait):
+            _ = try? await context.delete(key, condition: .versionEquals(1))
+            context.events(.limitReached(limit: .unusedClients))
+            throw OAuthError(
+                .temporarilyUnavailable, "This server holds as many new clients as it can; try again later.",
+                headers: ["Retry-After": String(wait.seconds)])
+        }
+        context.events(.clientRegistered(clientID: recordID))
+        return await issue(client, reused: false)
+    }
+
+    private func tooManyNewClients(_ wait: Int) -> OAuthError {
+        context.events(.limitReached(limit: .registrationsPerAddress))
+        return OAuthError(
+            .tooManyRequests, "Too many new clients from this address; try again later.",
+            headers: ["Retry-After": String(wait)])
     }
 
     /// The stored record of exactly this metadata, if there is one.
