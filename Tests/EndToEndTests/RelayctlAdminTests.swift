@@ -92,7 +92,7 @@ final class RelayctlAdminTests: XCTestCase {
 
         let shown = try await ctl(["clients", "show", bob.clientID, "--json"])
         XCTAssertEqual(shown.json?["grants"]?.intValue, 1, shown.description)
-        XCTAssertEqual(shown.json?["redirectURIs"]?.arrayValue, ["http://127.0.0.1:9/callback"])
+        XCTAssertEqual(shown.json?["redirectURIs"]?.arrayValue, [.string(bob.redirectURI)])
         XCTAssertEqual(shown.json?["name"]?.stringValue, "driver")
 
         let stats = try await ctl(["store", "stats", "--json"])
