@@ -117,7 +117,8 @@ async def legitimate(samples: int, stop: asyncio.Event | None, tag: str):
     new, reused, failures = [], [], 0
     n = 0
     while (stop is None and n < samples) or (stop is not None and not stop.is_set()):
-        address = f"10.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}" if tag == "base" else f"10.100.{(n >> 8) & 255}.{n & 255}"
+        prefix = {"base": "10.0", "flood": "10.100", "control": "10.200"}[tag]
+        address = f"{prefix}.{(n >> 8) & 255}.{n & 255}"
         body = {
             "client_name": f"legitimate {tag} {n}",
             "redirect_uris": ["https://www.cursor.com/agents/mcp/oauth/callback"],
@@ -202,6 +203,28 @@ async def main() -> int:
         problems.append(f"junk from one address added {grown} client records")
     if failures or flood_failures:
         problems.append(f"the legitimate client was refused ({failures} quiet, {flood_failures} during the flood)")
+
+    # 3b. The control: as many registrations of the platform's known metadata from its address (the
+    # same parsing and one store read each, all answered 201), with the same legitimate client beside
+    # them. What the junk costs the legitimate client beyond any flood of registrations is the
+    # difference between the two ratios.
+    stop = asyncio.Event()
+    sampler = asyncio.create_task(legitimate(0, stop, "control"))
+    statuses, _, elapsed, cpu = await many(JUNK, lambda n: (CHATGPT, "198.51.100.10"))
+    stop.set()
+    control_new, control_reused, control_failures = await sampler
+    result["platform_flood_control"] = {
+        "registrations": JUNK,
+        "statuses": statuses,
+        "per_second": round(JUNK / elapsed),
+        "relay_cpu_us_per_registration": round(cpu * 1e6 / JUNK, 1),
+        "legitimate_new": quantiles(control_new),
+        "legitimate_reused": quantiles(control_reused),
+        "ratio_new_p50": round(statistics.median(control_new) / statistics.median(new), 2),
+        "ratio_reused_p50": round(statistics.median(control_reused) / statistics.median(reused), 2),
+    }
+    if control_failures:
+        problems.append(f"the legitimate client was refused during the platform flood ({control_failures})")
 
     # 4. Junk from as many addresses as registrations.
     before = clients_stored()
