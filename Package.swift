@@ -36,8 +36,9 @@ let package = Package(
         // The store conformance suite, a library so every backend's tests (DynamoDB too) can run it.
         .target(name: "RelayStoreConformance", dependencies: ["RelayStore", "RelayJSON"]),
         // RelayStore only for `Clock` and `Locked`; the vault stores nothing itself.
-        .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelayStore"]),
-        .target(name: "RelayOAuth", dependencies: ["RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore"]),
+        .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelayStore", "RelaySync"]),
+        .target(
+            name: "RelayOAuth", dependencies: ["RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelaySync"]),
         .target(name: "RelayCloudKit", dependencies: ["RelayHTTP", "RelayJSON"]),
         .target(name: "RelayEmulator", dependencies: ["RelayHTTP", "RelayJSON", "COpenSSL"]),
         .target(
@@ -124,11 +125,12 @@ let package = Package(
                 "RelayTestSupport", "RelayStore", "RelayStoreConformance", "RelayJSON", "store-crash-writer",
             ]
         ),
-        .testTarget(name: "RelayVaultTests", dependencies: ["RelayVault", "RelayCrypto", "RelayStore"]),
+        .testTarget(name: "RelayVaultTests", dependencies: ["RelayVault", "RelayCrypto", "RelayStore", "RelaySync"]),
         .testTarget(
             name: "RelayOAuthTests",
             dependencies: [
                 "RelayTestSupport", "RelayOAuth", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault",
+                "RelaySync",
             ]
         ),
         .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayTestSupport", "RelayHTTP"]),
