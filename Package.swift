@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl"]),
         // The to-do domain (pure values and rules) and the nine tools on RelayMCP, reaching CloudKit through a
         // per-grant `CloudKitSession` that RelayApp implements on the vault and the grant store.
-        .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP"]),
+        .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP", "RelaySync"]),
         .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON", "RelaySync"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
         .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON", "RelaySync"]),
@@ -40,9 +40,10 @@ let package = Package(
         .target(
             name: "RelayOAuth", dependencies: ["RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelaySync"]),
         .target(name: "RelayCloudKit", dependencies: ["RelayHTTP", "RelayJSON"]),
-        .target(name: "RelayEmulator", dependencies: ["RelayHTTP", "RelayJSON", "COpenSSL"]),
+        .target(name: "RelayEmulator", dependencies: ["RelayHTTP", "RelayJSON", "RelaySync", "COpenSSL"]),
         .target(
-            name: "RelayAWS", dependencies: ["RelayHTTP", "RelayCrypto", "RelayStore", "RelayVault", "RelayJSON"]),
+            name: "RelayAWS",
+            dependencies: ["RelayHTTP", "RelayCrypto", "RelayStore", "RelayVault", "RelayJSON", "RelaySync"]),
         .target(
             name: "RelayApp",
             dependencies: [
