@@ -88,6 +88,7 @@ let package = Package(
             name: "RelayTodoIntegrationTests",
             dependencies: [
                 "RelayTestSupport", "RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON",
+                "RelaySync",
             ],
             exclude: ["e2e"]),
         .testTarget(
@@ -103,7 +104,7 @@ let package = Package(
             name: "AcceptanceTests",
             dependencies: [
                 "RelayTestSupport",
-                "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayAWS", "mustdo-relay", "mustdo-relayctl",
+                "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayAWS", "RelaySync", "mustdo-relay", "mustdo-relayctl",
                 "cloudkit-emulator",
             ],
             exclude: ["python"]
@@ -117,7 +118,8 @@ let package = Package(
                 "RelaySync",
             ]),
         .testTarget(
-            name: "RelayMCPTests", dependencies: ["RelayTestSupport", "RelayMCP", "RelayHTTP", "RelayJSON"],
+            name: "RelayMCPTests",
+            dependencies: ["RelayTestSupport", "RelayMCP", "RelayHTTP", "RelayJSON", "RelaySync"],
             exclude: ["e2e"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
         .testTarget(
@@ -142,11 +144,12 @@ let package = Package(
             dependencies: [
                 "RelayTestSupport",
                 "RelayAWS", "RelayStore", "RelayStoreConformance", "RelayVault", "RelayCrypto", "RelayHTTP",
-                "RelayJSON",
+                "RelayJSON", "RelaySync",
             ],
             exclude: ["python"]
         ),
-        .testTarget(name: "RelayEmulatorTests", dependencies: ["RelayEmulator", "RelayHTTP", "RelayJSON"]),
+        .testTarget(
+            name: "RelayEmulatorTests", dependencies: ["RelayEmulator", "RelayHTTP", "RelayJSON", "RelaySync"]),
     ]
 )
 
