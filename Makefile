@@ -27,8 +27,13 @@ format:
 
 # A hung test fails the run with a message long before CI's 90-minute limit.
 TEST_TIMEOUT ?= 1800
+# Swift Testing starts every test of the run at once unless told otherwise; on two cores the ~800
+# tests then share two threads, each test's clock includes everyone else's work (all of them
+# "took" 150 s), and a test with a time bound fails for no fault of its own. Eight at a time keeps
+# each test's time its own and makes the whole run faster (90 s instead of 190 s under load).
+TEST_WIDTH ?= 8
 unit: build
-	@timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test; status=$$?; \
+	@SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) timeout --kill-after=30 $(TEST_TIMEOUT) $(SWIFT) test; status=$$?; \
 	if [ $$status -eq 124 ] || [ $$status -eq 137 ]; then echo "make unit: swift test ran past $(TEST_TIMEOUT) s (a test hangs)" >&2; fi; \
 	exit $$status
 

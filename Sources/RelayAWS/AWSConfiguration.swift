@@ -41,23 +41,6 @@ public struct AWSConfiguration: Sendable {
             region: region, credentials: StaticCredentialsProvider(credentials), endpoint: endpoint,
             connectTimeout: connectTimeout, requestTimeout: requestTimeout, retry: retry)
     }
-
-    /// Region from `AWS_REGION` (or `AWS_DEFAULT_REGION`), credentials from the chain
-    /// (`AWSCredentialChain`, calls through `httpClient`), and the endpoint from `endpointVariable`
-    /// when it is set and not empty.
-    public static func fromEnvironment(
-        endpointVariable: String? = nil, _ environment: [String: String] = ProcessInfo.processInfo.environment,
-        httpClient: HTTPClient
-    ) throws(AWSError) -> AWSConfiguration {
-        guard
-            let region = [environment["AWS_REGION"], environment["AWS_DEFAULT_REGION"]].compactMap({ $0 })
-                .first(where: { !$0.isEmpty })
-        else { throw .configuration("AWS_REGION is not set") }
-        let endpoint = endpointVariable.flatMap { environment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
-        let chain = try AWSCredentialChain.resolve(
-            environment: environment, http: httpClient, options: AWSCredentialChain.Options(region: region))
-        return AWSConfiguration(region: region, credentials: chain.provider, endpoint: endpoint)
-    }
 }
 
 /// Bounded retries with "full jitter" exponential backoff: attempt n waits a random time in

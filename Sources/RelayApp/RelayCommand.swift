@@ -33,6 +33,32 @@ public enum RelayCommand {
           --version       Print the version.
         """
 
+    static let serveUsage = """
+        Usage: mustdo-relay serve [--config FILE] [--check-config]
+
+        Runs the relay. Settings come from FILE (KEY=value lines, see config/relay.env.example)
+        and from RELAY_* environment variables, which win; docs/operations.md explains each one.
+
+        Options:
+          --config FILE   Read settings from FILE.
+          --check-config  Validate the settings (and reach the store and key service), then exit:
+                          0 when they are usable, 1 with every problem listed.
+          -h, --help      Show this text.
+        """
+
+    static let demoUsage = """
+        Usage: mustdo-relay demo [--port N] [--data DIR]
+
+        Runs everything locally: the relay on http://127.0.0.1:N, a CloudKit emulator with a fake
+        Apple sign-in page, SQLite and freshly generated keys.
+
+        Options:
+          --port N        The relay's port (8080 unless given; 0 = any free port).
+          --data DIR      Keep the data in DIR (a new temporary directory unless given; a kept DIR
+                          keeps its connections).
+          -h, --help      Show this text.
+        """
+
     /// Runs the command line and returns the process exit code.
     public static func main(_ arguments: [String]) async -> Int32 {
         var parser = ArgumentParser(Array(arguments.dropFirst()))
@@ -49,6 +75,10 @@ public enum RelayCommand {
                 print("mustdo-relay \(version)")
                 return 0
             case "serve":
+                if parser.flag("--help") || parser.flag("-h") {
+                    print(serveUsage)
+                    return 0
+                }
                 let configFile = try parser.value(for: "--config")
                 let checkOnly = parser.flag("--check-config")
                 try parser.finish()
@@ -57,6 +87,10 @@ public enum RelayCommand {
                 // Nothing but MCP may reach standard output from here on.
                 return await LocalCommand.main(parser.remaining, environment: ProcessInfo.processInfo.environment)
             case "demo":
+                if parser.flag("--help") || parser.flag("-h") {
+                    print(demoUsage)
+                    return 0
+                }
                 let port = try parser.value(for: "--port").map { try ArgumentParser.port($0) } ?? 8080
                 let data = try parser.value(for: "--data")
                 try parser.finish()

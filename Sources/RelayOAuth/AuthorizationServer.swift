@@ -132,13 +132,6 @@ public final class AuthorizationServer: Sendable {
         bearer.insufficientScopeChallenge(needed: needed, granted: granted)
     }
 
-    /// Opens the grant secret bound to the request's token (the vault then opens `grant.sealed`).
-    public func grantSecret(for grant: BearerGrant, in request: Request) throws(OAuthError) -> GrantSecret {
-        let token = try bearer.presentedToken(request).get()
-        return try context.unbind(
-            grant.boundSecret, token: token, grant: GrantContext(userID: grant.userID, grantID: grant.grantID))
-    }
-
     // MARK: grants (for RelayApp: CloudKit token rotation, 421, admin)
 
     /// Deletes a grant and every token it issued (RelayApp calls this when CloudKit answers 421).

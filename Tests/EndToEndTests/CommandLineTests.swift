@@ -111,5 +111,12 @@ final class CommandLineTests: XCTestCase {
             XCTAssertEqual(status6, 2)
             XCTAssertTrue(wrong.text.contains("unknown command"), wrong.text)
         }
+        // Help after a subcommand is that subcommand's usage, whatever else is on the line.
+        for arguments in [["serve", "--help"], ["serve", "--config", "/nonexistent", "-h"], ["demo", "--help"]] {
+            let help = try ChildProcess("mustdo-relay", arguments)
+            let status = try await help.waitForExit()
+            XCTAssertEqual(status, 0, "\(arguments): \(help.text)")
+            XCTAssertTrue(help.text.contains("Usage: mustdo-relay \(arguments[0])"), help.text)
+        }
     }
 }

@@ -52,10 +52,9 @@ final class GrantLifecycleTests: XCTestCase {
         // The grant is gone: the access token (even cached) and the refresh token no longer work.
         let (again, _) = try await mcp.tool("list_todos", token: tokens.access)
         XCTAssertEqual(again.status, 401)
-        do {
-            _ = try await driver.refresh(tokens)
-            XCTFail("the refresh token of a deleted grant still worked")
-        } catch {}
+        let refused = try await driver.refusedRefresh(tokens)
+        XCTAssertEqual(refused.status, 400, "the refresh token of a deleted grant still worked")
+        XCTAssertEqual(refused.error, "invalid_grant")
         // Reconnecting is one more pass through the flow.
         let fresh = try await driver.connect(appleID: "expired@example.com")
         let (back, content) = try await mcp.tool("get_me", token: fresh.access)

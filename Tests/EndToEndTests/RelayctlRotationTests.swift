@@ -87,10 +87,9 @@ final class RelayctlRotationTests: XCTestCase {
             let status = try await relay.mcp.tool("get_me", token: staleTokens.access).reply.status
             XCTAssertEqual(status, 401)
         }
-        do {
-            _ = try await stale.refresh(staleTokens)
-            XCTFail("a refresh token hashed two rotations ago still worked")
-        } catch {}
+        let refused = try await stale.refusedRefresh(staleTokens)
+        XCTAssertEqual(refused.status, 400, "a refresh token hashed two rotations ago still worked")
+        XCTAssertEqual(refused.error, "invalid_grant")
         do {
             let status = try await relay.mcp.tool("get_me", token: freshTokens.access).reply.status
             XCTAssertEqual(status, 200)

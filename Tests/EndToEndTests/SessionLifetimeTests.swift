@@ -97,10 +97,9 @@ final class SessionLifetimeTests: XCTestCase {
         for kind in ["GRANT", "GRANT_INDEX", "TOKEN", "REFRESH"] {
             XCTAssertEqual(counts[kind], 0, "\(kind) left behind: \(counts)", file: file, line: line)
         }
-        do {
-            _ = try await driver.refresh(tokens)
-            XCTFail("the refresh token of the ended grant still worked", file: file, line: line)
-        } catch {}
+        let refused = try await driver.refusedRefresh(tokens)
+        XCTAssertEqual(refused.status, 400, "the refresh token of the ended grant still worked", file: file, line: line)
+        XCTAssertEqual(refused.error, "invalid_grant", file: file, line: line)
         let fresh = try await driver.connect(appleID: appleID)
         let (back, content) = try await mcp.tool("get_me", token: fresh.access)
         XCTAssertEqual(back.status, 200, file: file, line: line)

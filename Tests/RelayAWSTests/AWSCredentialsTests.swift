@@ -55,18 +55,6 @@ struct AWSCredentialsTests {
         ])
         #expect(!longTerm.hasSessionToken, "an empty token means none")
         #expect(throws: AWSError.self) { try AWSCredentials.fromEnvironment(["AWS_ACCESS_KEY_ID": "AKIDENV"]) }
-
-        let configuration = try AWSConfiguration.fromEnvironment(
-            endpointVariable: "RELAY_DYNAMODB_ENDPOINT",
-            [
-                "AWS_DEFAULT_REGION": "eu-north-1", "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": secret,
-                "RELAY_DYNAMODB_ENDPOINT": "http://127.0.0.1:8000",
-            ], httpClient: AWSTestSupport.httpClient)
-        #expect(configuration.region == "eu-north-1" && configuration.endpoint == "http://127.0.0.1:8000")
-        #expect(throws: AWSError.self) {
-            try AWSConfiguration.fromEnvironment(
-                ["AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"], httpClient: AWSTestSupport.httpClient)
-        }
     }
 
     @Test func endpoints() throws {

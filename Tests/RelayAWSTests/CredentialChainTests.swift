@@ -1,7 +1,7 @@
 import Foundation
 import RelayHTTP
 import RelayStore
-import Synchronization
+import RelaySync
 import Testing
 
 @testable import RelayAWS
@@ -204,7 +204,7 @@ struct CredentialChainTests {
 
 /// STS's query API on a loopback server: records each form, answers like STS (or with an error).
 final class FakeSTS: Sendable {
-    private let state = Mutex<(forms: [[String: String]], signed: [Bool], refusal: (String, Int)?)>(([], [], nil))
+    private let state = Locked<(forms: [[String: String]], signed: [Bool], refusal: (String, Int)?)>(([], [], nil))
 
     var forms: [[String: String]] { state.withLock { $0.forms } }
     var signed: [Bool] { state.withLock { $0.signed } }

@@ -1,5 +1,6 @@
 import Foundation
 import RelayHTTP
+import RelaySync
 import Synchronization
 
 /// A local AWS endpoint on port 0 that answers the first `faults` requests with an AWS error and
@@ -89,7 +90,7 @@ final class SilentEndpoint: Sendable {
 
 /// The connections a `SilentEndpoint` holds open without answering.
 final class AcceptedConnections: Sendable {
-    let descriptors = Mutex<[Int32]>([])
+    let descriptors = Locked<[Int32]>([])
 }
 
 /// Requests seen by a fake endpoint's handlers.

@@ -1,6 +1,6 @@
 import Foundation
 import RelayStore
-import Synchronization
+import RelaySync
 import Testing
 
 @testable import RelayAWS
@@ -13,7 +13,7 @@ struct RefreshingCredentialsTests {
     final class Source: AWSCredentialSource {
         let clock: ManualClock
         let lifetime: Double
-        private let state = Mutex<(fetches: Int, gateOpen: Bool, failure: AWSError?)>((0, true, nil))
+        private let state = Locked<(fetches: Int, gateOpen: Bool, failure: AWSError?)>((0, true, nil))
         var kind: AWSCredentialSourceKind { .instanceMetadata }
         var fetches: Int { state.withLock { $0.fetches } }
 
@@ -40,7 +40,7 @@ struct RefreshingCredentialsTests {
     }
 
     final class Events: Sendable {
-        let all = Mutex<[AWSCredentialEvent]>([])
+        let all = Locked<[AWSCredentialEvent]>([])
         func record(_ event: AWSCredentialEvent) { all.withLock { $0.append(event) } }
         var failures: [AWSCredentialEvent] {
             all.withLock { $0.filter { if case .refreshFailed = $0 { true } else { false } } }

@@ -36,6 +36,41 @@ final class ServerSocketTests: XCTestCase {
         }
     }
 
+    /// The listeners share their port among the server's own loops (SO_REUSEPORT), never with a
+    /// second server: a relay started twice by mistake fails to start instead of silently taking a
+    /// share of the first one's connections.
+    func testASecondServerOnTheSamePortFailsToStart() async throws {
+        try await withServer(router: testRouter()) { server in
+            let second = Server(
+                configuration: ServerConfiguration(host: "127.0.0.1", port: server.port, eventLoops: 2),
+                responder: testRouter().responder)
+            XCTAssertThrowsError(try second.start()) { error in
+                XCTAssertEqual((error as? SocketError)?.code, EADDRINUSE, "\(error)")
+                XCTAssertTrue("\(error)".contains("another server"), "\(error)")
+            }
+            // The first one still answers every connection.
+            for _ in 0..<8 {
+                let client = try RawClient(port: server.port)
+                try client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+                XCTAssertEqual(try client.readResponse().text, "hello")
+            }
+        }
+        // Once it is gone, the port can be taken again at once (connections in TIME_WAIT do not count).
+        var port = 0
+        try await withServer(router: testRouter()) { server in
+            let client = try RawClient(port: server.port)
+            try client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+            _ = try client.readResponse()
+            port = server.port
+        }
+        let again = Server(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: port, eventLoops: 2),
+            responder: testRouter().responder)
+        try again.start()
+        again.shutdown()
+        await again.waitUntilStopped()
+    }
+
     func testARequestSentOneByteAtATime() async throws {
         try await withServer(router: testRouter()) { server in
             let client = try RawClient(port: server.port)

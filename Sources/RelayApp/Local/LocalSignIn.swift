@@ -95,8 +95,8 @@ final class LocalSignIn: Sendable {
                 "iCloud did not give a sign-in page (\(error)). Check the API token and the network, then retry.")
         }
         let attempt = Attempt(appleURL: appleURL, port: port, window: window)
-        // The listener binds with SO_REUSEPORT, so a lingering one of an ended attempt would share the port
-        // and take some of the new attempt's connections (answering "not started here"): close it first.
+        // A lingering listener of an ended attempt still holds the port (a server never shares its port
+        // with another): close it first.
         if let previous = ended.withLock({ ended -> Attempt? in
             defer { ended = nil }
             return ended

@@ -35,13 +35,13 @@ struct RelayAuthenticator: MCPAuthenticator {
         // A token found in the cache passed the precheck (format and checksum) when it was validated
         // moments ago, so a request that also meets the precheck's request-level rules (no query,
         // one Authorization header) skips it and its SHA-256. Anything else takes the full path.
-        if request.rawQuery == nil, let token = Self.bearerToken(request),
-            request.headers.values("authorization").count == 1, let grant = cache.lookup(BearerCache.key(token))
+        if request.rawQuery == nil, let token = BearerHeader.token(of: request),
+            let grant = cache.lookup(BearerCache.key(token))
         {
             return authorized(grant, token: token)
         }
         if let error = oauth.bearerPrecheck(request) { return .rejected(error.response()) }
-        guard let token = Self.bearerToken(request), let grant = cache.lookup(BearerCache.key(token)) else {
+        guard let token = BearerHeader.token(of: request), let grant = cache.lookup(BearerCache.key(token)) else {
             return nil
         }
         return authorized(grant, token: token)
@@ -51,7 +51,7 @@ struct RelayAuthenticator: MCPAuthenticator {
         do {
             let started = cache.now()
             let grant = try await oauth.validateBearer(request)
-            guard let token = Self.bearerToken(request) else {
+            guard let token = BearerHeader.token(of: request) else {
                 return .rejected(oauth.invalidTokenResponse(for: request))
             }
             cache.insert(grant, key: BearerCache.key(token), validatedSince: started)
@@ -101,13 +101,5 @@ struct RelayAuthenticator: MCPAuthenticator {
             session: GrantSession(
                 grant: grant, token: token, oauth: oauth, vault: vault, serializer: serializer, states: states,
                 observer: observer, credentials: credentials))
-    }
-
-    /// The token of a request that passed `bearerPrecheck` (one `Authorization: Bearer` header).
-    static func bearerToken(_ request: Request) -> String? {
-        guard let header = request.headers["authorization"], header.count > 7 else { return nil }
-        let scheme = header.prefix(7)
-        guard scheme.lowercased() == "bearer " else { return nil }
-        return String(header.dropFirst(7).drop { $0 == " " || $0 == "\t" })
     }
 }

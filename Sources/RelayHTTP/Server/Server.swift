@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import RelaySync
 
 #if canImport(Glibc)
     import Glibc
@@ -22,7 +22,7 @@ public final class Server: Sendable {
     }
 
     private let state: ServerState
-    private let lifecycle = Mutex(Lifecycle())
+    private let lifecycle = Locked(Lifecycle())
 
     /// A server that will answer every request with `responder`.
     public init(configuration: ServerConfiguration, responder: Responder) {
@@ -52,6 +52,8 @@ public final class Server: Sendable {
         var loops: [EventLoop] = []
         var port = configuration.port
         do throws(SocketError) {
+            // A port from the kernel (0) is free by construction; a given one is checked first.
+            if port != 0 { try Socket.claim(host: configuration.host, port: port) }
             for _ in 0..<configuration.eventLoops {
                 let listener = try Socket.listen(host: configuration.host, port: port, backlog: configuration.backlog)
                 port = listener.port

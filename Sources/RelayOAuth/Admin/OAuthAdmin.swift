@@ -1,5 +1,6 @@
 import RelayCrypto
 import RelayStore
+import RelaySync
 
 /// The operator's actions on the authorization server's records, for `mustdo-relayctl` and the
 /// relay's periodic grants count: list, show and delete clients, purge unused ones, list and

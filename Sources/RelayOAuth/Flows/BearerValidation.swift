@@ -82,11 +82,9 @@ struct BearerValidation: Sendable {
         guard let header = headers.first else {
             return .failure(failure(nil, "An access token is required.", request: request))
         }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard headers.count == 1, parts.count == 2, parts[0].lowercased() == "bearer" else {
+        guard headers.count == 1, let token = BearerHeader.token(in: header) else {
             return .failure(failure(.invalidRequest, "Use the Bearer scheme.", request: request))
         }
-        let token = String(parts[1].drop { $0 == " " || $0 == "\t" })
         guard TokenKind.accessToken.accepts(token) else {
             return .failure(failure(.invalidToken, "The access token is malformed.", request: request))
         }

@@ -81,6 +81,20 @@ final class OAuthDriver: @unchecked Sendable {
         return try record(try await json(.post, issuer + "/token", form: form))
     }
 
+    /// A refresh that should be refused: the status and the OAuth error code (RFC 6749 §5.2), so a
+    /// test tells a refusal from any other failure (a network error is not a refusal).
+    func refusedRefresh(_ tokens: Tokens) async throws -> (status: Int, error: String?) {
+        let form = [
+            ("grant_type", "refresh_token"), ("refresh_token", tokens.refresh), ("client_id", clientID),
+            ("resource", issuer + "/mcp"),
+        ]
+        let response = try await http.send(
+            ClientRequest(
+                method: .post, url: issuer + "/token", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Array(FormDecoding.encode(form).utf8)))
+        return (response.status, (try? JSONValue(parsing: response.body))?["error"]?.stringValue)
+    }
+
     /// The scope a token response names, from a refresh (for checks on narrowing).
     func refreshScope(_ tokens: Tokens, scope: String) async throws -> (status: Int, body: JSONValue?) {
         let form = [

@@ -2,6 +2,7 @@ import RelayCrypto
 import RelayHTTP
 import RelayJSON
 import RelayStore
+import RelaySync
 
 @testable import RelayOAuth
 

@@ -3,6 +3,7 @@ import RelayCrypto
 import RelayHTTP
 import RelayJSON
 import RelayStore
+import RelaySync
 import Testing
 
 @testable import RelayOAuth

@@ -50,6 +50,27 @@ enum Socket {
         return (fd, boundPort(fd))
     }
 
+    /// Fails with EADDRINUSE when anything listens on `host:port` already. The listeners bind with
+    /// SO_REUSEPORT, which would otherwise let a second relay (or a second sign-in listener) of the
+    /// same user join the port silently and take a share of its connections; a socket bound without
+    /// it cannot share, so binding one (then closing it) asks the kernel whether the port is free.
+    static func claim(host: String, port: Int) throws(SocketError) {
+        let address = host == "localhost" ? "127.0.0.1" : host
+        guard let ip = IPAddress(address) else { throw SocketError("parse listen address", code: EINVAL) }
+        let fd = socket(ip.isIPv4 ? AF_INET : AF_INET6, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SocketError("socket") }
+        defer { close(fd) }
+        var on: Int32 = 1
+        // SO_REUSEADDR: connections of an earlier run in TIME_WAIT do not count as a listener.
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        var storage = sockaddr_storage()
+        let length = fill(&storage, ip: ip, port: port)
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0 else { throw SocketError("bind \(address):\(port) (is another server listening there?)") }
+    }
+
     private static func fill(_ storage: inout sockaddr_storage, ip: IPAddress, port: Int) -> socklen_t {
         if ip.isIPv4 {
             return withUnsafeMutablePointer(to: &storage) {
