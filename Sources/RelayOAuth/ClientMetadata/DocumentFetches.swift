@@ -1,4 +1,5 @@
 import RelayStore
+import RelaySync
 
 /// The fetches of client metadata documents in flight in this process, one per URL
 /// (single-flight: every request that needs a document while it is being fetched waits for that

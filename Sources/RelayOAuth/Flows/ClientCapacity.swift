@@ -1,4 +1,5 @@
 import RelayStore
+import RelaySync
 
 /// The cap on registered clients that nobody has used yet, held across instances through three
 /// counters per day in the store: new clients asked for that day (`LIMIT#clients-created#*`),

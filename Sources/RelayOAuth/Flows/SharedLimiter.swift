@@ -1,4 +1,5 @@
 import RelayStore
+import RelaySync
 
 /// A fixed-window budget that holds across relay instances, because it is counted in the store
 /// every instance shares (`LIMIT#<name>#<subject>` / `W<window start>`, docs/storage-schema.md).

@@ -2,6 +2,7 @@ import Foundation
 import RelayHTTP
 import RelayJSON
 import RelayStore
+import RelaySync
 import Testing
 
 @testable import RelayOAuth
