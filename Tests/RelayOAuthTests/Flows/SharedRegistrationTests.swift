@@ -167,6 +167,7 @@ struct SharedRegistrationTests {
         let settings: (inout OAuthConfiguration) -> Void = {
             $0.registrationRateLimit = .init(requests: 4, window: 3600)
             $0.tokenFailureLimit = .init(requests: 4, window: 60)
+            $0.pageRateLimit = .init(requests: 3, window: 600)
         }
         let a = try await OAuthHarness.start(configure: settings)
         let b = try await OAuthHarness.start(secrets: a.secrets, directory: a.directory, configure: settings)
@@ -195,6 +196,9 @@ struct SharedRegistrationTests {
         let bad: [(String, String)] = [("grant_type", "refresh_token"), ("refresh_token", "x"), ("client_id", "x")]
         for n in 0..<4 { #expect(try await servers[n % 2].client.postForm("/token", bad).status == 401) }
         for server in servers { #expect(try await server.client.postForm("/token", bad).status == 429) }
+        // Pages that store a pending request: three in all, wherever they are shown.
+        for n in 0..<3 { #expect(try await servers[n % 2].client.get("/disconnect").status == 200) }
+        for server in servers { #expect(try await server.client.get("/disconnect").status == 429) }
         // No address is stored: counters are keyed by a keyed hash of it.
         let counters = try await a.store.scan(pkPrefix: "LIMIT#", cursor: nil, limit: 1000).items
         #expect(!counters.isEmpty)
