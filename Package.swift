@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "RelaySync"),
         // Child processes for the tests: posix_spawn with nothing inherited (Foundation's Process leaks
         // descriptors into children started meanwhile on other threads; see Subprocess.swift).
-        .target(name: "RelayTestSupport", dependencies: ["CSpawn", "RelaySync"]),
+        .target(name: "RelayTestSupport", dependencies: ["CSpawn", "RelaySync", "RelayHTTP"]),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl"]),
         // The to-do domain (pure values and rules) and the nine tools on RelayMCP, reaching CloudKit through a
         // per-grant `CloudKitSession` that RelayApp implements on the vault and the grant store.
@@ -113,7 +113,8 @@ let package = Package(
         .testTarget(
             name: "RelayAppTests",
             dependencies: [
-                "RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore", "RelayCloudKit", "RelayTodo",
+                "RelayTestSupport", "RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore", "RelayCloudKit",
+                "RelayTodo",
                 "RelayHTTP", "RelayEmulator",
                 "RelaySync",
             ]),
@@ -128,7 +129,9 @@ let package = Package(
                 "RelayTestSupport", "RelayStore", "RelayStoreConformance", "RelayJSON", "store-crash-writer",
             ]
         ),
-        .testTarget(name: "RelayVaultTests", dependencies: ["RelayVault", "RelayCrypto", "RelayStore", "RelaySync"]),
+        .testTarget(
+            name: "RelayVaultTests",
+            dependencies: ["RelayTestSupport", "RelayVault", "RelayCrypto", "RelayStore", "RelaySync"]),
         .testTarget(
             name: "RelayOAuthTests",
             dependencies: [

@@ -3,6 +3,7 @@ import RelayHTTP
 import RelayJSON
 import RelayStore
 import RelaySync
+import RelayTestSupport
 import Testing
 
 @testable import RelayAWS

@@ -1,6 +1,7 @@
 import Foundation
 import RelayStore
 import RelaySync
+import RelayTestSupport
 import Testing
 
 @testable import RelayAWS
@@ -184,15 +185,5 @@ struct RefreshingCredentialsTests {
         source.release()
         #expect(try await waiting.value.accessKeyID == "ASIAKEY1")
         #expect(source.fetches == 1)
-    }
-}
-
-/// Polls `condition` every 5 ms for up to 20 s.
-func waitUntil(_ condition: () async -> Bool) async throws {
-    // Long: the whole test process can stall for many seconds on a loaded two-core machine.
-    let deadline = ContinuousClock.now + .seconds(90)
-    while !(await condition()) {
-        guard ContinuousClock.now < deadline else { throw MotoFailure(message: "condition not met within 90 s") }
-        try await Task.sleep(for: .milliseconds(5))
     }
 }
