@@ -261,6 +261,12 @@ public struct Configuration: Sendable {
             "RELAY_OAUTH_UNUSED_CLIENT_TTL", default: 30 * 86400, range: 3600...365 * 86400)
         oauth.registrationsPerHour = reader.integer(
             "RELAY_OAUTH_REGISTRATIONS_PER_HOUR", default: 20, range: 1...100_000)
+        oauth.maximumUnusedClients = reader.integer(
+            "RELAY_OAUTH_MAX_UNUSED_CLIENTS", default: 100_000, range: 100...100_000_000)
+        oauth.tokenFailuresPerMinute = reader.integer(
+            "RELAY_OAUTH_TOKEN_FAILURES_PER_MINUTE", default: 120, range: 0...1_000_000)
+        oauth.metadataStaleIfError = reader.integer(
+            "RELAY_OAUTH_METADATA_STALE_IF_ERROR", default: 86400, range: 0...7 * 86400)
         oauth.validationCacheTTL = reader.integer("RELAY_OAUTH_VALIDATION_CACHE_TTL", default: 5, range: 0...60)
         oauth.metadataDocuments = reader.boolean("RELAY_OAUTH_METADATA_DOCUMENTS", default: true)
         oauth.allowLoopbackMetadataDocuments = reader.boolean(
