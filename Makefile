@@ -13,8 +13,10 @@ DEMO_PORT ?= 8080
 deps:
 	@scripts/install-deps.sh
 
+# The import check makes the module graph of docs/architecture.md a rule: a target may import only
+# what Package.swift lists for it (SwiftPM otherwise lets transitive dependencies through).
 build: deps
-	$(SWIFT) build -Xswiftc -warnings-as-errors
+	$(SWIFT) build -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 
 release: deps
 	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
