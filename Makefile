@@ -8,13 +8,15 @@ FUZZ_SECONDS ?= 60
 DEMO_PORT ?= 8080
 
 .PHONY: deps build release lint format test unit fuzz deploy-check demo package package-test bench bench-http \
-	bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-soak acceptance capacity clean
+	bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-registration bench-soak acceptance capacity clean
 
 deps:
 	@scripts/install-deps.sh
 
+# The import check makes the module graph of docs/architecture.md a rule: a target may import only
+# what Package.swift lists for it (SwiftPM otherwise lets transitive dependencies through).
 build: deps
-	$(SWIFT) build -Xswiftc -warnings-as-errors
+	$(SWIFT) build -Xswiftc -warnings-as-errors --explicit-target-dependency-import-check error
 
 release: deps
 	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
@@ -63,7 +65,7 @@ package-test: deps
 	timeout --kill-after=30 3600 packaging/test/run
 
 # Benchmarks print their numbers and ratios; bench/README.md says what each one measures.
-bench: bench-http bench-store bench-cloudkit bench-oauth bench-mcp bench-peers
+bench: bench-http bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-registration
 
 # The long runs, not part of `make test`: the package on a bare Debian root, then the 15-minute
 # soak and the 2,000-call burst (SOAK_MINUTES=2 make acceptance for a smoke run, SOAK_MINUTES=60
@@ -86,6 +88,9 @@ bench-oauth: deps
 bench-mcp: deps
 	EXTRA_APT_PACKAGES="nginx wrk" scripts/install-deps.sh
 	bench/mcp
+
+bench-registration: deps
+	bench/registration
 
 bench-peers: deps
 	EXTRA_APT_PACKAGES="wrk" scripts/install-deps.sh

@@ -25,23 +25,25 @@ let package = Package(
         .target(name: "RelaySync"),
         // Child processes for the tests: posix_spawn with nothing inherited (Foundation's Process leaks
         // descriptors into children started meanwhile on other threads; see Subprocess.swift).
-        .target(name: "RelayTestSupport", dependencies: ["CSpawn", "RelaySync"]),
+        .target(name: "RelayTestSupport", dependencies: ["CSpawn", "RelaySync", "RelayHTTP"]),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl"]),
         // The to-do domain (pure values and rules) and the nine tools on RelayMCP, reaching CloudKit through a
         // per-grant `CloudKitSession` that RelayApp implements on the vault and the grant store.
-        .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP"]),
+        .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP", "RelaySync"]),
         .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON", "RelaySync"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
         .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON", "RelaySync"]),
         // The store conformance suite, a library so every backend's tests (DynamoDB too) can run it.
         .target(name: "RelayStoreConformance", dependencies: ["RelayStore", "RelayJSON"]),
         // RelayStore only for `Clock` and `Locked`; the vault stores nothing itself.
-        .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelayStore"]),
-        .target(name: "RelayOAuth", dependencies: ["RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore"]),
-        .target(name: "RelayCloudKit", dependencies: ["RelayHTTP", "RelayJSON"]),
-        .target(name: "RelayEmulator", dependencies: ["RelayHTTP", "RelayJSON", "COpenSSL"]),
+        .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelayStore", "RelaySync"]),
         .target(
-            name: "RelayAWS", dependencies: ["RelayHTTP", "RelayCrypto", "RelayStore", "RelayVault", "RelayJSON"]),
+            name: "RelayOAuth", dependencies: ["RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelaySync"]),
+        .target(name: "RelayCloudKit", dependencies: ["RelayHTTP", "RelayJSON"]),
+        .target(name: "RelayEmulator", dependencies: ["RelayHTTP", "RelayJSON", "RelaySync", "COpenSSL"]),
+        .target(
+            name: "RelayAWS",
+            dependencies: ["RelayHTTP", "RelayCrypto", "RelayStore", "RelayVault", "RelayJSON", "RelaySync"]),
         .target(
             name: "RelayApp",
             dependencies: [
@@ -86,6 +88,7 @@ let package = Package(
             name: "RelayTodoIntegrationTests",
             dependencies: [
                 "RelayTestSupport", "RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON",
+                "RelaySync",
             ],
             exclude: ["e2e"]),
         .testTarget(
@@ -101,7 +104,7 @@ let package = Package(
             name: "AcceptanceTests",
             dependencies: [
                 "RelayTestSupport",
-                "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayAWS", "mustdo-relay", "mustdo-relayctl",
+                "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayAWS", "RelaySync", "mustdo-relay", "mustdo-relayctl",
                 "cloudkit-emulator",
             ],
             exclude: ["python"]
@@ -110,12 +113,14 @@ let package = Package(
         .testTarget(
             name: "RelayAppTests",
             dependencies: [
-                "RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore", "RelayCloudKit", "RelayTodo",
+                "RelayTestSupport", "RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore", "RelayCloudKit",
+                "RelayTodo",
                 "RelayHTTP", "RelayEmulator",
                 "RelaySync",
             ]),
         .testTarget(
-            name: "RelayMCPTests", dependencies: ["RelayTestSupport", "RelayMCP", "RelayHTTP", "RelayJSON"],
+            name: "RelayMCPTests",
+            dependencies: ["RelayTestSupport", "RelayMCP", "RelayHTTP", "RelayJSON", "RelaySync"],
             exclude: ["e2e"]),
         .testTarget(name: "RelayCryptoTests", dependencies: ["RelayCrypto"]),
         .testTarget(
@@ -124,11 +129,14 @@ let package = Package(
                 "RelayTestSupport", "RelayStore", "RelayStoreConformance", "RelayJSON", "store-crash-writer",
             ]
         ),
-        .testTarget(name: "RelayVaultTests", dependencies: ["RelayVault", "RelayCrypto", "RelayStore"]),
+        .testTarget(
+            name: "RelayVaultTests",
+            dependencies: ["RelayTestSupport", "RelayVault", "RelayCrypto", "RelayStore", "RelaySync"]),
         .testTarget(
             name: "RelayOAuthTests",
             dependencies: [
                 "RelayTestSupport", "RelayOAuth", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault",
+                "RelaySync",
             ]
         ),
         .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayTestSupport", "RelayHTTP"]),
@@ -139,11 +147,12 @@ let package = Package(
             dependencies: [
                 "RelayTestSupport",
                 "RelayAWS", "RelayStore", "RelayStoreConformance", "RelayVault", "RelayCrypto", "RelayHTTP",
-                "RelayJSON",
+                "RelayJSON", "RelaySync",
             ],
             exclude: ["python"]
         ),
-        .testTarget(name: "RelayEmulatorTests", dependencies: ["RelayEmulator", "RelayHTTP", "RelayJSON"]),
+        .testTarget(
+            name: "RelayEmulatorTests", dependencies: ["RelayEmulator", "RelayHTTP", "RelayJSON", "RelaySync"]),
     ]
 )
 

@@ -28,6 +28,9 @@ extension Configuration {
         result.lifetimes.refreshGrace = oauth.refreshGrace
         result.lifetimes.unusedClient = oauth.unusedClientTTL
         result.registrationRateLimit = OAuthConfiguration.RateLimit(requests: oauth.registrationsPerHour, window: 3600)
+        result.maximumUnusedClients = oauth.maximumUnusedClients
+        result.tokenFailureLimit = OAuthConfiguration.RateLimit(requests: oauth.tokenFailuresPerMinute, window: 60)
+        result.lifetimes.metadataDocumentStaleIfError = oauth.metadataStaleIfError
         result.allowsLoopbackMetadataDocuments = oauth.allowLoopbackMetadataDocuments
         if let origin = Self.origin(of: cloudKit.baseURL), !cloudKit.baseURL.hasPrefix("https://api.apple-cloudkit.com")
         {

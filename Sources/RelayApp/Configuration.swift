@@ -143,13 +143,19 @@ public struct Configuration: Sendable {
         server.limits.maxHeaderCount = reader.integer("RELAY_HTTP_MAX_HEADER_COUNT", default: 100, range: 8...10_000)
         server.limits.maxBodyBytes = reader.integer(
             "RELAY_HTTP_MAX_BODY_BYTES", default: 1_048_576, range: 1024...67_108_864)
-        server.headerReadTimeoutMilliseconds = reader.seconds("RELAY_HTTP_HEADER_TIMEOUT", default: 10)
-        server.bodyIdleTimeoutMilliseconds = reader.seconds("RELAY_HTTP_BODY_IDLE_TIMEOUT", default: 10)
-        server.bodyTimeoutMilliseconds = reader.seconds("RELAY_HTTP_BODY_TIMEOUT", default: 120)
+        server.headerReadTimeoutMilliseconds =
+            reader.duration("RELAY_HTTP_HEADER_TIMEOUT", default: .seconds(10)).wholeMilliseconds
+        server.bodyIdleTimeoutMilliseconds =
+            reader.duration("RELAY_HTTP_BODY_IDLE_TIMEOUT", default: .seconds(10)).wholeMilliseconds
+        server.bodyTimeoutMilliseconds =
+            reader.duration("RELAY_HTTP_BODY_TIMEOUT", default: .seconds(120)).wholeMilliseconds
         server.bodyMinimumBytesPerSecond = reader.integer("RELAY_HTTP_BODY_MIN_RATE", default: 500, range: 0...1 << 30)
-        server.keepAliveTimeoutMilliseconds = reader.seconds("RELAY_HTTP_KEEPALIVE_TIMEOUT", default: 60)
-        server.writeTimeoutMilliseconds = reader.seconds("RELAY_HTTP_WRITE_TIMEOUT", default: 30)
-        server.drainTimeoutMilliseconds = reader.seconds("RELAY_HTTP_DRAIN_TIMEOUT", default: 30)
+        server.keepAliveTimeoutMilliseconds =
+            reader.duration("RELAY_HTTP_KEEPALIVE_TIMEOUT", default: .seconds(60)).wholeMilliseconds
+        server.writeTimeoutMilliseconds =
+            reader.duration("RELAY_HTTP_WRITE_TIMEOUT", default: .seconds(30)).wholeMilliseconds
+        server.drainTimeoutMilliseconds =
+            reader.duration("RELAY_HTTP_DRAIN_TIMEOUT", default: .seconds(30)).wholeMilliseconds
         maxConnectionsIsExplicit = reader.raw("RELAY_HTTP_MAX_CONNECTIONS") != nil
         server.maxConnections = reader.integer("RELAY_HTTP_MAX_CONNECTIONS", default: 20_000, range: 1...1_000_000)
         server.maxConnectionsPerAddress = reader.integer(
@@ -235,8 +241,8 @@ public struct Configuration: Sendable {
             choices: ["production": CloudKitEnvironment.production, "development": .development])
         cloudKit.zone = reader.string("RELAY_CLOUDKIT_ZONE", default: "MustDo")
         cloudKit.caFile = reader.raw("RELAY_CLOUDKIT_CA_FILE")
-        cloudKit.connectTimeoutSeconds = Double(reader.seconds("RELAY_CLOUDKIT_CONNECT_TIMEOUT", default: 5)) / 1000
-        cloudKit.timeoutSeconds = Double(reader.seconds("RELAY_CLOUDKIT_TIMEOUT", default: 15)) / 1000
+        cloudKit.connectTimeoutSeconds = reader.duration("RELAY_CLOUDKIT_CONNECT_TIMEOUT", default: .seconds(5)).seconds
+        cloudKit.timeoutSeconds = reader.duration("RELAY_CLOUDKIT_TIMEOUT", default: .seconds(15)).seconds
     }
 
     private mutating func readOAuth(_ reader: inout SettingsReader) {
@@ -255,6 +261,12 @@ public struct Configuration: Sendable {
             "RELAY_OAUTH_UNUSED_CLIENT_TTL", default: 30 * 86400, range: 3600...365 * 86400)
         oauth.registrationsPerHour = reader.integer(
             "RELAY_OAUTH_REGISTRATIONS_PER_HOUR", default: 20, range: 1...100_000)
+        oauth.maximumUnusedClients = reader.integer(
+            "RELAY_OAUTH_MAX_UNUSED_CLIENTS", default: 100_000, range: 100...100_000_000)
+        oauth.tokenFailuresPerMinute = reader.integer(
+            "RELAY_OAUTH_TOKEN_FAILURES_PER_MINUTE", default: 120, range: 0...1_000_000)
+        oauth.metadataStaleIfError = reader.integer(
+            "RELAY_OAUTH_METADATA_STALE_IF_ERROR", default: 86400, range: 0...7 * 86400)
         oauth.validationCacheTTL = reader.integer("RELAY_OAUTH_VALIDATION_CACHE_TTL", default: 5, range: 0...60)
         oauth.metadataDocuments = reader.boolean("RELAY_OAUTH_METADATA_DOCUMENTS", default: true)
         oauth.allowLoopbackMetadataDocuments = reader.boolean(

@@ -1,5 +1,6 @@
 import RelayHTTP
 import RelayStore
+import RelaySync
 import RelayVault
 
 /// `/readyz`: 200 when the store answers a read and the key service makes a data key, 503 with

@@ -101,16 +101,18 @@ struct SettingsReader {
         return chosen
     }
 
-    /// A duration in seconds (fractions allowed), returned in milliseconds.
-    mutating func seconds(_ name: String, default value: Double) -> Int {
-        guard let text = raw(name) else { return Int(value * 1000) }
-        guard let number = Double(text), number > 0, number <= 86_400 else {
+    /// A duration written in seconds (fractions allowed: `0.5`), from a millisecond to a day.
+    mutating func duration(_ name: String, default value: Duration) -> Duration {
+        guard let text = raw(name) else { return value }
+        // At least a millisecond: the settings are kept in whole milliseconds, where 0 would mean no limit.
+        guard let number = Double(text), number >= 0.001, number <= 86_400 else {
             problems.append(
-                .init(setting: name, message: "expected a number of seconds above 0 and at most 86400, got \"\(text)\"")
+                .init(
+                    setting: name, message: "expected a number of seconds from 0.001 to 86400, got \"\(text)\"")
             )
-            return Int(value * 1000)
+            return value
         }
-        return Int(number * 1000)
+        return .milliseconds(Int64((number * 1000).rounded()))
     }
 
     mutating func addressRanges(_ name: String) -> [IPAddressRange] {

@@ -19,6 +19,15 @@ public enum PrefixedToken {
         return prefix + body + checksum(prefix: prefix, body: body)
     }
 
+    /// The token with `prefix` whose body is `bytes` (exactly `randomByteCount` of them): for a
+    /// secret derived from a key rather than drawn at random, in the same shape.
+    public static func encode(prefix: String, body bytes: [UInt8]) -> String {
+        precondition(isValidPrefix(prefix), "token prefixes are lowercase ASCII letters, digits and _")
+        precondition(bytes.count == randomByteCount, "a token body is \(randomByteCount) bytes")
+        let body = Base64URL.encode(bytes)
+        return prefix + body + checksum(prefix: prefix, body: body)
+    }
+
     /// Whether `token` has this prefix, the exact length, only base64url characters and a matching
     /// checksum. Costs one SHA-256 of about 50 bytes; does no I/O.
     public static func isWellFormed(_ token: String, prefix: String) -> Bool {

@@ -1,7 +1,7 @@
 import Foundation
 import RelayHTTP
 import RelayJSON
-import Synchronization
+import RelaySync
 
 /// The emulator's HTTP surface: `/database/1/…`, the sign-in pages, `/control/…`.
 final class EmulatorRoutes: Sendable {
@@ -81,7 +81,7 @@ final class EmulatorRoutes: Sendable {
 
 /// Lets the routes reach the server created after them.
 final class ServerReference: Sendable {
-    private let server = Mutex<Server?>(nil)
+    private let server = Locked<Server?>(nil)
 
     func set(_ value: Server) { server.withLock { $0 = value } }
 

@@ -32,8 +32,8 @@ public final class AuthorizationServer: Sendable {
     let connections: Connections
     let usage: UsageRecorder
     let pages: Pages
-    let registrationLimiter: RateLimiter
-    let pageLimiter: RateLimiter
+    let pageLimiter: SharedLimiter
+    let tokenFailures: SharedLimiter
     /// The operator's actions on this server's records (the relay uses it for its grants gauge).
     public let admin: OAuthAdmin
 
@@ -60,7 +60,13 @@ public final class AuthorizationServer: Sendable {
         paths = EndpointPaths(callback: configuration.callbackPath)
         discovery = DiscoveryDocuments(configuration, paths: paths, metadataDocuments: metadataFetcher != nil)
         clients = ClientRegistry(
-            context: context, documents: metadataFetcher.map { ClientMetadataResolver(context: context, fetcher: $0) })
+            context: context,
+            documents: metadataFetcher.map {
+                ClientMetadataResolver(context: context, fetcher: $0, fetches: DocumentFetches())
+            },
+            newClients: SharedLimiter(
+                name: "registrations", limit: configuration.registrationRateLimit, context: context),
+            capacity: ClientCapacity(context: context))
         pending = PendingRequests(context: context)
         grants = Grants(context: context)
         let issuer = TokenIssuer(context: context, grants: grants)
@@ -74,8 +80,8 @@ public final class AuthorizationServer: Sendable {
         bridge = SignInBridge(
             context: context, pending: pending, grants: grants, sessions: sessions, signIn: signIn, sealer: sealer)
         pages = Pages(configuration: configuration, paths: paths)
-        registrationLimiter = RateLimiter(configuration.registrationRateLimit)
-        pageLimiter = RateLimiter(configuration.pageRateLimit)
+        pageLimiter = SharedLimiter(name: "pages", limit: configuration.pageRateLimit, context: context)
+        tokenFailures = SharedLimiter(name: "token-failures", limit: configuration.tokenFailureLimit, context: context)
         admin = OAuthAdmin(context: context)
     }
 

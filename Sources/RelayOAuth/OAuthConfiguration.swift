@@ -25,12 +25,16 @@ public struct OAuthConfiguration: Sendable {
         public var redeemedCode = 86400
         /// The longest a client metadata document is cached, whatever its cache headers say.
         public var metadataDocumentCache = 86400
+        /// How long past its freshness a cached client metadata document may still be used while
+        /// its host fails (RFC 5861 `stale-if-error`; a shorter `stale-if-error` in the document
+        /// wins, `must-revalidate`, `no-cache` and `no-store` turn it off). 0 turns it off.
+        public var metadataDocumentStaleIfError = 86400
 
         /// The defaults.
         public init() {}
     }
 
-    /// A fixed-window request budget per client address.
+    /// A fixed-window request budget per client address (0 requests: no limit where that is allowed).
     public struct RateLimit: Sendable, Equatable {
         /// Requests allowed per window.
         public var requests: Int
@@ -59,10 +63,18 @@ public struct OAuthConfiguration: Sendable {
     public var maximumRedirectURIs = 10
     /// Lifetimes and windows.
     public var lifetimes = Lifetimes()
-    /// `POST /register` budget per client address.
+    /// New clients `POST /register` may store per client address; a registration identical to a
+    /// stored client reuses it and does not count. Held across instances through the store.
     public var registrationRateLimit = RateLimit(requests: 20, window: 3600)
-    /// Pending requests (consent and disconnect pages) a client address may open.
+    /// The most registered clients that nobody has used yet, across every instance
+    /// (`ClientCapacity`); past it new clients are refused with 503 until room frees.
+    public var maximumUnusedClients = 100_000
+    /// Pending requests (consent and disconnect pages) a client address may open; held across instances.
     public var pageRateLimit = RateLimit(requests: 120, window: 600)
+    /// Failed `/token` and `/revoke` requests per client address (0 requests: no limit); held
+    /// across instances. Successful requests never count, so a platform refreshing for many
+    /// people from a few addresses is not slowed.
+    public var tokenFailureLimit = RateLimit(requests: 120, window: 60)
     /// Largest registration body, in bytes.
     public var maximumRegistrationBytes = 16384
     /// The fixed path Apple's sign-in returns to (registered with the CloudKit API token).
@@ -126,13 +138,22 @@ public struct OAuthConfiguration: Sendable {
             lifetimes.accessToken, lifetimes.refreshToken, lifetimes.grant, lifetimes.code, lifetimes.pendingRequest,
             lifetimes.consentWindow, lifetimes.unusedClient, lifetimes.redeemedCode, lifetimes.connectionsSession,
         ]
-        if windows.contains(where: { $0 <= 0 }) || lifetimes.refreshGrace < 0 || lifetimes.metadataDocumentCache < 0 {
+        if windows.contains(where: { $0 <= 0 }) || lifetimes.refreshGrace < 0 || lifetimes.metadataDocumentCache < 0
+            || lifetimes.metadataDocumentStaleIfError < 0
+        {
             problems.append("lifetimes must be positive")
         }
         if lifetimes.consentWindow > lifetimes.pendingRequest {
             problems.append("the consent window must not be longer than a pending request lives")
         }
         if maximumRedirectURIs < 1 { problems.append("at least one redirect URI per client must be allowed") }
+        if [registrationRateLimit, pageRateLimit].contains(where: { $0.requests < 1 || $0.window < 1 }) {
+            problems.append("registration and page limits must allow at least one request per window of at least 1 s")
+        }
+        if tokenFailureLimit.requests < 0 || tokenFailureLimit.window < 1 {
+            problems.append("the token failure limit must not be negative and its window at least 1 s")
+        }
+        if maximumUnusedClients < 1 { problems.append("at least one unused client must be allowed") }
         return problems
     }
 }

@@ -68,6 +68,41 @@ struct TokenHasher: Sendable {
         Base64URL.encode(HMACSHA256.authenticationCode(for: recordName, key: secrets.userIDKey))
     }
 
+    /// The secret of a confidential client whose registration shares a stored record
+    /// (`<recordID>.<nonce>`): `mdr_cs_` + HMAC(pepper, "client-secret" ‖ 0 ‖ clientID), under the
+    /// current pepper when issued. Each registration's ID is unique, so each secret is too
+    /// (RFC 7591 §3.2.1), and nothing per registration needs storing.
+    func clientSecret(clientID: String) -> String {
+        derivedSecret(clientID, key: secrets.currentPepper.key)
+    }
+
+    /// Whether `presented` is the derived secret of `clientID` under the current or the previous
+    /// pepper (so secrets survive one pepper rotation, as stored hashes do). Constant time per pepper.
+    func isClientSecret(_ presented: String, clientID: String) -> Bool {
+        var keys = [secrets.currentPepper.key]
+        if let previous = secrets.previousPepper { keys.append(previous.key) }
+        var matched = false
+        for key in keys where ConstantTime.equals(Array(derivedSecret(clientID, key: key).utf8), Array(presented.utf8))
+        {
+            matched = true
+        }
+        return matched
+    }
+
+    private func derivedSecret(_ clientID: String, key: SymmetricKey) -> String {
+        let mac = HMACSHA256.authenticationCode(for: "client-secret\u{0}" + clientID, key: key)
+        return PrefixedToken.encode(prefix: TokenKind.clientSecret.rawValue, body: mac)
+    }
+
+    /// The key a rate-limit subject (a client address) is counted under in the store:
+    /// `HMAC(pepper, limit ‖ 0 ‖ subject)`, 16 bytes in base64url, so no address is stored and one
+    /// subject's counters for different limits are unrelated.
+    func limitSubject(_ subject: String, limit: String) -> String {
+        let mac = HMACSHA256.authenticationCode(
+            for: "limit\u{0}" + limit + "\u{0}" + subject, key: secrets.currentPepper.key)
+        return Base64URL.encode(Array(mac.prefix(16)))
+    }
+
     /// A key for sealing values that only a holder of `token` may open, bound to this server's
     /// pepper (so a store copy plus the token is not enough without the server) and to `purpose`.
     func sealingKey(token: String, purpose: String) -> SymmetricKey {

@@ -1,4 +1,5 @@
 import Foundation
+import RelaySync
 
 /// Wall-clock time as a seam, so expiry and time windows can be tested without sleeping.
 ///

@@ -1,4 +1,5 @@
 import RelayJSON
+import RelaySync
 
 /// A `Store` in process memory: for tests, and for a throwaway demo where losing everything on
 /// exit is fine. One lock guards all items; every operation is a short in-memory step.

@@ -1,5 +1,6 @@
 import RelayCrypto
 import RelayStore
+import RelaySync
 
 /// Unwrapped grant data keys in memory, keyed by an HMAC of the token under a per-process random
 /// key (so the cache's keys match nothing stored). Entries live `ttl` seconds from insertion;

@@ -1,4 +1,5 @@
 import RelayStore
+import RelaySync
 
 /// Runs `operation` but answers `keyServiceUnavailable` after `timeout` even if the operation
 /// never returns (a hung key service must not hang the request). The operation is cancelled then;

@@ -1,6 +1,7 @@
 import Foundation
 import RelayHTTP
 import RelayJSON
+import RelayTestSupport
 import XCTest
 
 /// An operator's fault must never cost a person their connection: `mustdo-relay serve` with a
@@ -43,7 +44,7 @@ final class APITokenFaultTests: XCTestCase {
         // Checked at start: the log says so before anyone calls a tool, and /readyz reports it while
         // keeping the instance in rotation.
         _ = try await relay.child.waitForOutput(matching: #""event":"cloudkit\.api_token_refused""#)
-        try await eventually("/readyz reports the refused API token") {
+        try await waitUntil("/readyz reports the refused API token") {
             let readiness = try await relay.readiness()
             return readiness.status == 200 && readiness.body.hasPrefix("degraded: CloudKit refuses the API token")
         }
@@ -88,7 +89,7 @@ final class APITokenFaultTests: XCTestCase {
         XCTAssertResult(try await alice.callTool("get_me", access: aliceTokens.access, at: relay.base))
         XCTAssertResult(
             try await bob.callTool("add_todo", ["title": "after the fix"], access: bobTokens.access, at: relay.base))
-        try await eventually("/readyz is plain ready again") {
+        try await waitUntil("/readyz is plain ready again") {
             let readiness = try await relay.readiness()
             return readiness.status == 200 && readiness.body == "ready"
         }

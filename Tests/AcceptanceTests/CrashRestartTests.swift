@@ -1,5 +1,6 @@
 import Foundation
 import RelayHTTP
+import RelayTestSupport
 import XCTest
 
 /// `kill -9` of a SQLite-backed relay in the middle of tool calls and refreshes, and a restart on
@@ -31,7 +32,7 @@ final class CrashRestartTests: XCTestCase {
         let perClient = 40
         let runs = clients.map { client in Task { try await client.run(operations: perClient, progress: progress) } }
 
-        try await eventually("the load got going", timeout: .seconds(60)) { progress.value >= 30 }
+        try await waitUntil("the load got going", timeout: .seconds(60)) { progress.value >= 30 }
         try await relay.child.kill9()
         let crashed = try await inspectSQLite(database)
         XCTAssertEqual(crashed.integrity, ["ok"])

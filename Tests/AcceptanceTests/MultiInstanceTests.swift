@@ -1,5 +1,6 @@
 import Foundation
 import RelayHTTP
+import RelayTestSupport
 import XCTest
 
 /// Two `mustdo-relay serve` processes behind an imaginary load balancer: one DynamoDB table and
@@ -75,7 +76,7 @@ final class MultiInstanceTests: XCTestCase {
         XCTAssertEqualValue(try await client.callTool("get_me", access: rotated.access, at: c.b.base).httpStatus, 401)
         // A validated this access token a moment ago: its cache may hold it for the validation-cache TTL (5 s).
         let revokedAt = ContinuousClock.now
-        try await eventually("A still accepts a revoked grant's access token", timeout: .seconds(8)) {
+        try await waitUntil("A still accepts a revoked grant's access token", timeout: .seconds(8)) {
             try await client.callTool("get_me", access: rotated.access, at: c.a.base).httpStatus == 401
         }
         XCTAssertLessThan(ContinuousClock.now - revokedAt, .seconds(7))
@@ -164,7 +165,7 @@ extension MultiInstanceTests {
         // more than one means the relay's call arrived and is now held by the latency.
         var seen = try await c.emulator.stats()["requests"]?.intValue ?? 0
         let call = Task { try await client.callTool("get_me", access: tokens.access, at: c.a.base) }
-        try await eventually("the call reached CloudKit") {
+        try await waitUntil("the call reached CloudKit") {
             let now = try await c.emulator.stats()["requests"]?.intValue ?? 0
             defer { seen = now }
             return now > seen + 1

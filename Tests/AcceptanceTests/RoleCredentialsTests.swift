@@ -1,7 +1,7 @@
 import Foundation
 import RelayHTTP
 import RelayJSON
-import Synchronization
+import RelaySync
 import XCTest
 
 @testable import RelayAWS
@@ -109,7 +109,7 @@ final class RoleCredentialsTests: XCTestCase {
 /// the relay's role minted by moto's STS, each living `lifetime` seconds.
 final class InstanceMetadata: Sendable {
     private final class Counters: Sendable {
-        let value = Mutex<(issued: Int, sessions: Int, secrets: [String])>((0, 0, []))
+        let value = Locked<(issued: Int, sessions: Int, secrets: [String])>((0, 0, []))
     }
 
     private let server: Server

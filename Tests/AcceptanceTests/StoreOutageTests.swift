@@ -4,6 +4,7 @@ import XCTest
 
 #if canImport(Glibc)
     import Glibc
+    import RelayTestSupport
 #endif
 
 /// DynamoDB and KMS (moto) going away under a running relay, first refusing connections (the
@@ -37,7 +38,7 @@ final class StoreOutageTests: XCTestCase {
             XCTAssertTrue(cached.isResult, "\(cached)")
         }
         try await moto.startProxy()
-        try await eventually("/readyz is ready again", timeout: .seconds(30)) {
+        try await waitUntil("/readyz is ready again", timeout: .seconds(30)) {
             try await relay.readiness().status == 200
         }
         spare = try await client.refresh(spare.refresh, at: relay.base).get()
@@ -53,7 +54,7 @@ final class StoreOutageTests: XCTestCase {
         moto.moto.signal(SIGSTOP)
         try await expectQuickOutage(relay, client: client, spare: beforeHang)
         moto.moto.signal(SIGCONT)
-        try await eventually("/readyz is ready again", timeout: .seconds(30)) {
+        try await waitUntil("/readyz is ready again", timeout: .seconds(30)) {
             try await relay.readiness().status == 200
         }
         // Requests that timed out are carried out late by moto; whatever they changed, the same
@@ -86,7 +87,7 @@ final class StoreOutageTests: XCTestCase {
         XCTAssertEqual(registration.status, 503, registration.text)
         XCTAssertLessThan(ContinuousClock.now - started, bound)
 
-        try await eventually("/readyz reports the outage", timeout: .seconds(30)) {
+        try await waitUntil("/readyz reports the outage", timeout: .seconds(30)) {
             let readiness = try await relay.readiness()
             return readiness.status == 503 && readiness.body.contains("store") && readiness.body.contains("key service")
         }

@@ -224,7 +224,7 @@ final class ConfigurationCheckTests: XCTestCase {
             ]),
             saying: [
                 "RELAY_OAUTH_ACCESS_TOKEN_TTL: expected a whole number in 60...86400, got \"10\"",
-                "RELAY_HTTP_HEADER_TIMEOUT: expected a number of seconds above 0 and at most 86400, got \"soon\"",
+                "RELAY_HTTP_HEADER_TIMEOUT: expected a number of seconds from 0.001 to 86400, got \"soon\"",
                 "RELAY_VAULT_CACHE_SIZE: expected a whole number in 0...1000000, got \"-1\"",
                 "RELAY_OAUTH_METADATA_DOCUMENTS: expected on or off, got \"maybe\"",
             ])

@@ -2,6 +2,7 @@ import Foundation
 import RelayHTTP
 import RelayStore
 import RelayStoreConformance
+import RelayTestSupport
 
 @testable import RelayAWS
 

@@ -1,7 +1,8 @@
 import Foundation
 import RelayHTTP
 import RelayStore
-import Synchronization
+import RelaySync
+import RelayTestSupport
 import Testing
 
 @testable import RelayAWS
@@ -28,7 +29,7 @@ struct CredentialChainTests {
         let moto = try await Self.moto.server()
         let ecs = try FakeContainerEndpoint(clock: clock)
         let imds = try FakeInstanceMetadata(clock: clock)
-        let directory = try temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-aws").path
         try "header.payload.signature".write(toFile: directory + "/token", atomically: true, encoding: .utf8)
         let credentialsFile = directory + "/credentials"
         try "[default]\naws_access_key_id = AKIAPROFILE\naws_secret_access_key = profile-secret\n".write(
@@ -61,7 +62,7 @@ struct CredentialChainTests {
     }
 
     @Test func aSourceConfiguredWronglyIsAnErrorNotAFallThrough() throws {
-        let directory = try temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-aws").path
         let cases: [([String: String], String)] = [
             (["AWS_ACCESS_KEY_ID": "AKIAONLY"], "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must both be set"),
             (["AWS_WEB_IDENTITY_TOKEN_FILE": "/var/run/token"], "AWS_ROLE_ARN is not"),
@@ -93,7 +94,7 @@ struct CredentialChainTests {
     }
 
     @Test func profilesGiveKeysFromPrivateFilesOnly() throws {
-        let home = try temporaryDirectory()
+        let home = try temporaryDirectory(prefix: "relay-aws").path
         try FileManager.default.createDirectory(atPath: home + "/.aws", withIntermediateDirectories: true)
         let config = home + "/.aws/config"
         try """
@@ -136,7 +137,7 @@ struct CredentialChainTests {
     @Test func webIdentityOnMotoAndTheTokenIsReadOnEveryFetch() async throws {
         let sts = FakeSTS()
         let endpoint = try FakeHTTPEndpoint(host: "127.0.0.5") { request in await sts.answer(request) }
-        let directory = try temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-aws").path
         let tokenFile = directory + "/token"
         try "first.jwt.token\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
         let (_, provider) = try resolve([
@@ -176,7 +177,7 @@ struct CredentialChainTests {
 
     @Test func webIdentityAgainstMotosSTS() async throws {
         let moto = try await Self.moto.server()
-        let directory = try temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-aws").path
         try "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJyZWxheSJ9.c2ln".write(
             toFile: directory + "/token", atomically: true, encoding: .utf8)
         let (_, provider) = try resolve([
@@ -204,7 +205,7 @@ struct CredentialChainTests {
 
 /// STS's query API on a loopback server: records each form, answers like STS (or with an error).
 final class FakeSTS: Sendable {
-    private let state = Mutex<(forms: [[String: String]], signed: [Bool], refusal: (String, Int)?)>(([], [], nil))
+    private let state = Locked<(forms: [[String: String]], signed: [Bool], refusal: (String, Int)?)>(([], [], nil))
 
     var forms: [[String: String]] { state.withLock { $0.forms } }
     var signed: [Bool] { state.withLock { $0.signed } }

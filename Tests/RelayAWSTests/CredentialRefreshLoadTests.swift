@@ -2,7 +2,8 @@ import Foundation
 import RelayHTTP
 import RelayJSON
 import RelayStore
-import Synchronization
+import RelaySync
+import RelayTestSupport
 import Testing
 
 @testable import RelayAWS
@@ -43,7 +44,7 @@ struct CredentialRefreshLoadTests {
     @Test func noRequestEverSignsWithAnExpiredKeyAndEachRefreshIsOneCall() async throws {
         let imds = try FakeInstanceMetadata(host: "127.0.0.6", clock: clock)
         let service = try RecordingService(clock: clock)
-        let events = Mutex<[AWSCredentialEvent]>([])
+        let events = Locked<[AWSCredentialEvent]>([])
         let (_, provider) = try AWSCredentialChain.resolve(
             environment: ["AWS_EC2_METADATA_SERVICE_ENDPOINT": imds.base], http: http,
             options: AWSCredentialChain.Options(region: "us-east-1", homeDirectory: nil, clock: clock) { event in

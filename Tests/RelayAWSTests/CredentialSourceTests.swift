@@ -1,6 +1,7 @@
 import Foundation
 import RelayHTTP
 import RelayStore
+import RelayTestSupport
 import Testing
 
 @testable import RelayAWS
@@ -75,7 +76,7 @@ struct CredentialSourceTests {
 
     @Test func containerEndpointSendsTheTokenFileReadOnEveryFetch() async throws {
         let ecs = try FakeContainerEndpoint(clock: clock)
-        let directory = try temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-aws").path
         let tokenFile = directory + "/eks-pod-identity-token"
         try "first-token\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
         ecs.expect(authorization: "first-token")
@@ -141,11 +142,4 @@ struct CredentialSourceTests {
             try ContainerCredentialSource.relative("creds", tokenFile: nil, token: nil, http: http)
         }
     }
-}
-
-/// A fresh directory under the system's temporary directory.
-func temporaryDirectory() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("relay-aws-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
 }

@@ -2,6 +2,7 @@ import Foundation
 import RelayHTTP
 import RelayJSON
 import RelayStore
+import RelayTestSupport
 import Testing
 
 @testable import RelayAWS

@@ -1,5 +1,7 @@
 import Foundation
 import RelayHTTP
+import RelaySync
+import RelayTestSupport
 import Synchronization
 
 /// A local AWS endpoint on port 0 that answers the first `faults` requests with an AWS error and
@@ -65,7 +67,7 @@ final class SilentEndpoint: Sendable {
                     && getsockname(descriptor, generic, &length) == 0
             }
         }
-        guard listening else { throw MotoFailure(message: "cannot listen on loopback") }
+        guard listening else { throw TestSupportFailure("cannot listen on loopback") }
         port = Int(UInt16(bigEndian: address.sin_port))
         let accepted = accepted
         // A thread of its own: accept blocks, and the test's tasks must not wait behind it. The thread
@@ -89,7 +91,7 @@ final class SilentEndpoint: Sendable {
 
 /// The connections a `SilentEndpoint` holds open without answering.
 final class AcceptedConnections: Sendable {
-    let descriptors = Mutex<[Int32]>([])
+    let descriptors = Locked<[Int32]>([])
 }
 
 /// Requests seen by a fake endpoint's handlers.

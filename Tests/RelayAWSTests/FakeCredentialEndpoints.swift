@@ -1,7 +1,7 @@
 import Foundation
 import RelayHTTP
 import RelayStore
-import Synchronization
+import RelaySync
 
 /// A loopback HTTP server (the relay's own) on a port from the kernel, at any 127.0.0.x address:
 /// every request goes to `handle`. The credential endpoints below are built on it.
@@ -42,7 +42,7 @@ final class FakeIssuer: Sendable {
     let clock: any Clock
     let lifetime: Double
     let prefix: String
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(clock: any Clock, lifetime: Double, prefix: String) {
         self.clock = clock
@@ -99,7 +99,7 @@ final class FakeIssuer: Sendable {
 /// a session token, which every GET must carry (else 401); tokens can be expired on demand.
 final class FakeInstanceMetadata: Sendable {
     private final class Sessions: Sendable {
-        let state = Mutex<(issued: Int, valid: Set<String>, ttls: [String])>((0, [], []))
+        let state = Locked<(issued: Int, valid: Set<String>, ttls: [String])>((0, [], []))
     }
 
     let issuer: FakeIssuer
@@ -160,8 +160,8 @@ final class FakeInstanceMetadata: Sendable {
 /// `Authorization` value (when one is set), and records every value it was sent.
 final class FakeContainerEndpoint: Sendable {
     private final class Book: Sendable {
-        let expected = Mutex<String?>(nil)
-        let seen = Mutex<[String?]>([])
+        let expected = Locked<String?>(nil)
+        let seen = Locked<[String?]>([])
     }
 
     let issuer: FakeIssuer
@@ -197,7 +197,7 @@ final class FakeContainerEndpoint: Sendable {
 /// and the clock's time when it arrived, and answers `{}`.
 final class RecordingService: Sendable {
     private final class Book: Sendable {
-        let seen = Mutex<[(accessKeyID: String, at: Double)]>([])
+        let seen = Locked<[(accessKeyID: String, at: Double)]>([])
     }
 
     private let book: Book

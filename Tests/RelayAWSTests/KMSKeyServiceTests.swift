@@ -1,6 +1,7 @@
 import Foundation
 import RelayCrypto
 import RelayHTTP
+import RelayTestSupport
 import RelayVault
 import Testing
 

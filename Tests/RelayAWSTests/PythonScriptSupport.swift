@@ -8,7 +8,7 @@ func runPythonScript(_ name: String, input: [UInt8]) async throws -> [UInt8] {
     let child = try Subprocess("/usr/bin/env", ["python3", script.path], input: input, errors: .capture)
     let termination = try await child.wait(timeout: .seconds(120))
     guard termination == .exited(0) else {
-        throw MotoFailure(message: "\(name) ended with \(termination): \(child.errorText)")
+        throw TestSupportFailure("\(name) ended with \(termination): \(child.errorText)")
     }
     return child.output
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RelayStore
-import Synchronization
+import RelaySync
+import RelayTestSupport
 import Testing
 
 @testable import RelayAWS
@@ -13,7 +14,7 @@ struct RefreshingCredentialsTests {
     final class Source: AWSCredentialSource {
         let clock: ManualClock
         let lifetime: Double
-        private let state = Mutex<(fetches: Int, gateOpen: Bool, failure: AWSError?)>((0, true, nil))
+        private let state = Locked<(fetches: Int, gateOpen: Bool, failure: AWSError?)>((0, true, nil))
         var kind: AWSCredentialSourceKind { .instanceMetadata }
         var fetches: Int { state.withLock { $0.fetches } }
 
@@ -40,7 +41,7 @@ struct RefreshingCredentialsTests {
     }
 
     final class Events: Sendable {
-        let all = Mutex<[AWSCredentialEvent]>([])
+        let all = Locked<[AWSCredentialEvent]>([])
         func record(_ event: AWSCredentialEvent) { all.withLock { $0.append(event) } }
         var failures: [AWSCredentialEvent] {
             all.withLock { $0.filter { if case .refreshFailed = $0 { true } else { false } } }
@@ -184,15 +185,5 @@ struct RefreshingCredentialsTests {
         source.release()
         #expect(try await waiting.value.accessKeyID == "ASIAKEY1")
         #expect(source.fetches == 1)
-    }
-}
-
-/// Polls `condition` every 5 ms for up to 20 s.
-func waitUntil(_ condition: () async -> Bool) async throws {
-    // Long: the whole test process can stall for many seconds on a loaded two-core machine.
-    let deadline = ContinuousClock.now + .seconds(90)
-    while !(await condition()) {
-        guard ContinuousClock.now < deadline else { throw MotoFailure(message: "condition not met within 90 s") }
-        try await Task.sleep(for: .milliseconds(5))
     }
 }

@@ -1,3 +1,4 @@
+import RelayTestSupport
 import Testing
 
 @testable import RelayAWS
@@ -70,7 +71,7 @@ struct SigV4Vector: Sendable, CustomStringConvertible {
         if lines.last == "" { lines.removeLast() }
         let requestLine = lines.removeFirst()
         guard let firstSpace = requestLine.firstIndex(of: " "), let lastSpace = requestLine.lastIndex(of: " ") else {
-            throw MotoFailure(message: "bad request line in \(name)")
+            throw TestSupportFailure("bad request line in \(name)")
         }
         let method = String(requestLine[..<firstSpace])
         let target = requestLine[requestLine.index(after: firstSpace)..<lastSpace]

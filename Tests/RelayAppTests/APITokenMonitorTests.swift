@@ -1,6 +1,6 @@
 import RelayCloudKit
 import RelayStore
-import Synchronization
+import RelaySync
 import Testing
 
 @testable import RelayApp
@@ -11,7 +11,7 @@ import Testing
 struct APITokenMonitorTests {
     /// A check whose answers the test hands out one by one, counting how often it was asked.
     final class ScriptedCheck: Sendable {
-        private let state = Mutex<(calls: Int, waiting: [CheckedContinuation<APITokenCheck, Never>])>((0, []))
+        private let state = Locked<(calls: Int, waiting: [CheckedContinuation<APITokenCheck, Never>])>((0, []))
 
         var calls: Int { state.withLock { $0.calls } }
         var waiting: Int { state.withLock { $0.waiting.count } }
@@ -41,7 +41,7 @@ struct APITokenMonitorTests {
     @Test func aFloodOf401sSharesOneCheckAndARefusalIsBelievedForTheHold() async throws {
         let clock = ManualClock()
         let check = ScriptedCheck()
-        let reports = Mutex<[APITokenCheck]>([])
+        let reports = Locked<[APITokenCheck]>([])
         let monitor = APITokenMonitor(
             clock: clock, hold: 10, report: { result, _ in reports.withLock { $0.append(result) } },
             check: { await check.run() })

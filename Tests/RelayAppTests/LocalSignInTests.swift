@@ -2,6 +2,7 @@ import Foundation
 import RelayCloudKit
 import RelayEmulator
 import RelayHTTP
+import RelayTestSupport
 import Testing
 
 @testable import RelayApp
@@ -45,31 +46,13 @@ import Testing
             logFile = directory + "/local.log"
             let fd = open(logFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
             logger = Logger(minimumLevel: .debug, fd: fd)
-            port = try Self.freePort()
+            port = try freePort()
             signIn = LocalSignIn(client: client, session: session, port: port, browser: nil, logger: logger)
         }
 
         deinit {
             emulator.shutdown()
             try? FileManager.default.removeItem(atPath: directory)
-        }
-
-        /// A port the kernel just handed out on 127.0.0.1 (the listener binds it right after).
-        static func freePort() throws -> Int {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                    bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
-                }
-            }
-            guard bound else { throw POSIXError(.EADDRINUSE) }
-            return Int(UInt16(bigEndian: address.sin_port))
         }
 
         /// GET `path` on the listener, with `host` as the Host header and `cookie` if given.

@@ -2,7 +2,7 @@ import Foundation
 import RelayEmulator
 import RelayHTTP
 import RelayJSON
-import Synchronization
+import RelaySync
 import Testing
 
 /// The fake Apple sign-in, driven like a browser: GET the page, POST the form, follow the
@@ -11,7 +11,7 @@ import Testing
     /// A callback endpoint on a free port that records the raw query it was called with.
     final class Callback: Sendable {
         final class Log: Sendable {
-            let items = Mutex<[String]>([])
+            let items = Locked<[String]>([])
         }
 
         let server: Server

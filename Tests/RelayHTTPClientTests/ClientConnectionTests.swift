@@ -1,4 +1,5 @@
 import RelayHTTP
+import RelayTestSupport
 import Testing
 
 @Suite struct ClientConnectionTests {
@@ -70,7 +71,7 @@ import Testing
             }
         }
         #expect(try await client.send(ClientRequest(url: server.url("/"))).status == 200)
-        #expect(await eventually { server.server.openConnections == 0 })
+        try await waitUntil("the server to close every connection") { server.server.openConnections == 0 }
         let again = try await client.send(ClientRequest(url: server.url("/")))
         #expect(again.status == 200)
         #expect(again.connectionsOpened == 1)

@@ -4,6 +4,7 @@ import Testing
 
 #if canImport(Glibc)
     import Glibc
+    import RelayTestSupport
 #endif
 
 @Suite struct ClientLimitsTests {
@@ -65,7 +66,7 @@ import Testing
         }
         let client = client
         let task = Task { try await client.send(ClientRequest(url: server.url("/forever"))) }
-        #expect(await eventually { client.statistics.inFlight == 1 })
+        try await waitUntil("one request in flight") { client.statistics.inFlight == 1 }
         let started = ContinuousClock.now
         task.cancel()
         let result = await task.result

@@ -30,15 +30,6 @@ final class LocalServer: Sendable {
     func url(_ path: String) -> String { base + path }
 }
 
-/// Polls `condition` for up to two seconds (for effects that land on another thread).
-func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<200 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}
-
 /// A shared counter for handlers.
 final class Counter: Sendable {
     private let value = Atomic<Int>(0)

@@ -46,7 +46,7 @@ final class TLSServer {
                 directory.appendingPathComponent("cert.pem").path, "-days", "2", "-subj", "/CN=localhost",
                 "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
             ])
-        port = try Self.freePort()
+        port = try freePort()
         let path = directory.path
         let location =
             upstreamPort == nil
@@ -95,23 +95,6 @@ final class TLSServer {
     private static func run(_ tool: String, _ arguments: [String]) async throws {
         let process = try Subprocess(tool, arguments, output: .discard)
         guard try await process.wait(timeout: .seconds(30)) == .exited(0) else { throw CocoaError(.executableLoad) }
-    }
-
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                guard bind(fd, pointer, length) == 0 else { return -1 }
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        guard bound == 0 else { throw CocoaError(.fileWriteUnknown) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private static func waitForListener(port: Int) async throws {

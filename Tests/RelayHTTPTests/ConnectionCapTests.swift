@@ -1,4 +1,5 @@
 import Foundation
+import RelayTestSupport
 import XCTest
 
 @testable import RelayHTTP
@@ -26,11 +27,6 @@ final class ConnectionCapTests: XCTestCase {
         XCTAssertEqual(response.status, 503, file: file, line: line)
         XCTAssertEqual(response.header("retry-after"), "1", file: file, line: line)
         XCTAssertTrue(client.isClosedByServer(), "refused but left open", file: file, line: line)
-    }
-
-    private func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(5)
-        while !condition() && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
     }
 
     func testOneAddressHoldsAtMostTheCapWhileOthersAreServed() async throws {

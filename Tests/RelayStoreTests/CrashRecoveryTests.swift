@@ -1,6 +1,7 @@
 import Foundation
 import RelayJSON
 import RelayStore
+import RelayTestSupport
 import Testing
 
 /// A writer process killed with SIGKILL in the middle of writing loses no acknowledged write and
@@ -12,7 +13,7 @@ struct CrashRecoveryTests {
     }
 
     @Test func killNineLosesNoAcknowledgedWrite() async throws {
-        let directory = try StoreTestSupport.temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-store")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("relay.db").path
         var acks: [Ack] = []

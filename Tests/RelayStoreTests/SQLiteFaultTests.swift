@@ -1,5 +1,6 @@
 import Foundation
 import RelayJSON
+import RelayTestSupport
 import Synchronization
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// crashes or hangs.
 struct SQLiteFaultTests {
     @Test func lockHeldByAnotherProcessGivesBusyNotAHang() async throws {
-        let directory = try StoreTestSupport.temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-store")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("relay.db").path
         var configuration = SQLiteStore.Configuration(path: path)
@@ -34,7 +35,7 @@ struct SQLiteFaultTests {
     }
 
     @Test func slowDatabaseTimesOutWithTypedErrors() async throws {
-        let directory = try StoreTestSupport.temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-store")
         defer { try? FileManager.default.removeItem(at: directory) }
         let stall = Atomic<Bool>(false)
         var configuration = SQLiteStore.Configuration(path: directory.appendingPathComponent("relay.db").path)
@@ -74,7 +75,7 @@ struct SQLiteFaultTests {
     }
 
     @Test func fullQueueIsThrottled() async throws {
-        let directory = try StoreTestSupport.temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-store")
         defer { try? FileManager.default.removeItem(at: directory) }
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
@@ -119,7 +120,7 @@ struct SQLiteFaultTests {
             guard case .unavailable(let reason) = error as? StoreError else { return false }
             return reason.contains("cannot open")
         }
-        let directory = try StoreTestSupport.temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-store")
         defer { try? FileManager.default.removeItem(at: directory) }
         let notADatabase = directory.appendingPathComponent("text.db")
         try Data(repeating: 0x41, count: 8192).write(to: notADatabase)

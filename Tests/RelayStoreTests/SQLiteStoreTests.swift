@@ -1,5 +1,6 @@
 import Foundation
 import RelayJSON
+import RelayTestSupport
 import Testing
 
 @testable import RelayStore
@@ -7,7 +8,7 @@ import Testing
 /// SQLite-specific behaviour: files, WAL, purging, integrity. Faults are in SQLiteFaultTests.
 struct SQLiteStoreTests {
     @Test func persistsAcrossReopenInWALMode() async throws {
-        let directory = try StoreTestSupport.temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-store")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("relay.db").path
         let store = try await SQLiteStore.open(path: path)
@@ -29,7 +30,7 @@ struct SQLiteStoreTests {
     }
 
     @Test func purgesExpiredItemsInTheBackground() async throws {
-        let directory = try StoreTestSupport.temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-store")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = ManualClock()
         var configuration = SQLiteStore.Configuration(path: directory.appendingPathComponent("relay.db").path)
@@ -53,7 +54,7 @@ struct SQLiteStoreTests {
     }
 
     @Test func purgeRunsInBoundedBatches() async throws {
-        let directory = try StoreTestSupport.temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-store")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = ManualClock()
         var configuration = SQLiteStore.Configuration(path: directory.appendingPathComponent("relay.db").path)

@@ -5,18 +5,12 @@ import RelayTestSupport
 
 /// Test support: temporary directories, store harnesses and child processes.
 enum StoreTestSupport {
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("relay-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     static let memory = StoreConformance.Harness { clock in
         (MemoryStore(clock: clock, purgeInterval: nil), {})
     }
 
     static let sqlite = StoreConformance.Harness { clock in
-        let directory = try temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-store")
         let store = try await SQLiteStore.open(path: directory.appendingPathComponent("relay.db").path, clock: clock)
         return (
             store,

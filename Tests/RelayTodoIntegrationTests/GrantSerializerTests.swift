@@ -1,6 +1,6 @@
 import RelayCloudKit
+import RelaySync
 import RelayTodo
-import Synchronization
 import Testing
 
 /// The per-grant serializer on its own: order, bound, cancellation, independence of grants.
@@ -128,14 +128,14 @@ import Testing
 
 /// A value shared between tasks.
 final class Shared<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
+    private let mutex: Locked<Value>
+    init(_ value: Value) { mutex = Locked(value) }
     func withLock<Result>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
 }
 
 /// A one-shot signal: `wait` returns once `open` was called (before or after).
 final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func open() {
         let waiters = state.withLock { state in

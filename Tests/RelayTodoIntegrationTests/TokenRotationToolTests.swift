@@ -1,8 +1,8 @@
 import Foundation
 import RelayCloudKit
 import RelayJSON
+import RelaySync
 import RelayTodo
-import Synchronization
 import Testing
 
 /// The emulator in "old token dies at once" mode (the documented behaviour, its default): every call of a grant
@@ -88,9 +88,9 @@ import Testing
 
 /// A session that keeps the rotated token but lets calls overlap (what the serializer prevents).
 final class FakeUnserializedSession: CloudKitSession {
-    private let token: Mutex<CloudKitWebAuthToken>
+    private let token: Locked<CloudKitWebAuthToken>
 
-    init(token: CloudKitWebAuthToken) { self.token = Mutex(token) }
+    init(token: CloudKitWebAuthToken) { self.token = Locked(token) }
 
     func perform<Value: Sendable>(
         _ call: (CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Value>

@@ -3,8 +3,8 @@ import RelayCloudKit
 import RelayEmulator
 import RelayHTTP
 import RelayJSON
+import RelaySync
 import RelayTodo
-import Synchronization
 import Testing
 
 /// CloudKit failures as the tools report them: tool errors with retry advice, or HTTP 401 for a dead session.
@@ -170,7 +170,7 @@ import Testing
 final class FakeLosingSession: CloudKitSession {
     let inner: any CloudKitSession
     let losing: Int
-    private let counts = Mutex((calls: 0, lost: 0))
+    private let counts = Locked((calls: 0, lost: 0))
 
     init(_ inner: any CloudKitSession, losing: Int) {
         self.inner = inner

@@ -1,6 +1,7 @@
 import Dispatch
 import RelayCrypto
 import RelayStore
+import RelaySync
 import RelayVault
 
 /// Test double: a `LocalKeyService` that counts calls and can be made slow or broken.

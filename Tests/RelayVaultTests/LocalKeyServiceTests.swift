@@ -1,17 +1,12 @@
 import Foundation
 import RelayCrypto
+import RelayTestSupport
 import Testing
 
 @testable import RelayVault
 
 struct LocalKeyServiceTests {
     let context: EncryptionContext = ["purpose": "test", "userId": "u1", "grantId": "g1", "keyVersion": "1"]
-
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("relay-vault-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 
     static func mode(of path: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -56,7 +51,7 @@ struct LocalKeyServiceTests {
     }
 
     @Test func keyFileCreationAndRotation() async throws {
-        let directory = try Self.temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-vault")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("master.keys").path
         let previousMask = umask(0)
@@ -85,7 +80,7 @@ struct LocalKeyServiceTests {
 
     @Test(arguments: [0o640, 0o604, 0o644, 0o660, 0o606, 0o700])
     func refusesKeyFilesOthersCanReach(mode: Int) throws {
-        let directory = try Self.temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-vault")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("master.keys").path
         try LocalKeyService.createKeyFile(at: path)
@@ -103,7 +98,7 @@ struct LocalKeyServiceTests {
     }
 
     @Test func acceptsOwnerReadOnlyFilesAndSeveralFiles() throws {
-        let directory = try Self.temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-vault")
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = directory.appendingPathComponent("a.keys").path
         let second = directory.appendingPathComponent("b.keys").path
@@ -127,7 +122,7 @@ struct LocalKeyServiceTests {
     }
 
     @Test func refusesMissingFilesAndDirectories() throws {
-        let directory = try Self.temporaryDirectory()
+        let directory = try temporaryDirectory(prefix: "relay-vault")
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(throws: VaultError.self) { try LocalKeyService(keyFile: directory.appendingPathComponent("none").path) }
         #expect(chmod(directory.path, 0o700) == 0)

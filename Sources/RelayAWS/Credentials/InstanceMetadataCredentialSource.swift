@@ -1,6 +1,6 @@
 import RelayHTTP
 import RelayStore
-import Synchronization
+import RelaySync
 
 /// The EC2 instance profile's credentials from the instance metadata service, IMDSv2 only: a
 /// session token from `PUT /latest/api/token` (`X-aws-ec2-metadata-token-ttl-seconds: 21600`),
@@ -16,7 +16,7 @@ final class InstanceMetadataCredentialSource: AWSCredentialSource {
     let http: HTTPClient
     let clock: any Clock
     var kind: AWSCredentialSourceKind { .instanceMetadata }
-    private let session = Mutex<(token: String, until: Double)?>(nil)
+    private let session = Locked<(token: String, until: Double)?>(nil)
 
     /// Seconds a session token lives (the SDKs' value, the largest IMDS allows).
     static let tokenTTL = 21_600

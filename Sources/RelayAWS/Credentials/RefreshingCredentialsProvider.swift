@@ -1,5 +1,5 @@
 import RelayStore
-import Synchronization
+import RelaySync
 
 /// What happened to a refreshing provider's credentials, for logs and metrics. Carries no key,
 /// token or response body.
@@ -78,7 +78,7 @@ public final class RefreshingCredentialsProvider: AWSCredentialsProvider, Custom
     private let timing: AWSCredentialRefreshTiming
     private let clock: any Clock
     private let onEvent: @Sendable (AWSCredentialEvent) -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(
         source: any AWSCredentialSource, timing: AWSCredentialRefreshTiming = AWSCredentialRefreshTiming(),

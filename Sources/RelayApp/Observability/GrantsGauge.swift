@@ -1,5 +1,6 @@
 import RelayOAuth
 import RelayStore
+import RelaySync
 
 /// `relay_oauth_active_grants`: the number of active grants, counted by a background task every
 /// `RELAY_METRICS_GRANTS_INTERVAL` seconds with a store scan, never on a request path. The gauge

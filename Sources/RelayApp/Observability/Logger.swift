@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import RelaySync
 
 #if canImport(Glibc)
     import Glibc
@@ -19,7 +19,7 @@ public final class Logger: Sendable {
 
     private let minimumLevel: LogEvent.Level
     private let fd: Int32
-    private let buffer = Mutex(Buffer())
+    private let buffer = Locked(Buffer())
     private let wakeup = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     private let capacity: Int

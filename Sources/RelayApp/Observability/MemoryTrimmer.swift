@@ -1,5 +1,6 @@
 import CMalloc
 import RelayStore
+import RelaySync
 
 /// Gives back to the system the memory malloc keeps for reuse after a burst. glibc returns freed
 /// memory by itself only from the top of the main heap, so after 2,000 calls in flight at once

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import RelaySync
 
 /// Prometheus metrics: counters and histograms with labels, rendered in the text exposition
 /// format (version 0.0.4) on the separate metrics listener. Label values come from code-defined
@@ -31,8 +31,8 @@ public final class Metrics: Sendable {
         }
     }
 
-    private let families = Mutex<[String: Family]>([:])
-    private let gauges = Mutex<[String: (help: String, kind: String, read: @Sendable () -> Double)]>([:])
+    private let families = Locked<[String: Family]>([:])
+    private let gauges = Locked<[String: (help: String, kind: String, read: @Sendable () -> Double)]>([:])
 
     public init() {}
 

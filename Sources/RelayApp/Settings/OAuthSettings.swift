@@ -20,8 +20,17 @@ public struct OAuthSettings: Sendable, Equatable {
     public var refreshGrace = 120
     /// `RELAY_OAUTH_UNUSED_CLIENT_TTL` seconds (default 30 days).
     public var unusedClientTTL = 30 * 86400
-    /// `RELAY_OAUTH_REGISTRATIONS_PER_HOUR` per client address (default 20).
+    /// `RELAY_OAUTH_REGISTRATIONS_PER_HOUR`: new clients stored per client address per hour
+    /// (default 20); registrations identical to a stored client reuse it and do not count.
     public var registrationsPerHour = 20
+    /// `RELAY_OAUTH_MAX_UNUSED_CLIENTS`: registered clients nobody has used yet, at most (default 100,000).
+    public var maximumUnusedClients = 100_000
+    /// `RELAY_OAUTH_TOKEN_FAILURES_PER_MINUTE`: failed `/token` and `/revoke` requests per client
+    /// address per minute (default 120, 0 turns it off).
+    public var tokenFailuresPerMinute = 120
+    /// `RELAY_OAUTH_METADATA_STALE_IF_ERROR` seconds (default 86400, 0 turns it off): how long a
+    /// cached client metadata document is still used past its freshness while its host fails.
+    public var metadataStaleIfError = 86400
     /// `RELAY_OAUTH_METADATA_DOCUMENTS`: accept client ID metadata documents (default on).
     public var metadataDocuments = true
     /// `RELAY_OAUTH_VALIDATION_CACHE_TTL` seconds (default 5, 0 disables): how long a validated

@@ -1,5 +1,6 @@
 import RelayCloudKit
 import RelayStore
+import RelaySync
 
 /// Tells a person's ended session from the operator's broken credentials. CloudKit answers 401
 /// AUTHENTICATION_FAILED both for a wrong API token or container (how Apple's own samples read it)

@@ -1,6 +1,7 @@
 import RelayCrypto
 import RelayOAuth
 import RelayStore
+import RelaySync
 
 /// Recently validated bearer tokens, so requests that need no upstream call (`tools/list`,
 /// `ping`) are answered without store reads. Keyed by SHA-256 of the token (the token itself is

@@ -1,4 +1,5 @@
 import RelayStore
+import RelaySync
 
 /// The newest sealed CloudKit token and grant version this process knows per grant, so a call
 /// that waited its turn behind another call of the same grant uses the token that call rotated

@@ -18,6 +18,9 @@ struct OAuthEventObserver: Sendable {
             "relay_oauth_refresh_reuse_total", help: "Refresh tokens reused outside the grace window (grant revoked).")
         metrics.declareCounter(
             "relay_oauth_code_replay_total", help: "Authorization codes presented twice (grant revoked).")
+        metrics.declareCounter(
+            "relay_oauth_limit_refusals_total", help: "Requests refused by a limit held across instances.",
+            labels: ["limit"])
     }
 
     func record(_ event: OAuthEvent) {
@@ -26,8 +29,13 @@ struct OAuthEventObserver: Sendable {
         case .clientRegistered(let clientID):
             line = LogEvent(.info, "oauth.client_registered")
             line.client = ClientTag(clientID: clientID)
-        case .registrationRateLimited:
-            line = LogEvent(.warning, "oauth.registration_rate_limited")
+        case .clientRegistrationReused(let clientID):
+            line = LogEvent(.info, "oauth.client_registration_reused")
+            line.client = ClientTag(clientID: clientID)
+        case .limitReached(let limit):
+            metrics.increment("relay_oauth_limit_refusals_total", [limit.rawValue])
+            line = LogEvent(.warning, "oauth.limit_reached")
+            line.outcome = StaticOrRoute(name: limit.rawValue)
         case .grantCreated(_, let clientID):
             line = LogEvent(.info, "oauth.grant_created")
             line.client = ClientTag(clientID: clientID)
@@ -60,6 +68,8 @@ struct OAuthEventObserver: Sendable {
             line.client = ClientTag(clientID: clientID)
         case .metadataDocumentRefused:
             line = LogEvent(.warning, "oauth.metadata_document_refused")
+        case .metadataDocumentStale:
+            line = LogEvent(.warning, "oauth.metadata_document_stale")
         case .failure:
             line = LogEvent(.error, "oauth.failure")
         }

@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import RelaySync
 
 /// The emulator's world behind one lock. Handlers call in from event loop threads; every call is
 /// short and never blocks inside the lock (latency is slept outside it).
 final class EmulatorState: Sendable {
     let configuration: EmulatorConfiguration
-    private let world: Mutex<World>
+    private let world: Locked<World>
     private let persistence: StateFile?
 
     init(configuration: EmulatorConfiguration) throws(EmulatorError) {
@@ -20,7 +20,7 @@ final class EmulatorState: Sendable {
         } else {
             persistence = nil
         }
-        world = Mutex(initial)
+        world = Locked(initial)
     }
 
     /// Milliseconds since 1970 on the emulator's clock (which tests may move forward).

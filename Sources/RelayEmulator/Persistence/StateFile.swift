@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import RelaySync
 
 /// Keeps users, records and sessions in a JSON file across restarts. Saves are coalesced and
 /// written by a private queue (never on an event loop), atomically (temporary file + rename).
 final class StateFile: Sendable {
     let path: String
-    private let pending = Mutex(false)
+    private let pending = Locked(false)
     private let queue = DispatchQueue(label: "cloudkit-emulator.state-file")
 
     init(path: String) { self.path = path }

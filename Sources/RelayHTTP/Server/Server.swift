@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import RelaySync
 
 #if canImport(Glibc)
     import Glibc
@@ -22,7 +22,7 @@ public final class Server: Sendable {
     }
 
     private let state: ServerState
-    private let lifecycle = Mutex(Lifecycle())
+    private let lifecycle = Locked(Lifecycle())
 
     /// A server that will answer every request with `responder`.
     public init(configuration: ServerConfiguration, responder: Responder) {

@@ -92,9 +92,9 @@ public struct ClientSummary: Sendable, Equatable {
         if let client = RegisteredClient(item: item) {
             self.init(client, item: item)
         } else if item.pk.hasPrefix(OAuthKeys.metadataDocumentPrefix),
-            let client = RegisteredClient(cachedDocument: item)
+            let cached = CachedDocument(item: item)
         {
-            self.init(client, item: item)
+            self.init(cached.client, item: item)
         } else {
             return nil
         }

@@ -1,5 +1,6 @@
 import RelayCrypto
 import RelayStore
+import RelaySync
 
 /// The operator's actions on the authorization server's records, for `mustdo-relayctl` and the
 /// relay's periodic grants count: list, show and delete clients, purge unused ones, list and
@@ -73,12 +74,16 @@ public struct OAuthAdmin: Sendable {
 
     /// Deletes a client and revokes every grant it holds (their tokens die with them). A
     /// metadata-document client can come back: the next `/authorize` fetches its document again.
+    /// Registrations of the same metadata share one record, so deleting a client (by its ID or by
+    /// one registration's `<record>.<nonce>` ID) ends every registration of it.
     public func deleteClient(_ id: String) async throws(OAuthError) -> ClientDeletion {
         guard let key = Self.clientKey(id) else { return ClientDeletion(clientDeleted: false, grantsRevoked: 0) }
         // The client first, so no new grant can start while its old ones are revoked.
         let deleted = try await run { () throws(OAuthError) in try await context.delete(key) != nil }
         var revoked = 0
-        for item in try await grantItems() where item.attributes.string("client") == id {
+        // A shared confidential record's registrations each have their own ID, `<record>.<nonce>`.
+        let recordID = Self.recordID(id)
+        for item in try await grantItems() where item.attributes.string("client").map(Self.recordID) == recordID {
             if try await revoke(item, reason: "client deleted by the operator") { revoked += 1 }
         }
         return ClientDeletion(clientDeleted: deleted, grantsRevoked: revoked)
@@ -181,7 +186,7 @@ public struct OAuthAdmin: Sendable {
     private func unusedClientItems(registeredBefore cutoff: Int) async throws(OAuthError)
         -> [(summary: ClientSummary, item: Item)]
     {
-        let withGrants = Set(try await grantItems().compactMap { $0.attributes.string("client") })
+        let withGrants = Set(try await grantItems().compactMap { $0.attributes.string("client").map(Self.recordID) })
         return try await scanAll(OAuthKeys.clientPrefix).compactMap { item in
             guard let client = ClientSummary(item: item), client.lastUsedAt == nil, client.registeredAt < cutoff,
                 !withGrants.contains(client.id)
@@ -228,12 +233,20 @@ public struct OAuthAdmin: Sendable {
     }
 
     /// The item of a client ID: a DCR record, or the cached document of a metadata-document URL.
+    /// A per-registration ID (`<record>.<nonce>`) names its shared record.
     private static func clientKey(_ id: String) -> ItemKey? {
-        if id.hasPrefix("https://") || id.hasPrefix("http://") {
+        if isURL(id) {
             return id.utf8.count <= 2048 ? OAuthKeys.metadataDocument(Base64URL.encode(SHA256.hash(id))) : nil
         }
-        return isPlausibleID(id) ? OAuthKeys.client(id) : nil
+        return isPlausibleID(id) ? OAuthKeys.client(recordID(id)) : nil
     }
+
+    /// The record a DCR client ID is stored under: the ID, or its part before `.`.
+    private static func recordID(_ clientID: String) -> String {
+        isURL(clientID) ? clientID : String(clientID.prefix { $0 != "." })
+    }
+
+    private static func isURL(_ id: String) -> Bool { id.hasPrefix("https://") || id.hasPrefix("http://") }
 
     /// IDs the server makes are short base64url; anything else cannot name a record.
     private static func isPlausibleID(_ id: String) -> Bool {

@@ -83,15 +83,55 @@ enum ClientMetadataPolicy {
     /// Seconds to cache a document: `max-age` (or 0 for `no-store`/`no-cache`), else the default,
     /// never more than `maximum`.
     static func cacheSeconds(_ headers: HTTPHeaders, maximum: Int) -> Int {
+        cacheLifetime(headers, maximumFresh: maximum, maximumStale: 0).fresh
+    }
+
+    /// How long a fetched document may be used (RFC 9111 §4.2, as a cache that stores documents
+    /// for every request of the relay): fresh for `max-age` less the response's `Age` (the
+    /// default 300 s without `max-age`), at most `maximumFresh`; then, while its host fails, for
+    /// `stale` more seconds (RFC 5861 `stale-if-error`: the document's own value when it gives
+    /// one, else `maximumStale`, never more). `no-store` and `no-cache` keep nothing (the relay
+    /// does not revalidate); `must-revalidate` and `proxy-revalidate` forbid stale use
+    /// (RFC 9111 §5.2.2.2, §5.2.2.8).
+    static func cacheLifetime(_ headers: HTTPHeaders, maximumFresh: Int, maximumStale: Int) -> (fresh: Int, stale: Int)
+    {
         let directives = headers.values("cache-control").flatMap { $0.split(separator: ",") }.map {
-            $0.drop { $0 == " " }.lowercased()
+            trimmed($0, of: " \t").lowercased()
         }
-        if directives.contains(where: { $0.hasPrefix("no-store") || $0.hasPrefix("no-cache") }) { return 0 }
-        for directive in directives where directive.hasPrefix("max-age=") {
-            guard let seconds = Int(directive.dropFirst(8).prefix { $0.isNumber }) else { return 0 }
-            return min(max(0, seconds), maximum)
+        func seconds(_ name: String) -> Int? {
+            guard let directive = directives.first(where: { $0.hasPrefix(name + "=") }) else { return nil }
+            let value = trimmed(directive.dropFirst(name.count + 1), of: "\"")
+            return Int(value).map { max(0, $0) } ?? 0  // malformed: nothing (RFC 9111 §4.2.1: stale)
         }
-        return min(defaultCacheSeconds, maximum)
+        if directives.contains(where: { $0 == "no-store" || $0.hasPrefix("no-cache") }) { return (0, 0) }
+        var fresh = seconds("max-age") ?? defaultCacheSeconds
+        if let age = headers["age"].flatMap({ Int(trimmed($0, of: " \t")) }), age > 0 {
+            fresh = max(0, fresh - age)
+        }
+        var stale = min(seconds("stale-if-error") ?? maximumStale, maximumStale)
+        if directives.contains(where: { $0 == "must-revalidate" || $0 == "proxy-revalidate" }) { stale = 0 }
+        return (min(fresh, maximumFresh), max(0, stale))
+    }
+
+    /// `text` without leading and trailing `characters` (not Foundation's `trimmingCharacters`:
+    /// on Linux its first use in a process stalls every thread for most of a second).
+    private static func trimmed(_ text: some StringProtocol, of characters: String) -> String {
+        let inner = text.drop { characters.contains($0) }
+        return String(inner.reversed().drop { characters.contains($0) }.reversed())
+    }
+
+    /// Whether a response that is not a usable document looks like a passing failure of its host
+    /// (5xx, 429, 408, 401/403 from a firewall, a redirect, or a body that is not JSON at all, as
+    /// an error page is) rather than the client's own answer. 404 and 410 say the document is
+    /// gone, and a JSON object is the client's document whatever it says: those are never passing.
+    static func isPassingFailure(_ document: FetchedDocument) -> Bool {
+        switch document.status {
+        case 200:
+            return document.body.count > maximumBytes || !isJSON(document.headers["content-type"])
+                || (try? JSONValue(parsing: document.body))?.objectValue == nil
+        case 404, 410: return false
+        default: return true
+        }
     }
 
     private static func isJSON(_ contentType: String?) -> Bool {

@@ -14,7 +14,7 @@ extension AuthorizationServer {
             var decision = AuthorizePolicy.decide(query, client: client, configuration: configuration)
             if case .showError = decision, client?.source == .metadataDocument {
                 // The document may have changed since it was cached: fetch it once more.
-                client = try await clients.lookup(clientID, refetch: true)
+                client = try await clients.lookup(clientID, purpose: .refetch)
                 decision = AuthorizePolicy.decide(query, client: client, configuration: configuration)
             }
             switch decision {
@@ -26,7 +26,7 @@ extension AuthorizationServer {
                 return Self.pageRedirect(location, after: .get)
             case .consent(let authorization):
                 guard let client else { throw OAuthError(.invalidClient) }
-                try admitPage(request)
+                try await admitPage(request)
                 let created = try await pending.create(
                     purpose: .authorize, request: authorization,
                     label: ConnectionLabel(client: client, redirectURI: authorization.redirectURI))
@@ -112,7 +112,7 @@ extension AuthorizationServer {
     func disconnectPage(_ request: Request) async -> Response {
         let locale = Self.locale(request)
         do throws(OAuthError) {
-            try admitPage(request)
+            try await admitPage(request)
             let created = try await pending.create(purpose: .disconnect, request: nil)
             var response = pages.disconnect(requestID: created.record.id, csrf: created.csrfToken, locale: locale)
             response.setCookie(created.cookie)
@@ -152,9 +152,12 @@ extension AuthorizationServer {
         .temporarilyUnavailable, .serverError,
     ]
 
-    /// Every page that stores a pending request (or a CSRF token) counts against the address's budget.
-    func admitPage(_ request: Request) throws(OAuthError) {
-        if pageLimiter.admit(request.origin.client?.unredacted ?? "unknown", now: context.now) != nil {
+    /// Every page that stores a pending request (or a CSRF token) counts against the address's
+    /// budget, on every instance together (one conditional write; none once this instance knows it
+    /// is spent).
+    func admitPage(_ request: Request) async throws(OAuthError) {
+        if try await pageLimiter.count(Self.address(request)) != nil {
+            context.events(.limitReached(limit: .pagesPerAddress))
             throw OAuthError(.tooManyRequests, "Too many sign-in attempts from this address; wait a few minutes.")
         }
     }

@@ -9,7 +9,7 @@ extension AuthorizationServer {
     func connectionsPage(_ request: Request) async -> Response {
         let locale = Self.locale(request)
         do throws(OAuthError) {
-            try admitPage(request)
+            try await admitPage(request)
             if let session = try await sessions.current(request), let shown = try await sessions.showPage(session) {
                 let list = try await connections.list(userID: session.userID)
                 return pages.connections(list, csrf: shown.csrf, ended: shown.ended, locale: locale)

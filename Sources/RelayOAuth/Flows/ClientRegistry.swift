@@ -4,51 +4,160 @@ import RelayStore
 
 /// Clients: DCR registration, lookup (DCR records and metadata documents), and client
 /// authentication at `/token` and `/revoke` by the registered method, in constant time.
+///
+/// Registration is built for platforms that register from their own servers, where one address
+/// stands for thousands of people: every registration of the same metadata shares one stored
+/// record (`RegistrationRequest.contentID`), so it costs one read and no storage, is never
+/// counted against a limit, and always succeeds. RFC 7591 §3.2.1 allows exactly that: the server
+/// "MAY issue the same client identifier to multiple instances of a registered client". A public
+/// client gets the record's ID; a confidential one gets an ID of its own (`<recordID>.<nonce>`)
+/// with a secret derived from that ID, because a client secret "MUST be unique for each
+/// client_id" and "SHOULD be unique for multiple instances of a client using the same client_id".
+/// Only metadata never seen before creates a record, and that is what the per-address budget
+/// (`registrationRateLimit`) and the cap on unused clients (`ClientCapacity`) count.
 struct ClientRegistry: Sendable {
     let context: OAuthContext
     let documents: ClientMetadataResolver?
+    /// New records per client address.
+    let newClients: SharedLimiter
+    let capacity: ClientCapacity
 
     var redirectPolicy: RedirectURIPolicy {
         RedirectURIPolicy(
             allowlist: context.configuration.redirectAllowlist, maximumCount: context.configuration.maximumRedirectURIs)
     }
 
-    /// Stores a new client; returns it and, for secret-based methods, its secret (shown once).
-    func register(_ request: RegistrationRequest) async throws(OAuthError) -> (RegisteredClient, String?) {
-        let now = context.now
+    /// What a registration answers.
+    struct Registration {
+        var client: RegisteredClient
+        /// For secret-based methods: the secret, shown once.
         var secret: String?
-        var client = RegisteredClient(
-            id: context.randomID(), source: .registration, name: request.name, redirectURIs: request.redirectURIs,
+        /// Whether an existing record was reused.
+        var reused: Bool
+    }
+
+    /// Registers `request` from `address` (already folded by `RateLimiter.key`): the shared record
+    /// of this metadata, created when it is new and the budgets allow.
+    ///
+    /// The record is written first (`put(.absent)`) and only then counted, so a burst of identical
+    /// registrations (a platform's first minute) counts once: the others find the record, or lose
+    /// the create and read it, and are answered from it. A record past a budget is deleted again
+    /// before the refusal; a registration that read it in that moment got an ID that is gone, and
+    /// re-registers when `/authorize` or `/token` says the client is unknown.
+    func register(_ request: RegistrationRequest, address: String) async throws(OAuthError) -> Registration {
+        let recordID = request.contentID
+        let key = OAuthKeys.client(recordID)
+        if let existing = try await reusable(key, request) { return await issue(existing, reused: true) }
+        // An address this instance knows to be over its budget costs no write.
+        if let wait = newClients.knownWait(address) { throw tooManyNewClients(wait) }
+        let now = context.now
+        let window = now - now % ClientCapacity.window
+        let expiry = now + context.configuration.lifetimes.unusedClient
+        let client = RegisteredClient(
+            id: recordID, source: .registration, name: request.name, redirectURIs: request.redirectURIs,
             authMethod: request.authMethod, grantTypes: request.grantTypes, scope: request.scope, secretHash: nil,
-            secretPepperVersion: nil, issuedAt: now)
-        if request.authMethod.usesSecret {
-            let value = TokenKind.clientSecret.generate()
-            let version = context.hasher.secrets.currentPepper.version
-            client.secretHash = context.hasher.hash(value, version: version)
-            client.secretPepperVersion = version
-            secret = value
-        }
+            secretPepperVersion: nil, issuedAt: now,
+            stored: StoredClient(
+                recordID: recordID, derivedSecret: request.authMethod.usesSecret, createdWindow: window, used: false,
+                version: 1, expiresAt: expiry))
         // Unused clients disappear: the expiry is cleared by the first successful token exchange.
-        guard
-            try await context.put(
-                OAuthKeys.client(client.id), client.attributes,
-                expiresAt: now + context.configuration.lifetimes.unusedClient, condition: .absent) != nil
-        else { throw OAuthError(.serverError, "A client identifier collided.") }
-        context.events(.clientRegistered(clientID: client.id))
-        return (client, secret)
+        guard try await context.put(key, client.attributes, expiresAt: expiry, condition: .absent) != nil else {
+            // The same metadata was registered at the same moment: use that record.
+            if let existing = try await reusable(key, request) { return await issue(existing, reused: true) }
+            throw OAuthError(.serverError, "A client identifier collided.")
+        }
+        if let wait = try await newClients.count(address) {
+            _ = try? await context.delete(key, condition: .versionEquals(1))
+            throw tooManyNewClients(wait)
+        }
+        switch try await capacity.admit() {
+        case .success: break
+        case .failure(let wait):
+            _ = try? await context.delete(key, condition: .versionEquals(1))
+            context.events(.limitReached(limit: .unusedClients))
+            throw OAuthError(
+                .temporarilyUnavailable, "This server holds as many new clients as it can; try again later.",
+                headers: ["Retry-After": String(wait.seconds)])
+        }
+        context.events(.clientRegistered(clientID: recordID))
+        return await issue(client, reused: false)
+    }
+
+    private func tooManyNewClients(_ wait: Int) -> OAuthError {
+        context.events(.limitReached(limit: .registrationsPerAddress))
+        return OAuthError(
+            .tooManyRequests, "Too many new clients from this address; try again later.",
+            headers: ["Retry-After": String(wait)])
+    }
+
+    /// The stored record of exactly this metadata, if there is one.
+    private func reusable(_ key: ItemKey, _ request: RegistrationRequest) async throws(OAuthError) -> RegisteredClient?
+    {
+        guard let item = try await context.get(key), let client = RegisteredClient(item: item),
+            let stored = client.stored, stored.derivedSecret == request.authMethod.usesSecret,
+            client.redirectURIs == request.redirectURIs, client.authMethod == request.authMethod,
+            client.grantTypes == request.grantTypes, client.name == request.name, client.scope == request.scope
+        else { return nil }
+        return client
+    }
+
+    /// The answer for one registration of `record`. An unused record that is reused after half
+    /// its life is given a full life again (and counted in today's unused clients), so a client
+    /// that registers and connects later does not find it gone.
+    private func issue(_ record: RegisteredClient, reused: Bool) async -> Registration {
+        var client = record
+        if reused {
+            context.events(.clientRegistrationReused(clientID: record.id))
+            if let stored = record.stored { await renewIfAging(stored) }
+        }
+        guard client.authMethod.usesSecret else { return Registration(client: client, secret: nil, reused: reused) }
+        client.id = record.id + "." + context.randomID()
+        client.issuedAt = context.now
+        return Registration(client: client, secret: context.hasher.clientSecret(clientID: client.id), reused: reused)
+    }
+
+    private func renewIfAging(_ stored: StoredClient) async {
+        let lifetime = context.configuration.lifetimes.unusedClient
+        guard !stored.used, let expiresAt = stored.expiresAt, expiresAt - context.now < lifetime / 2,
+            case .success(let today)? = try? await capacity.admit()
+        else { return }
+        let update = ItemUpdate(set: ["cw": .int(today)], expiresAt: .set(context.now + lifetime))
+        if (try? await context.update(
+            OAuthKeys.client(stored.recordID), update, condition: .versionEquals(stored.version))) != nil,
+            let created = stored.createdWindow
+        {
+            await capacity.clientUsed(createdIn: created)  // it left that day's unused clients
+        } else {
+            await capacity.clientUsed(createdIn: today)  // not renewed: take back today's count
+        }
     }
 
     /// The client with this ID: a DCR record, or a metadata document (fetched or cached). nil when
     /// there is no such client; a document that cannot be fetched or is refused throws.
-    func lookup(_ clientID: String, refetch: Bool = false) async throws(OAuthError) -> RegisteredClient? {
+    func lookup(_ clientID: String, purpose: ClientMetadataResolver.Purpose = .authorize) async throws(OAuthError)
+        -> RegisteredClient?
+    {
         if let documents,
             ClientMetadataPolicy.isDocumentURL(
                 clientID, allowLoopback: context.configuration.allowsLoopbackMetadataDocuments)
         {
-            return try await documents.client(for: clientID, refetch: refetch)
+            return try await documents.client(for: clientID, purpose: purpose)
         }
         guard clientID.utf8.count <= 64 else { return nil }
-        return try await context.get(OAuthKeys.client(clientID)).flatMap(RegisteredClient.init(item:))
+        let parts = clientID.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let recordID = String(parts[0])
+        guard !recordID.isEmpty,
+            var client = try await context.get(OAuthKeys.client(recordID)).flatMap(RegisteredClient.init(item:))
+        else { return nil }
+        let derived = client.stored?.derivedSecret == true
+        if parts.count == 2 {
+            // A per-registration ID names a record whose secrets are derived, with a nonce of ours.
+            guard derived, parts[1].utf8.count == 22, Base64URL.decode(parts[1])?.count == 16 else { return nil }
+            client.id = clientID
+        } else if derived {
+            return nil  // such a record is only ever used through per-registration IDs
+        }
+        return client
     }
 
     /// The client a `/token` or `/revoke` request authenticated as. Unknown clients, a method other
@@ -56,7 +165,7 @@ struct ClientRegistry: Sendable {
     func authenticate(_ credentials: PresentedCredentials) async throws(OAuthError) -> RegisteredClient {
         let client: RegisteredClient?
         do {
-            client = try await lookup(credentials.clientID)
+            client = try await lookup(credentials.clientID, purpose: .token)
         } catch  where error.code == .invalidClient {
             throw PresentedCredentials.invalidClient(error.detail ?? "Unknown client.")
         }
@@ -74,79 +183,35 @@ struct ClientRegistry: Sendable {
         guard credentials.method == expected else {
             throw PresentedCredentials.invalidClient("Authenticate with the method this client registered.")
         }
-        if client.authMethod.usesSecret {
-            guard let secret = credentials.secret, let stored = client.secretHash,
-                let version = client.secretPepperVersion,
-                let presented = context.hasher.hash(secret, version: version), ConstantTime.equals(presented, stored)
-            else { throw PresentedCredentials.invalidClient("The client credentials are wrong.") }
+        if client.authMethod.usesSecret && !isSecretValid(credentials.secret, for: client) {
+            throw PresentedCredentials.invalidClient("The client credentials are wrong.")
         }
         return client
     }
 
-    /// Keeps a DCR client for good once it has completed a token exchange.
+    private func isSecretValid(_ secret: String?, for client: RegisteredClient) -> Bool {
+        guard let secret else { return false }
+        if client.stored?.derivedSecret == true { return context.hasher.isClientSecret(secret, clientID: client.id) }
+        guard let stored = client.secretHash, let version = client.secretPepperVersion,
+            let presented = context.hasher.hash(secret, version: version)
+        else { return false }
+        return ConstantTime.equals(presented, stored)
+    }
+
+    /// Keeps a DCR client for good once it has completed a token exchange, and records when it
+    /// last did. The first one also counts the client as used for `ClientCapacity`.
     func markUsed(_ client: RegisteredClient) async {
-        guard client.source == .registration else { return }
-        _ = try? await context.update(
-            OAuthKeys.client(client.id), ItemUpdate(set: ["used": .int(context.now)], expiresAt: .clear),
-            condition: .exists)
-    }
-}
-
-/// Resolves metadata-document client IDs through the fetcher, with a store-backed cache
-/// (`CIMD#<sha256(url)>`) bounded by the document's cache headers and `metadataDocumentCache`.
-struct ClientMetadataResolver: Sendable {
-    let context: OAuthContext
-    let fetcher: any ClientMetadataFetcher
-
-    func client(for url: String, refetch: Bool) async throws(OAuthError) -> RegisteredClient {
-        let key = OAuthKeys.metadataDocument(Base64URL.encode(SHA256.hash(url)))
-        if !refetch, let item = try await context.get(key), let cached = RegisteredClient(cachedDocument: item),
-            cached.id == url
+        guard client.source == .registration, let stored = client.stored else { return }
+        let key = OAuthKeys.client(stored.recordID)
+        let now = context.now
+        if !stored.used,
+            (try? await context.update(
+                key, ItemUpdate(set: ["used": .int(now)], remove: ["cw"], expiresAt: .clear),
+                condition: .versionEquals(stored.version))) != nil
         {
-            return cached
+            if let created = stored.createdWindow { await capacity.clientUsed(createdIn: created) }
+            return
         }
-        let configuration = context.configuration
-        let document: FetchedDocument
-        do {
-            document = try await fetcher.fetch(
-                url, maximumBytes: ClientMetadataPolicy.maximumBytes, timeout: ClientMetadataPolicy.timeout)
-        } catch {
-            context.events(.metadataDocumentRefused(reason: "fetch failed"))
-            throw OAuthError(.invalidClient, "The client metadata document could not be fetched.")
-        }
-        let policy = RedirectURIPolicy(
-            allowlist: configuration.redirectAllowlist, maximumCount: configuration.maximumRedirectURIs)
-        switch ClientMetadataPolicy.client(
-            from: document, url: url, redirects: policy, supportedScopes: configuration.scopes, now: context.now)
-        {
-        case .failure(let error):
-            _ = try await context.delete(key)
-            context.events(.metadataDocumentRefused(reason: error.detail ?? ""))
-            throw error
-        case .success(let client):
-            let seconds = ClientMetadataPolicy.cacheSeconds(
-                document.headers, maximum: configuration.lifetimes.metadataDocumentCache)
-            if seconds > 0 {
-                var attributes = client.attributes
-                attributes["url"] = .string(url)
-                _ = try await context.put(key, attributes, expiresAt: context.now + seconds)
-            }
-            return client
-        }
-    }
-}
-
-extension RegisteredClient {
-    /// A client from a cached metadata document item.
-    init?(cachedDocument item: Item) {
-        let a = item.attributes
-        guard let url = a.string("url"), let uris = a.strings("redirect_uris"),
-            let grantTypes = a.strings("grant_types"),
-            let issued = a.int("issued")
-        else { return nil }
-        self.init(
-            id: url, source: .metadataDocument, name: a.string("name"), redirectURIs: uris, authMethod: .none,
-            grantTypes: grantTypes, scope: a.string("scope").map(ScopeSet.init(text:)), secretHash: nil,
-            secretPepperVersion: nil, issuedAt: issued)
+        _ = try? await context.update(key, ItemUpdate(set: ["used": .int(now)], expiresAt: .clear), condition: .exists)
     }
 }

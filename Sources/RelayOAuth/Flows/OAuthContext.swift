@@ -61,6 +61,30 @@ struct OAuthContext: Sendable {
         }
     }
 
+    /// Adds one to the counter item at `key` and returns the new count (its version): one
+    /// conditional write, two for a counter that does not exist yet (`SharedLimiter`).
+    func increment(_ key: ItemKey, expiresAt: Int) async throws(OAuthError) -> Int {
+        do throws(StoreError) {
+            for _ in 0..<4 {
+                do throws(StoreError) {
+                    return try await store.update(key, ItemUpdate(), condition: .exists).version
+                } catch .conditionFailed {}
+                do throws(StoreError) {
+                    return try await store.put(key, attributes: [:], expiresAt: expiresAt, condition: .absent).version
+                } catch .conditionFailed {}
+            }
+            // Created and expired four times over between two calls: only a clock far off does that.
+            throw StoreError.unavailable("a counter kept appearing and disappearing")
+        } catch {
+            throw mapped(error)
+        }
+    }
+
+    /// The count of the counter item at `key` (0 when there is none).
+    func counterValue(_ key: ItemKey) async throws(OAuthError) -> Int {
+        try await get(key)?.version ?? 0
+    }
+
     func queryAll(_ query: Query) async throws(OAuthError) -> [Item] {
         do { return try await store.queryAll(query) } catch { throw mapped(error) }
     }
@@ -96,8 +120,12 @@ struct OAuthContext: Sendable {
 
 /// Audit events: what happened, never with a token, code, secret or address.
 public enum OAuthEvent: Sendable, Equatable {
+    /// A registration stored a new client record.
     case clientRegistered(clientID: String)
-    case registrationRateLimited
+    /// A registration matched a stored client's metadata and was answered from that record.
+    case clientRegistrationReused(clientID: String)
+    /// A request was refused by a limit (429, or 503 for the unused-client cap).
+    case limitReached(limit: OAuthLimit)
     case grantCreated(grantID: String, clientID: String)
     case codeRedeemed(grantID: String)
     /// A redeemed code was presented again; its grant was revoked.
@@ -115,6 +143,21 @@ public enum OAuthEvent: Sendable, Equatable {
     case disconnected(grants: Int)
     case consentDenied(clientID: String)
     case metadataDocumentRefused(reason: String)
+    /// A cached client metadata document was used past its freshness, or a document client was
+    /// taken as a plain public client at `/token`, because its host failed or was slow.
+    case metadataDocumentStale(reason: String)
     /// A store, binder or upstream failure; the reason carries no secret.
     case failure(String)
+}
+
+/// The limits the authorization server enforces across instances (through the store).
+public enum OAuthLimit: String, Sendable, Equatable, CaseIterable {
+    /// New clients `POST /register` may store per client address (`registrationRateLimit`).
+    case registrationsPerAddress = "registrations_per_address"
+    /// Registered clients nobody has used yet (`maximumUnusedClients`).
+    case unusedClients = "unused_clients"
+    /// Consent and disconnect pages per client address (`pageRateLimit`).
+    case pagesPerAddress = "pages_per_address"
+    /// Failed `/token` and `/revoke` requests per client address (`tokenFailureLimit`).
+    case tokenFailuresPerAddress = "token_failures_per_address"
 }

@@ -1,4 +1,5 @@
 import RelayStore
+import RelaySync
 
 /// "Last used" for the connections page and `grants list`: the day (UTC) a grant last served an
 /// MCP request, at most one store write per grant and day.

@@ -33,6 +33,8 @@ struct RegisteredClient: Sendable, Equatable {
     var secretPepperVersion: Int?
     /// When it was registered (or the document fetched), seconds since the epoch.
     var issuedAt: Int
+    /// For a DCR client: the record it was loaded from (`ClientRegistry`).
+    var stored: StoredClient? = nil
 
     /// Whether this client may use the refresh-token grant.
     var mayRefresh: Bool { grantTypes.contains("refresh_token") }

@@ -51,6 +51,12 @@ enum OAuthKeys {
     /// A cached client metadata document: `CIMD#<sha256(url)>` / `META`.
     static func metadataDocument(_ urlHash: String) -> ItemKey { ItemKey(pk: "CIMD#" + urlHash, sk: meta) }
 
+    /// A counter of a limit shared by every instance (`SharedLimiter`, `ClientCapacity`):
+    /// `LIMIT#<limit>#<subject>` / `W<window start>`; its version is the count.
+    static func limitCounter(_ limit: String, subject: String, window: Int) -> ItemKey {
+        ItemKey(pk: "LIMIT#" + limit + "#" + subject, sk: "W" + String(window))
+    }
+
     // MARK: admin scans (partition-key prefixes; `Store.scan` is for the admin CLI and metrics only)
 
     /// Every DCR client.
@@ -64,7 +70,8 @@ enum OAuthKeys {
     /// before `#`, with a grant's token index entries (`GRANT#…` / `TOKEN#…`, `REFRESH#…`)
     /// apart from the grant itself.
     static let kinds = [
-        "CLIENT", "AUTHREQ", "CODE", "GRANT", "GRANT_INDEX", "TOKEN", "REFRESH", "USER", "CIMD", "SESSION", "OTHER",
+        "CLIENT", "AUTHREQ", "CODE", "GRANT", "GRANT_INDEX", "TOKEN", "REFRESH", "USER", "CIMD", "SESSION", "LIMIT",
+        "OTHER",
     ]
 
     /// The kind of a stored key (`OTHER` for anything this server did not write).

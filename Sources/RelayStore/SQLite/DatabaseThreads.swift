@@ -1,4 +1,5 @@
 import Foundation
+import RelaySync
 
 /// Work for a reader thread.
 struct ReadJob: Sendable {

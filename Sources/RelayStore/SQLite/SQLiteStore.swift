@@ -1,5 +1,6 @@
 import Foundation
 import RelayJSON
+import RelaySync
 
 /// The embedded `Store`: one SQLite file in WAL mode with one table (docs/storage-schema.md).
 ///

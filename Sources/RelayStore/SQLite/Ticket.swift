@@ -1,3 +1,5 @@
+import RelaySync
+
 /// Something with a deadline that the watchdog can give up on.
 protocol Expirable: AnyObject, Sendable {
     var deadline: ContinuousClock.Instant { get }

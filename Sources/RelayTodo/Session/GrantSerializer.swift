@@ -1,5 +1,5 @@
 import RelayCloudKit
-import Synchronization
+import RelaySync
 
 /// One CloudKit call per grant in flight: `run` waits until no other call of the same grant runs, in arrival
 /// order. Waiting is bounded: when `maxWaiting` calls of one grant already wait, a new one fails at once with
@@ -21,7 +21,7 @@ public final class GrantSerializer: Sendable {
 
     /// Calls of one grant that may wait behind the running one.
     public let maxWaiting: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A serializer; `maxWaiting` calls of one grant may wait (at least 0).
     public init(maxWaiting: Int = 32) { self.maxWaiting = max(0, maxWaiting) }

@@ -1,6 +1,6 @@
 import Foundation
 import RelayCloudKit
-import Synchronization
+import RelaySync
 
 /// A `CloudKitSession` whose token lives in memory: for tests and for the demo when no store is configured.
 /// Calls go through a `GrantSerializer`, so it keeps the same discipline as a stored grant: one call in flight,
@@ -9,7 +9,7 @@ public final class MemoryCloudKitSession: CloudKitSession {
     /// The key this session's calls are serialized under.
     public let grantID: String
     private let serializer: GrantSerializer
-    private let state: Mutex<(token: CloudKitWebAuthToken, rotations: Int)>
+    private let state: Locked<(token: CloudKitWebAuthToken, rotations: Int)>
 
     /// A session starting from `token`. Sessions that share `serializer` and `grantID` take turns.
     public init(
@@ -18,7 +18,7 @@ public final class MemoryCloudKitSession: CloudKitSession {
     ) {
         self.grantID = grantID
         self.serializer = serializer
-        state = Mutex((token, 0))
+        state = Locked((token, 0))
     }
 
     /// The token the next call will use.

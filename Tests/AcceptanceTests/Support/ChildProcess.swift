@@ -73,36 +73,6 @@ struct AcceptanceFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Polls `condition` every 50 ms until it holds or `timeout` passes (then throws `message`).
-func eventually(
-    _ message: @autoclosure () -> String, timeout: Duration = .seconds(15), _ condition: () async throws -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while true {
-        if try await condition() { return }
-        if ContinuousClock.now > deadline { throw AcceptanceFailure("timed out: \(message())") }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-}
-
-/// A loopback TCP port that was free a moment ago (bound to port 0, read back, closed).
-func freePort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw AcceptanceFailure("socket() failed") }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-            bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-        }
-    }
-    guard bound else { throw AcceptanceFailure("bind() failed") }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 /// Runs a Python script beside these tests and returns its standard output and error; throws
 /// unless it exits 0.
 func runPython(_ script: String, _ arguments: [String]) async throws -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import RelayHTTP
 import RelayJSON
+import RelayTestSupport
 import Synchronization
 
 /// Counts completed operations across concurrent clients.
@@ -76,7 +77,7 @@ struct LoadClient: Sendable {
     }
 
     private func waitUntilHealthy() async throws {
-        try await eventually("the relay at \(base) answers /healthz", timeout: .seconds(30)) {
+        try await waitUntil("the relay at \(base) answers /healthz", timeout: .seconds(30)) {
             (try? await client.http.send(ClientRequest(url: base + "/healthz", timeout: .seconds(1))))?.status == 200
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import RelayHTTP
+import RelayTestSupport
 
 @testable import RelayAWS
 
@@ -10,8 +11,8 @@ import RelayHTTP
 final class MotoProcess: @unchecked Sendable {
     // @unchecked Sendable: `proxy` is replaced only by `stopProxy`/`startProxy`, which a test
     // calls from one task at a time.
-    let moto: ChildProcess
-    let motoPort: Int
+    let moto: MotoServer
+    var motoPort: Int { moto.port }
     /// The endpoint the relay is given (the forwarder).
     let endpoint: String
     let proxyPort: Int
@@ -28,23 +29,13 @@ final class MotoProcess: @unchecked Sendable {
     /// that creates them), so only a relay holding that role's credentials finds them.
     init(http: HTTPClient, roleAccount: String? = nil) async throws {
         self.http = http
-        motoPort = try freePort()
-        let script = ChildProcess.repository.appendingPathComponent("Tests/RelayAWSTests/python/serial_moto_server.py")
-        moto = try ChildProcess(
-            executable: "/usr/bin/env", ["python3", script.path, "-H", "127.0.0.1", "-p", String(motoPort)])
+        moto = try await MotoServer()
         proxyPort = try freePort()
         endpoint = "http://127.0.0.1:\(proxyPort)"
-        try await eventually("moto answers on \(motoPort): \(moto.text)", timeout: .seconds(60)) {
-            guard moto.isRunning else {
-                throw AcceptanceFailure("moto exited; is moto[server] installed?\n\(moto.text)")
-            }
-            let probe = ClientRequest(url: "http://127.0.0.1:\(motoPort)/moto-api/data.json", timeout: .seconds(2))
-            return (try? await http.send(probe))?.status == 200
-        }
         try await startProxy()
         let credentials =
             if let roleAccount {
-                try await Self.assumeRole(account: roleAccount, endpoint: "http://127.0.0.1:\(motoPort)", http: http)
+                try await Self.assumeRole(account: roleAccount, endpoint: moto.endpoint, http: http)
             } else {
                 try AWSCredentials(accessKeyID: "AKIDACCEPTANCE", secretAccessKey: "moto-secret-key")
             }

@@ -2,6 +2,7 @@ import Foundation
 import RelayCrypto
 import RelayHTTP
 import RelayJSON
+import Synchronization
 
 /// Plays both sides of the connect flow over real sockets: the AI client (DCR, PKCE, token,
 /// refresh) and the person's browser (consent form, the emulator's Apple sign-in page, the
@@ -20,7 +21,13 @@ final class OAuthDriver: @unchecked Sendable {
 
     let http: HTTPClient
     let issuer: String
-    let redirectURI = "http://127.0.0.1:9/callback"
+    /// A loopback callback on a port of its own, as Claude Code and the SDKs register one per
+    /// session: each driver is a client of its own (registrations of identical metadata share one
+    /// client). Nothing listens there; the driver reads the code from the redirect.
+    let redirectURI = "http://127.0.0.1:\(OAuthDriver.nextPort())/callback"
+    private static let drivers = Atomic<Int>(0)
+
+    private static func nextPort() -> Int { 20000 + drivers.add(1, ordering: .relaxed).newValue % 40000 }
     private(set) var clientID = ""
     private(set) var secretsSeen: [String] = []
     /// The text of the last consent page shown (what the person was told the client may do).

@@ -86,15 +86,20 @@ def main() -> None:
     status, headers, _ = fetch(open_, args.redirector + "/mcp")
     report["plainHTTP"] = {"status": status, "location": headers.get("Location")}
 
-    # Registration is limited per client address. Through nginx every request is 127.0.0.1, whatever
+    # New clients are limited per client address. Through nginx every request is 127.0.0.1, whatever
     # X-Forwarded-For it carries; straight to the relay (a trusted peer) each spoofed address counts
-    # on its own, so the same loop never hits the limit there.
-    registration = json.dumps(
-        {"client_name": "probe", "redirect_uris": ["http://127.0.0.1:9/callback"], "token_endpoint_auth_method": "none"}
-    ).encode()
+    # on its own, so the same loop never hits the limit there. Each registration is new metadata (a
+    # registration of a stored client's metadata reuses it and is never counted).
     for target, key in ((args.public, "registerViaProxy"), (args.relay, "registerDirect")):
         statuses = []
         for attempt in range(args.registrations + 1):
+            registration = json.dumps(
+                {
+                    "client_name": f"probe {key} {attempt}",
+                    "redirect_uris": ["http://127.0.0.1:9/callback"],
+                    "token_endpoint_auth_method": "none",
+                }
+            ).encode()
             headers = {"Content-Type": "application/json", "X-Forwarded-For": f"198.51.100.{attempt + 1}"}
             statuses.append(fetch(open_, target + "/register", registration, headers)[0])
         report[key] = statuses

@@ -1,6 +1,6 @@
 import RelayHTTP
 import RelayMCP
-import Synchronization
+import RelaySync
 
 /// Who a test request is for, and the scopes its token carries.
 struct TestPrincipal: MCPPrincipal, Equatable {
@@ -30,8 +30,8 @@ final class FakeAuthenticator: MCPAuthenticator, Sendable {
     let immediate: Bool
     /// Tool calls admitted in all before `admitToolCall` answers `RATE_LIMITED`; nil: no limit.
     let toolCallBudget: Int?
-    private let endedSessions = Mutex<[String]>([])
-    private let calls = Mutex(0)
+    private let endedSessions = Locked<[String]>([])
+    private let calls = Locked(0)
 
     init(
         tokens: [String: String] = ["test-token": "alice", FakeAuthenticator.readOnlyToken: "reader"],

@@ -1,6 +1,7 @@
 import RelayHTTP
 import RelayJSON
 import RelayStore
+import RelaySync
 import Testing
 
 @testable import RelayOAuth

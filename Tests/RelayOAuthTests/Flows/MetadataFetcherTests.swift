@@ -1,6 +1,8 @@
 import Foundation
 import RelayHTTP
 import RelayJSON
+import RelayStore
+import RelaySync
 import Testing
 
 @testable import RelayOAuth
@@ -97,5 +99,81 @@ struct MetadataFetcherTests {
             }
             await harness.stop()
         }
+    }
+}
+
+extension MetadataFetcherTests {
+    /// What the switchable document host does.
+    enum HostMode: Sendable {
+        case serve(name: String)
+        case fail, hang
+    }
+
+    /// The libcurl fetcher against a real host that answers, then fails (503), hangs (slower
+    /// than the relay waits), publishes a changed document, and finally goes away altogether.
+    @Test func aRealHostThatFailsHangsChangesAndDisappears() async throws {
+        let mode = Locked(HostMode.serve(name: "Local"))
+        var router = Router()
+        router.get("/client.json") { request in
+            let port = request.headers["host"]?.split(separator: ":").last.map(String.init) ?? "0"
+            switch mode.withLock({ $0 }) {
+            case .serve(let name):
+                return Response(
+                    status: .ok, headers: ["Content-Type": "application/json", "Cache-Control": "max-age=60"],
+                    body: Array(
+                        """
+                        {"client_id":"http://127.0.0.1:\(port)/client.json","client_name":"\(name)",\
+                        "redirect_uris":["http://localhost:7777/cb"],"token_endpoint_auth_method":"none"}
+                        """.utf8))
+            case .fail:
+                return Response(
+                    status: .serviceUnavailable, headers: ["Content-Type": "text/html"], body: Array("busy".utf8))
+            case .hang:
+                try? await Task.sleep(for: .seconds(3))
+                return Response(status: .serviceUnavailable)
+            }
+        }
+        let server = Server(
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 1), responder: router.responder)
+        try server.start()
+        let url = "http://127.0.0.1:\(server.port)/client.json"
+        let harness = try await OAuthHarness.start(
+            fetcher: HTTPClientMetadataFetcher(client: try HTTPClient(), allowsLoopback: true))
+        func page() async throws -> TestResponse {
+            try await harness.browser().get(
+                OAuthHarness.authorizePath(
+                    clientID: url, verifier: OAuthHarness.newVerifier(), redirectURI: "http://localhost:7777/cb"))
+        }
+        do {
+            #expect(try await page().text.contains("Local"))
+            mode.withLock { $0 = .fail }
+            harness.clock.advance(by: 61)
+            #expect(try await page().status == 200, "503 from the host: the last good copy")
+            mode.withLock { $0 = .hang }
+            harness.clock.advance(by: 10)  // past the back-off
+            let started = ContinuousClock.now
+            #expect(try await page().status == 200, "a hanging host: the copy after the stale wait")
+            #expect(ContinuousClock.now - started < .seconds(3), "the request did not wait for the host")
+            // The host answers again with a changed document: once the hung fetch has ended and
+            // its back-off has passed, a request fetches it (each try moves the clock on).
+            mode.withLock { $0 = .serve(name: "Changed") }
+            var changed = false
+            for _ in 0..<100 where !changed {
+                harness.clock.advance(by: 11)
+                changed = try await page().text.contains("Changed")
+                if !changed { try await Task.sleep(for: .milliseconds(300)) }
+            }
+            #expect(changed, "the changed document was never fetched")
+            server.shutdown()
+            await server.waitUntilStopped()
+            harness.clock.advance(by: 61)
+            #expect(try await page().text.contains("Changed"), "the host is gone: the last good copy")
+        } catch {
+            server.shutdown()
+            await harness.stop()
+            throw error
+        }
+        server.shutdown()
+        await harness.stop()
     }
 }

@@ -2,6 +2,7 @@ import RelayCrypto
 import RelayHTTP
 import RelayJSON
 import RelayStore
+import RelaySync
 
 @testable import RelayOAuth
 
@@ -108,10 +109,17 @@ final class FakeMetadataFetcher: ClientMetadataFetcher {
         documents.withLock { $0[url] = FetchedDocument(status: status, headers: headers, body: Array(json.utf8)) }
     }
 
+    /// While set, fetches wait (a slow host); they then answer what is served when it is cleared.
+    let holding = Locked<Bool>(false)
+
     var fetchCount: Int { fetches.withLock { $0.count } }
+
+    /// No document at `url`: fetches fail as a host that does not answer does.
+    func remove(_ url: String) { documents.withLock { $0[url] = nil } }
 
     func fetch(_ url: String, maximumBytes: Int, timeout: Duration) async throws -> FetchedDocument {
         fetches.withLock { $0.append(url) }
+        while holding.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
         guard let document = documents.withLock({ $0[url] }) else { throw FakeFailure() }
         guard document.body.count <= maximumBytes else { throw FakeFailure() }
         return document

@@ -3,6 +3,7 @@ import RelayCrypto
 import RelayHTTP
 import RelayJSON
 import RelayStore
+import RelaySync
 import Testing
 
 @testable import RelayOAuth
@@ -98,14 +99,24 @@ final class OAuthHarness: Sendable {
 
     // MARK: AI-client steps
 
-    /// Registers a client; returns its ID and secret.
+    private let registrations = Locked(0)
+
+    /// Registers a client; returns its ID and secret. Registrations of identical metadata share
+    /// one client, so each call is named apart ("Test Client", then "Test Client 2", …) unless
+    /// `name` is given: every call makes a client of its own, as tests of two clients need.
     func register(
-        redirectURIs: [String] = [OAuthHarness.claudeRedirect], method: String = "none", extra: String = ""
+        redirectURIs: [String] = [OAuthHarness.claudeRedirect], method: String = "none", extra: String = "",
+        name: String? = nil
     ) async throws -> (id: String, secret: String?) {
         let uris = redirectURIs.map { "\"\($0)\"" }.joined(separator: ",")
+        let count = registrations.withLock { count in
+            count += 1
+            return count
+        }
+        let name = name ?? (count == 1 ? "Test Client" : "Test Client \(count)")
         let response = try await client.postJSON(
             "/register",
-            "{\"redirect_uris\":[\(uris)],\"token_endpoint_auth_method\":\"\(method)\",\"client_name\":\"Test Client\"\(extra)}"
+            "{\"redirect_uris\":[\(uris)],\"token_endpoint_auth_method\":\"\(method)\",\"client_name\":\"\(name)\"\(extra)}"
         )
         #expect(response.status == 201, "registration failed: \(response.text)")
         let json = try JSONValue(parsing: response.body)

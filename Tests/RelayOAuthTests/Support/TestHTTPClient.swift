@@ -31,7 +31,7 @@ struct TestResponse: Sendable {
 }
 
 /// A minimal HTTP/1.1 client for tests: one connection per request (`Connection: close`), run
-/// on a Dispatch thread so the blocking socket calls never sit on the cooperative pool. Redirects
+/// on a thread of its own so the blocking socket calls never sit on the cooperative pool. Redirects
 /// are not followed.
 struct TestHTTPClient: Sendable {
     let port: Int
@@ -45,9 +45,13 @@ struct TestHTTPClient: Sendable {
         let request = Array((head + "\r\n").utf8) + body
         let port = self.port
         return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            // A thread of its own, not Dispatch's global queue: on Linux the Swift cooperative pool
+            // runs on that queue's threads, and a blocked receive there starves the server's tasks
+            // (work that leaves the event loop waited up to a second for Dispatch to add a thread).
+            let thread = Thread {
                 continuation.resume(with: Result { try Self.exchange(request, port: port) })
             }
+            thread.start()
         }
     }
 

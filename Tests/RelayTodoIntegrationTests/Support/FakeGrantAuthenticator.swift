@@ -1,7 +1,7 @@
 import RelayHTTP
 import RelayMCP
+import RelaySync
 import RelayTodo
-import Synchronization
 
 /// A connected user as the tools see it: their CloudKit session.
 struct TestGrant: TodoPrincipal {
@@ -17,7 +17,7 @@ final class FakeGrantAuthenticator: MCPAuthenticator, Sendable {
 
     static let challenge = #"Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp""#
 
-    private let state = Mutex<(grants: [String: TestGrant], ended: [String])>(([:], []))
+    private let state = Locked<(grants: [String: TestGrant], ended: [String])>(([:], []))
 
     /// Lets `bearer` act as `grant`.
     func register(_ bearer: String, _ grant: TestGrant) { state.withLock { $0.grants[bearer] = grant } }

@@ -1,13 +1,13 @@
 import RelayCloudKit
+import RelaySync
 import RelayTodo
-import Synchronization
 
 /// A session that lets a test act between a tool's CloudKit calls (the app writing meanwhile): `before` runs
 /// with the 1-based number of each call before it is sent through the real session.
 final class FakeInterposingSession: CloudKitSession {
     let inner: any CloudKitSession
     let before: @Sendable (Int) -> Void
-    private let calls = Mutex(0)
+    private let calls = Locked(0)
 
     init(_ inner: any CloudKitSession, before: @escaping @Sendable (Int) -> Void) {
         self.inner = inner

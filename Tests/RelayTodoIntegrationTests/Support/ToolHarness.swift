@@ -4,8 +4,8 @@ import RelayEmulator
 import RelayHTTP
 import RelayJSON
 import RelayMCP
+import RelaySync
 import RelayTodo
-import Synchronization
 import Testing
 
 /// The whole tool path on loopback sockets: an MCP client (the RelayHTTP client) → `Server` → `MCPEndpoint`
@@ -165,13 +165,13 @@ struct ToolReply: CustomStringConvertible {
 
 /// What the endpoint reported.
 final class Reports: Sendable {
-    let state = Mutex<(calls: [ToolCallRecord], errors: [String])>(([], []))
+    let state = Locked<(calls: [ToolCallRecord], errors: [String])>(([], []))
 }
 
 /// A clock tests set.
 final class FakeClock: Sendable {
-    private let instant: Mutex<Date>
-    init(_ start: Date) { instant = Mutex(start) }
+    private let instant: Locked<Date>
+    init(_ start: Date) { instant = Locked(start) }
     var now: Date { instant.withLock { $0 } }
     func set(_ text: String) { set(RelayTodoIntegrationTests.instant(text)) }
     func set(_ date: Date) { instant.withLock { $0 = date } }

@@ -1,3 +1,0 @@
-// `Locked` lives in RelaySync (the HTTP server and client use it too); modules that import
-// RelayStore keep seeing it.
-@_exported import RelaySync

@@ -1,0 +1,40 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the helpers of this module throw: the step that failed and what was seen.
+public struct TestSupportFailure: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) { self.description = description }
+}
+
+/// A loopback TCP port that was free a moment ago (bound to port 0 on `host`, read back, closed),
+/// for a child process that must be told its port before it starts.
+public func freePort(host: String = "127.0.0.1") throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw TestSupportFailure("socket() failed: errno \(errno)") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr(host)
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+            bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+        }
+    }
+    guard bound else { throw TestSupportFailure("bind() on \(host) failed: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// A new empty directory under the system's temporary directory, named with `prefix`; the caller
+/// removes it.
+public func temporaryDirectory(prefix: String = "relay-test") throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}

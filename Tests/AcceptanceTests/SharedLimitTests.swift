@@ -1,0 +1,205 @@
+import Foundation
+import RelayHTTP
+import RelayJSON
+import XCTest
+
+/// The limits that protect shared resources hold across instances: two `mustdo-relay serve`
+/// processes on one DynamoDB table (moto) count new clients per address, unused clients, and
+/// failed `/token` requests per address together, so two instances allow what one does. The test
+/// proxy at 127.0.0.1 is trusted, so each request names its client address in `X-Forwarded-For`.
+final class SharedLimitTests: XCTestCase {
+    struct Pair {
+        let http: HTTPClient
+        let moto: MotoProcess
+        let emulator: EmulatorProcess
+        let setup: RelaySetup
+        let a: RelayInstance
+        let b: RelayInstance
+        var both: [RelayInstance] { [a, b] }
+    }
+
+    private func pair(_ settings: [String: String]) async throws -> Pair {
+        let http = try HTTPClient(
+            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(60)))
+        let moto = try await MotoProcess(http: http)
+        let emulator = try await EmulatorProcess(http: http)
+        var all = moto.relaySettings
+        all["RELAY_TRUSTED_PROXIES"] = "127.0.0.1"
+        for (key, value) in settings { all[key] = value }
+        let setup = try await RelaySetup(emulator: emulator, settings: all, environment: MotoProcess.credentials)
+        let a = try await setup.start(http: http)
+        let b = try await setup.start(http: http)
+        return Pair(http: http, moto: moto, emulator: emulator, setup: setup, a: a, b: b)
+    }
+
+    func testNewClientsPerAddressAreCountedOnBothInstancesTogether() async throws {
+        let p = try await pair(["RELAY_OAUTH_REGISTRATIONS_PER_HOUR": "4"])
+        defer {
+            p.setup.remove()
+            p.http.shutdown()
+        }
+        try await Self.awaitRoom(inWindowOf: 3600, seconds: 120)
+        // Four new clients from one address, alternating instances: all stored.
+        var ids: [String] = []
+        for n in 0..<4 {
+            let answer = try await Self.register(p.http, name: "new \(n)", from: "198.51.100.7", at: p.both[n % 2].base)
+            XCTAssertEqual(answer.status, 201, "registration \(n): \(answer.text)")
+            ids.append(answer.clientID ?? "")
+        }
+        // The fifth is refused wherever it lands: one instance's four were not "its own".
+        for instance in p.both {
+            let refused = try await Self.register(p.http, name: "one too many", from: "198.51.100.7", at: instance.base)
+            XCTAssertEqual(refused.status, 429, refused.text)
+            XCTAssertNotNil(refused.headers["retry-after"])
+        }
+        // A registration of metadata already stored reuses that client on either instance, uncounted:
+        // one store read.
+        let beforeReuse = try await Self.storeOperations(p)
+        for instance in p.both {
+            let again = try await Self.register(p.http, name: "new 0", from: "198.51.100.7", at: instance.base)
+            XCTAssertEqual(again.status, 201, again.text)
+            XCTAssertEqual(again.clientID, ids[0], "identical public registrations share one client")
+        }
+        let reuse = try await Self.storeOperations(p) - beforeReuse
+        XCTAssertEqual(reuse, 2, "two reused registrations, one read each")
+        // Another address has its own budget. A new client costs: its lookup (1 read), the
+        // address's counter (1 write; 2 for its window's first), the day's counters (1 write,
+        // 2 reads) and the record (1 write).
+        let beforeNew = try await Self.storeOperations(p)
+        let other = try await Self.register(p.http, name: "elsewhere", from: "198.51.100.8", at: p.b.base)
+        XCTAssertEqual(other.status, 201, other.text)
+        let new = try await Self.storeOperations(p) - beforeNew
+        XCTAssertLessThanOrEqual(new, 7)
+        print("store operations: a reused registration \(reuse / 2), a new client \(new) (a new address's first)")
+        let refusals = try await Self.sum(p, #"relay_oauth_limit_refusals_total{limit="registrations_per_address"}"#)
+        XCTAssertEqual(refusals, 2)
+    }
+
+    func testTheCapOnUnusedClientsHoldsAcrossInstancesAndAddresses() async throws {
+        // An unused client lives an hour, so a day's share is half the cap: 50 of 100.
+        let p = try await pair([
+            "RELAY_OAUTH_REGISTRATIONS_PER_HOUR": "5", "RELAY_OAUTH_MAX_UNUSED_CLIENTS": "100",
+            "RELAY_OAUTH_UNUSED_CLIENT_TTL": "3600",
+        ])
+        defer {
+            p.setup.remove()
+            p.http.shutdown()
+        }
+        try await Self.awaitRoom(inWindowOf: 86400, seconds: 300)
+        var stored = 0
+        var unavailable: (status: Int, text: String, retryAfter: String?)?
+        // 12 addresses × 5 new clients, spread over both instances: 60 tries for a share of 50.
+        for n in 0..<60 {
+            let answer = try await Self.register(
+                p.http, name: "flood \(n)", from: "203.0.113.\(n / 5 + 1)", at: p.both[n % 2].base)
+            switch answer.status {
+            case 201: stored += 1
+            case 503: unavailable = (answer.status, answer.text, answer.headers["retry-after"])
+            default: XCTFail("registration \(n): \(answer.status) \(answer.text)")
+            }
+        }
+        XCTAssertEqual(stored, 50, "the day's share of unused clients is 50 on both instances together")
+        XCTAssertNotNil(unavailable?.retryAfter)
+        XCTAssertTrue(unavailable?.text.contains("temporarily_unavailable") == true, unavailable?.text ?? "")
+        // A platform registering metadata already stored still succeeds past the cap.
+        let known = try await Self.register(p.http, name: "flood 0", from: "203.0.113.1", at: p.b.base)
+        XCTAssertEqual(known.status, 201, known.text)
+        let refusals = try await Self.sum(p, #"relay_oauth_limit_refusals_total{limit="unused_clients"}"#)
+        XCTAssertEqual(refusals, 10)
+    }
+
+    func testFailedTokenRequestsPerAddressAreCountedOnBothInstancesTogether() async throws {
+        let p = try await pair(["RELAY_OAUTH_TOKEN_FAILURES_PER_MINUTE": "6"])
+        defer {
+            p.setup.remove()
+            p.http.shutdown()
+        }
+        try await Self.awaitRoom(inWindowOf: 60, seconds: 30)
+        let storeBefore = try await Self.storeOperations(p)
+        for n in 0..<6 {
+            let answer = try await Self.badToken(p.http, from: "192.0.2.44", at: p.both[n % 2].base)
+            XCTAssertEqual(answer.status, 401, "failure \(n): \(answer.text)")
+        }
+        let counted = try await Self.storeOperations(p) - storeBefore
+        for instance in p.both {
+            let refused = try await Self.badToken(p.http, from: "192.0.2.44", at: instance.base)
+            XCTAssertEqual(refused.status, 429, refused.text)
+            XCTAssertNotNil(refused.headers["retry-after"])
+        }
+        let afterRefusals = try await Self.storeOperations(p)
+        // Once an instance has seen the address over its budget it refuses without the store.
+        for instance in p.both {
+            let refused = try await Self.badToken(p.http, from: "192.0.2.44", at: instance.base)
+            XCTAssertEqual(refused.status, 429, refused.text)
+        }
+        let known = try await Self.storeOperations(p) - afterRefusals
+        XCTAssertEqual(known, 0, "a refusal this instance already knows about cost store operations")
+        // Each failure costs its own lookup (one read) and one counter write, two for a window's first.
+        XCTAssertLessThanOrEqual(counted, 6 * 2 + 1, "store operations for six counted failures")
+        print("store operations for 6 failed /token requests counted across two instances: \(counted)")
+        let other = try await Self.badToken(p.http, from: "192.0.2.45", at: p.a.base)
+        XCTAssertEqual(other.status, 401, "another address has its own budget")
+    }
+}
+
+extension SharedLimitTests {
+    struct Answer {
+        var status: Int
+        var headers: HTTPHeaders
+        var text: String
+        var clientID: String? { (try? JSONValue(parsing: Array(text.utf8)))?["client_id"]?.stringValue }
+    }
+
+    static func register(_ http: HTTPClient, name: String, from address: String, at base: String) async throws -> Answer
+    {
+        let body: JSONValue = [
+            "client_name": .string(name), "redirect_uris": ["http://127.0.0.1:9/callback"],
+            "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+        ]
+        return try await send(
+            ClientRequest(
+                method: .post, url: base + "/register",
+                headers: ["Content-Type": "application/json", "X-Forwarded-For": address], body: body.bytes), http)
+    }
+
+    /// A refresh grant for a client that does not exist: 401 `invalid_client`, a counted failure.
+    static func badToken(_ http: HTTPClient, from address: String, at base: String) async throws -> Answer {
+        let form = FormDecoding.encode([
+            ("grant_type", "refresh_token"), ("refresh_token", "mdr_rt_nothing"), ("client_id", "no-such-client"),
+        ])
+        return try await send(
+            ClientRequest(
+                method: .post, url: base + "/token",
+                headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": address],
+                body: Array(form.utf8)), http)
+    }
+
+    private static func send(_ request: ClientRequest, _ http: HTTPClient) async throws -> Answer {
+        let response = try await http.send(request)
+        return Answer(status: response.status, headers: response.headers, text: response.text)
+    }
+
+    /// Store operations both instances have made (every operation kind).
+    static func storeOperations(_ p: Pair) async throws -> Double {
+        var total = 0.0
+        for operation in ["get", "put", "update", "delete", "query", "scan"] {
+            total += try await sum(p, #"relay_store_operation_duration_seconds_count{operation="\#(operation)"}"#)
+        }
+        return total
+    }
+
+    static func sum(_ p: Pair, _ series: String) async throws -> Double {
+        var total = 0.0
+        for instance in p.both { total += try await instance.metric(series) }
+        return total
+    }
+
+    /// Waits, when needed, until the current fixed window (of `length` seconds since the epoch)
+    /// has at least `seconds` left, so a scenario's counts all fall in one window.
+    static func awaitRoom(inWindowOf length: Int, seconds: Int) async throws {
+        let now = Int(Date().timeIntervalSince1970)
+        let left = length - now % length
+        if left < seconds { try await Task.sleep(for: .seconds(left + 1)) }
+    }
+}

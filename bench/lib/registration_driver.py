@@ -1,0 +1,251 @@
+"""The load of bench/registration against one running relay (SQLite, 127.0.0.1 a trusted proxy, so
+each request names its client address in X-Forwarded-For, as nginx would).
+
+1. platform: PLATFORM_REGISTRATIONS registrations of one real client's metadata (ChatGPT's per-app
+   DCR registration, a confidential client: docs/clients.md) from one address, as fast as they are
+   answered. Every one must succeed, each with its own client ID and secret, and the store must
+   gain one client record.
+2. baseline: a legitimate client's registrations, one at a time (new metadata from an address of
+   its own, then the same metadata again), timed.
+3. flood: JUNK_REGISTRATIONS registrations of distinct junk metadata from one address while the
+   legitimate client of (2) runs again; the store must gain at most the per-address budget, and the
+   legitimate latency is compared with (2) (p50 and p99 ratios).
+4. spread flood: SPREAD_REGISTRATIONS of distinct junk metadata, each from an address of its own:
+   the store gains at most the day's share of unused clients, the rest get 503.
+
+Prints one JSON object; exits 1 when a check fails."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from http_client import Pool  # noqa: E402
+
+BASE = os.environ["RELAY_URL"]
+DATABASE = os.environ["RELAY_DATABASE"]
+RELAY_PID = int(os.environ["RELAY_PID"])
+PLATFORM = int(os.environ.get("PLATFORM_REGISTRATIONS", "5000"))
+JUNK = int(os.environ.get("JUNK_REGISTRATIONS", "100000"))
+SPREAD = int(os.environ.get("SPREAD_REGISTRATIONS", "20000"))
+CONCURRENCY = int(os.environ.get("CONCURRENCY", "32"))
+SAMPLES = int(os.environ.get("LEGIT_SAMPLES", "400"))
+# Between the legitimate client's pairs: its new clients count against the day's share too.
+PAUSE = float(os.environ.get("LEGIT_PAUSE", "0.05"))
+PER_ADDRESS = int(os.environ.get("REGISTRATIONS_PER_HOUR", "20"))
+DAY_SHARE = int(os.environ["DAY_SHARE"])
+
+CHATGPT = {
+    "client_name": "ChatGPT",
+    "redirect_uris": ["https://chatgpt.com/connector/oauth/c7Hq2bX9rTzA"],
+    "grant_types": ["authorization_code", "refresh_token"],
+    "response_types": ["code"],
+    "token_endpoint_auth_method": "client_secret_post",
+}
+
+
+def junk(n: int, tag: str) -> dict:
+    return {
+        "client_name": f"junk {tag} {n}",
+        "redirect_uris": [f"http://127.0.0.1:{1024 + n % 60000}/junk/{tag}/{n}"],
+        "grant_types": ["authorization_code"],
+        "token_endpoint_auth_method": "none",
+    }
+
+
+def clients_stored() -> int:
+    with sqlite3.connect(f"file:{DATABASE}?mode=ro", uri=True) as db:
+        return db.execute(
+            "SELECT count(*) FROM items WHERE pk LIKE 'CLIENT#%' AND (expires_at IS NULL OR expires_at > ?)",
+            (int(time.time()),),
+        ).fetchone()[0]
+
+
+def relay_cpu() -> float:
+    with open(f"/proc/{RELAY_PID}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def register(pool: Pool, body: dict, address: str):
+    started = time.perf_counter()
+    response = await pool.request(
+        "POST",
+        "/register",
+        {"Content-Type": "application/json", "X-Forwarded-For": address},
+        json.dumps(body).encode(),
+    )
+    return response, time.perf_counter() - started
+
+
+async def many(count: int, make, concurrency: int = CONCURRENCY):
+    """Runs `count` registrations (make(n) -> (body, address)) `concurrency` at a time."""
+    pool = Pool(BASE)
+    statuses: dict[int, int] = {}
+    answers = []
+    next_n = 0
+
+    async def worker():
+        nonlocal next_n
+        while next_n < count:
+            n = next_n
+            next_n += 1
+            body, address = make(n)
+            response, _ = await register(pool, body, address)
+            statuses[response.status] = statuses.get(response.status, 0) + 1
+            if response.status == 201 and len(answers) < PLATFORM:
+                answers.append(response.json())
+
+    started = time.perf_counter()
+    cpu = relay_cpu()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    elapsed = time.perf_counter() - started
+    pool.close()
+    return statuses, answers, elapsed, relay_cpu() - cpu
+
+
+async def legitimate(samples: int, stop: asyncio.Event | None, tag: str):
+    """A legitimate client, one request at a time: a new client from its own address, then the
+    same metadata again (reused). Runs `samples` pairs, or until `stop` is set."""
+    pool = Pool(BASE)
+    new, reused, failures = [], [], 0
+    n = 0
+    while (stop is None and n < samples) or (stop is not None and not stop.is_set()):
+        prefix = {"base": "10.0", "flood": "10.100", "control": "10.200"}[tag]
+        address = f"{prefix}.{(n >> 8) & 255}.{n & 255}"
+        body = {
+            "client_name": f"legitimate {tag} {n}",
+            "redirect_uris": ["https://www.cursor.com/agents/mcp/oauth/callback"],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "token_endpoint_auth_method": "none",
+        }
+        first, seconds = await register(pool, body, address)
+        new.append(seconds)
+        second, seconds = await register(pool, body, address)
+        reused.append(seconds)
+        if first.status != 201 or second.status != 201:
+            failures += 1
+        n += 1
+        await asyncio.sleep(PAUSE)
+    pool.close()
+    return new, reused, failures
+
+
+def quantiles(values: list[float]) -> dict:
+    ordered = sorted(values)
+    return {
+        "count": len(ordered),
+        "p50_ms": round(statistics.median(ordered) * 1000, 3),
+        "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, 3),
+    }
+
+
+async def main() -> int:
+    result: dict = {"loadavg_start": open("/proc/loadavg").read().split()[:3]}
+    problems: list[str] = []
+
+    # 1. One platform, one address, one client's metadata.
+    before = clients_stored()
+    statuses, answers, elapsed, cpu = await many(PLATFORM, lambda n: (CHATGPT, "198.51.100.10"))
+    ids = {answer["client_id"] for answer in answers}
+    secrets = {answer.get("client_secret") for answer in answers}
+    grown = clients_stored() - before
+    result["platform"] = {
+        "registrations": PLATFORM,
+        "statuses": statuses,
+        "per_second": round(PLATFORM / elapsed),
+        "relay_cpu_us_per_registration": round(cpu * 1e6 / PLATFORM, 1),
+        "distinct_client_ids": len(ids),
+        "distinct_secrets": len(secrets),
+        "client_records_added": grown,
+    }
+    if statuses.get(201) != PLATFORM:
+        problems.append(f"platform registrations not all 201: {statuses}")
+    if len(ids) != PLATFORM or len(secrets) != PLATFORM:
+        problems.append("a confidential registration shared a client ID or secret")
+    if grown != 1:
+        problems.append(f"the platform's registrations added {grown} client records, not 1")
+
+    # 2. A legitimate client, quiet.
+    new, reused, failures = await legitimate(SAMPLES, None, "base")
+    result["legitimate_quiet"] = {"new": quantiles(new), "reused": quantiles(reused), "failures": failures}
+
+    # 3. Junk from one address, with the legitimate client beside it.
+    before = clients_stored()
+    stop = asyncio.Event()
+    sampler = asyncio.create_task(legitimate(0, stop, "flood"))
+    statuses, _, elapsed, cpu = await many(JUNK, lambda n: (junk(n, "one"), "198.51.100.66"))
+    stop.set()
+    flood_new, flood_reused, flood_failures = await sampler
+    grown = clients_stored() - before
+    result["junk_one_address"] = {
+        "registrations": JUNK,
+        "statuses": statuses,
+        "per_second": round(JUNK / elapsed),
+        "relay_cpu_us_per_registration": round(cpu * 1e6 / JUNK, 1),
+        "client_records_added": grown,
+    }
+    result["legitimate_during_junk"] = {
+        "new": quantiles(flood_new),
+        "reused": quantiles(flood_reused),
+        "failures": flood_failures,
+        "ratio_new_p50": round(statistics.median(flood_new) / statistics.median(new), 2),
+        "ratio_new_p99": round(quantiles(flood_new)["p99_ms"] / quantiles(new)["p99_ms"], 2),
+        "ratio_reused_p50": round(statistics.median(flood_reused) / statistics.median(reused), 2),
+    }
+    if grown > PER_ADDRESS + len(flood_new):
+        problems.append(f"junk from one address added {grown} client records")
+    if failures or flood_failures:
+        problems.append(f"the legitimate client was refused ({failures} quiet, {flood_failures} during the flood)")
+
+    # 3b. The control: as many registrations of the platform's known metadata from its address (the
+    # same parsing and one store read each, all answered 201), with the same legitimate client beside
+    # them. What the junk costs the legitimate client beyond any flood of registrations is the
+    # difference between the two ratios.
+    stop = asyncio.Event()
+    sampler = asyncio.create_task(legitimate(0, stop, "control"))
+    statuses, _, elapsed, cpu = await many(JUNK, lambda n: (CHATGPT, "198.51.100.10"))
+    stop.set()
+    control_new, control_reused, control_failures = await sampler
+    result["platform_flood_control"] = {
+        "registrations": JUNK,
+        "statuses": statuses,
+        "per_second": round(JUNK / elapsed),
+        "relay_cpu_us_per_registration": round(cpu * 1e6 / JUNK, 1),
+        "legitimate_new": quantiles(control_new),
+        "legitimate_reused": quantiles(control_reused),
+        "ratio_new_p50": round(statistics.median(control_new) / statistics.median(new), 2),
+        "ratio_reused_p50": round(statistics.median(control_reused) / statistics.median(reused), 2),
+    }
+    if control_failures:
+        problems.append(f"the legitimate client was refused during the platform flood ({control_failures})")
+
+    # 4. Junk from as many addresses as registrations.
+    before = clients_stored()
+    statuses, _, elapsed, cpu = await many(
+        SPREAD, lambda n: (junk(n, "spread"), f"172.{16 + (n >> 16) % 16}.{(n >> 8) & 255}.{n & 255}")
+    )
+    grown = clients_stored() - before
+    result["junk_spread"] = {
+        "registrations": SPREAD,
+        "statuses": statuses,
+        "per_second": round(SPREAD / elapsed),
+        "client_records_added": grown,
+        "day_share": DAY_SHARE,
+    }
+    if clients_stored() > DAY_SHARE + 1:
+        problems.append(f"{clients_stored()} client records stored; the day's share is {DAY_SHARE}")
+    result["loadavg_end"] = open("/proc/loadavg").read().split()[:3]
+    result["problems"] = problems
+    print(json.dumps(result, indent=2))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
