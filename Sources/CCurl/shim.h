@@ -28,4 +28,10 @@ static inline CURLMcode relay_curl_multi_setopt_socket(CURLM *m, curl_socket_cal
 static inline CURLMcode relay_curl_multi_setopt_timer(CURLM *m, curl_multi_timer_callback cb) {
     return curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, cb);
 }
+
+/* The client's share handle: TLS sessions shared by all its easy handles, behind its own locks. */
+static inline CURLSHcode relay_curl_share_setopt_long(CURLSH *s, CURLSHoption o, long v) { return curl_share_setopt(s, o, v); }
+static inline CURLSHcode relay_curl_share_setopt_pointer(CURLSH *s, CURLSHoption o, void *v) { return curl_share_setopt(s, o, v); }
+static inline CURLSHcode relay_curl_share_setopt_lock(CURLSH *s, curl_lock_function f) { return curl_share_setopt(s, CURLSHOPT_LOCKFUNC, f); }
+static inline CURLSHcode relay_curl_share_setopt_unlock(CURLSH *s, curl_unlock_function f) { return curl_share_setopt(s, CURLSHOPT_UNLOCKFUNC, f); }
 #endif

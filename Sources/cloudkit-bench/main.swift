@@ -10,6 +10,10 @@ import RelayJSON
 
 struct Options {
     var emulatorURL: String?
+    /// Where the CloudKit calls go when not to the emulator itself (nginx with TLS in front of it).
+    var cloudKitURL: String?
+    /// Extra trust anchors for `cloudKitURL`.
+    var caFile: String?
     var concurrency = 64
     var latencyMilliseconds = 50
     var rounds = 20
@@ -21,13 +25,16 @@ struct Options {
             let value = iterator.next() ?? ""
             switch argument {
             case "--emulator": emulatorURL = value
+            case "--cloudkit": cloudKitURL = value
+            case "--ca-file": caFile = value
             case "--concurrency": concurrency = Int(value) ?? concurrency
             case "--latency-ms": latencyMilliseconds = Int(value) ?? latencyMilliseconds
             case "--rounds": rounds = Int(value) ?? rounds
             case "--trials": trials = max(1, Int(value) ?? trials)
             default:
                 print(
-                    "usage: cloudkit-bench [--emulator URL] [--concurrency 64] [--latency-ms 50] [--rounds 20] [--trials 5]"
+                    "usage: cloudkit-bench [--emulator URL [--cloudkit URL --ca-file PEM]] [--concurrency 64] "
+                        + "[--latency-ms 50] [--rounds 20] [--trials 5]"
                 )
                 exit(64)
             }
@@ -61,10 +68,10 @@ if let url = options.emulatorURL {
 }
 
 let controlClient = try HTTPClient()
-let http = try HTTPClient()
+let http = try HTTPClient(configuration: HTTPClientConfiguration(caFile: options.caFile))
 let client = CloudKitClient(
     configuration: CloudKitConfiguration(
-        baseURL: base, container: "iCloud.bench", environment: .production,
+        baseURL: options.cloudKitURL ?? base, container: "iCloud.bench", environment: .production,
         apiToken: CloudKitAPIToken("emulator-api-token")),
     http: http)
 
@@ -130,7 +137,8 @@ let callsPerTrial = options.concurrency * options.rounds
 print(
     "cloudkit bench: \(options.concurrency) users, each \(options.rounds) sequential records/lookup per trial "
         + "(\(callsPerTrial) calls), \(options.latencyMilliseconds) ms injected latency, ideal \(Int(ideal)) lookups/s, "
-        + "emulator \(inProcess == nil ? "external" : "in-process")")
+        + "emulator \(inProcess == nil ? "external" : "in-process")"
+        + (options.cloudKitURL.map { ", CloudKit calls through \($0)" } ?? ""))
 var ratios: [Double] = []
 var latencies: [Double] = []
 let emulatorCPUBefore = try await control(controlClient, base, "/control/stats")["processCPUSeconds"]?.doubleValue ?? 0

@@ -6,7 +6,8 @@ import XCTest
 #endif
 
 /// The relay as deployed: `mustdo-relay serve` with an https issuer behind nginx (the shipped site
-/// file, a test CA and certificate), the standalone CloudKit emulator, and the official MCP Python
+/// file, a test CA and certificate), the standalone CloudKit emulator behind nginx with TLS and
+/// HTTP/2 as Apple's endpoint is (`CloudKitFront`, the same CA), and the official MCP Python
 /// SDK client (both lines; the 2.x line in both eras) trusting the test CA through the full OAuth
 /// flow and all nine tools.
 /// Then what the relay publishes and believes behind the proxy: its URLs, its challenge, the `iss`
@@ -34,8 +35,12 @@ final class ProxyTests: XCTestCase {
                 issuer + "/oauth/apple/callback",
             ])
         let emulatorURL = try await emulator.waitForOutput(matching: #"listening on (http://\S+)"#)
+        // CloudKit as Apple serves it: TLS (a private CA the relay is told to trust) and HTTP/2.
+        let cloudKit = try await CloudKitFront(
+            directory: directory + "/cloudkit", certificates: certificates, emulatorURL: emulatorURL)
         let service = try await ServiceDirectory(extra: [
-            "RELAY_ISSUER": issuer, "RELAY_TRUSTED_PROXIES": "127.0.0.1", "RELAY_CLOUDKIT_BASE_URL": emulatorURL,
+            "RELAY_ISSUER": issuer, "RELAY_TRUSTED_PROXIES": "127.0.0.1", "RELAY_CLOUDKIT_BASE_URL": cloudKit.url,
+            "RELAY_CLOUDKIT_CA_FILE": certificates.caFile,
             "RELAY_OAUTH_REGISTRATIONS_PER_HOUR": String(Self.registrationsPerHour),
         ])
         defer { service.remove() }
@@ -76,7 +81,11 @@ final class ProxyTests: XCTestCase {
         verify(checks.report, issuer: issuer)
         verifyAccessLog(try String(contentsOfFile: nginx.accessLog, encoding: .utf8))
 
+        verifyUpstream(cloudKit.requests)
+
         let nginxStatus = try await nginx.stop()
+        let cloudKitStatus = try await cloudKit.stop()
+        XCTAssertEqual(cloudKitStatus, 0)
         XCTAssertEqual(nginxStatus, 0)
         relay.signal(SIGTERM)
         let relayStatus = try await relay.waitForExit()
@@ -126,6 +135,18 @@ final class ProxyTests: XCTestCase {
         let plain = report["plainHTTP"] as? [String: Any] ?? [:]
         XCTAssertEqual(plain["status"] as? Int, 301)
         XCTAssertTrue((plain["location"] as? String)?.hasPrefix("https://127.0.0.1") == true, "\(plain)")
+    }
+
+    /// Every CloudKit call went over HTTP/2 through the TLS front, on reused connections.
+    private func verifyUpstream(_ requests: [CloudKitFront.Request]) {
+        let calls = requests.filter { $0.path.hasPrefix("/database/") }
+        // Three sign-ins and the nine tools three times, at least.
+        XCTAssertGreaterThan(calls.count, 30, "\(requests)")
+        XCTAssertEqual(Set(requests.map(\.protocolName)), ["HTTP/2.0"], "\(requests)")
+        // Calls one after another share a connection; each new one is a fresh TCP connection the
+        // relay could have avoided.
+        let connections = Set(requests.map(\.connection))
+        XCTAssertLessThan(connections.count * 4, requests.count, "\(requests)")
     }
 
     /// The shipped log format keeps paths only: no codes, states or CloudKit tokens from query strings.

@@ -5,8 +5,10 @@ import RelayTestSupport
     import Glibc
 #endif
 
-/// nginx serving HTTPS with HTTP/2 on a free loopback port, with a fresh self-signed certificate
-/// for `localhost` and 127.0.0.1. Nil when nginx or openssl is not installed.
+/// nginx serving HTTPS (HTTP/2 offered through ALPN, or with `http2: false` HTTP/1.1 only) on a
+/// free loopback port, with a fresh self-signed certificate for `localhost` and 127.0.0.1. It
+/// answers `ok`, or with `upstreamPort` proxies to a local server (kept-alive connections). Its
+/// access log has one line per request: `connection-serial protocol session-reused status`.
 final class TLSServer {
     let directory: URL
     let port: Int
@@ -18,9 +20,22 @@ final class TLSServer {
         FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx")
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
 
+    /// The access log's lines so far.
+    var log: [String] {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// How many TCP connections the requests logged so far came over.
+    var connectionsLogged: Int { Set(log.compactMap { $0.split(separator: " ").first }).count }
+
     /// Async: openssl and nginx start in child processes, and waiting for them must not hold a
     /// thread of the cooperative pool.
-    init() async throws {
+    /// `protocols`: nginx's `ssl_protocols`.
+    init(
+        http2: Bool = true, upstreamPort: Int? = nil, keepAliveTimeout: String = "75s",
+        protocols: String = "TLSv1.2 TLSv1.3"
+    ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try await Self.run(
@@ -33,23 +48,35 @@ final class TLSServer {
             ])
         port = try freePort()
         let path = directory.path
+        let location =
+            upstreamPort == nil
+            ? #"location / { default_type text/plain; return 200 "ok"; }"#
+            : #"location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; }"#
         let configuration = """
             worker_processes 1;
             pid \(path)/nginx.pid;
             error_log \(path)/error.log warn;
             events { worker_connections 256; }
             http {
-                access_log off;
+                log_format probe '$connection $server_protocol $ssl_session_reused $status';
+                access_log \(path)/access.log probe;
+                keepalive_timeout \(keepAliveTimeout);
                 client_body_temp_path \(path)/tmp;
                 proxy_temp_path \(path)/tmp;
                 fastcgi_temp_path \(path)/tmp;
                 uwsgi_temp_path \(path)/tmp;
                 scgi_temp_path \(path)/tmp;
+                upstream backend {
+                    server 127.0.0.1:\(upstreamPort ?? 9);
+                    keepalive 64;
+                }
                 server {
-                    listen 127.0.0.1:\(port) ssl http2;
+                    listen 127.0.0.1:\(port) ssl\(http2 ? " http2" : "");
                     ssl_certificate \(path)/cert.pem;
                     ssl_certificate_key \(path)/key.pem;
-                    location / { default_type text/plain; return 200 "ok"; }
+                    ssl_protocols \(protocols);
+                    ssl_session_cache shared:relay_test:1m;
+                    \(location)
                 }
             }
             """

@@ -47,6 +47,15 @@ import Testing
         #expect(value.jsonString == #"{"s":"q\"\\\n\t\u0001é","n":null,"i":42,"d":1.5,"w":3,"a":[true,false]}"#)
     }
 
+    @Test(arguments: [
+        ("", #""""#), ("plain", #""plain""#), ("\"", #""\"""#), ("\"a\"", #""\"a\"""#), ("a\\", #""a\\""#),
+        ("\n\n", #""\n\n""#), ("x\u{1F}y\u{0}", #""x\u001fy\u0000""#), ("é\"日本", #""é\"日本""#),
+    ])
+    func escapesOnlyWhatMustBeEscapedWhereverItIs(string: String, written: String) throws {
+        #expect(JSONValue.string(string).jsonString == written)
+        #expect(try JSONValue(parsing: written) == .string(string))
+    }
+
     @Test func roundTripsThroughWriteAndParse() throws {
         let value: JSONValue = [
             "nested": ["list": [1, "two", ["three": 3.25]], "empty": [:], "none": []], "u": "😀/</script>",

@@ -16,7 +16,9 @@ RSS, open descriptors and threads are sampled from /proc every 5 s.
 burst: BURST_GRANTS grants made through the OAuth flow, then BURST_CALLS `get_me` calls sent at
 once on as many connections (cycling over the grants), BURST_REPEAT times (RSS and descriptors after
 each: a second round that does not grow them shows the first one's growth is not a leak), while the
-relay's thread count is sampled every 50 ms. The emulator's latency is whatever bench/soak set (500 ms).
+relay's thread count is sampled every 50 ms and, with UPSTREAM_PORT set, the established TCP
+connections to that port (the relay's connections to CloudKit: the emulator, or nginx in front of
+it) every 100 ms. The emulator's latency is whatever bench/soak set (500 ms).
 
 Both print a report and one final JSON line.
 """
@@ -60,6 +62,22 @@ def proc(pid: int) -> dict[str, float]:
     values.update(memory_gauges_mb())
     values["rss_less_sqlite_mb"] = values["rss_mb"] - values["sqlite_mb"]
     return values
+
+
+def upstream_connections(port: int) -> int:
+    """Established TCP connections to 127.0.0.1:`port` from this host (/proc/net/tcp)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as file:
+                next(file)
+                for line in file:
+                    fields = line.split(None, 4)
+                    if fields[3] == "01" and int(fields[2].rsplit(":", 1)[1], 16) == port:
+                        count += 1
+        except FileNotFoundError:
+            pass
+    return count
 
 
 MEMORY_GAUGES = {
@@ -358,7 +376,17 @@ async def burst(relay: str, emulator: str, pid: int) -> dict:
             threads_max = max(threads_max, proc(pid)["threads"])
             await asyncio.sleep(0.05)
 
+    upstream_port = int(os.environ.get("UPSTREAM_PORT", "0"))
+    upstream_max = 0
+
+    async def upstream_sampler() -> None:
+        nonlocal upstream_max
+        while not done and upstream_port:
+            upstream_max = max(upstream_max, upstream_connections(upstream_port))
+            await asyncio.sleep(0.1)
+
     watcher = asyncio.create_task(sampler())
+    upstream_watcher = asyncio.create_task(upstream_sampler())
     rounds = []
     for _ in range(repeats):
         stats = Stats()
@@ -401,6 +429,7 @@ async def burst(relay: str, emulator: str, pid: int) -> dict:
         )
     done = True
     await watcher
+    await upstream_watcher
     after = proc(pid)
     await asyncio.sleep(15)  # the relay looks for free memory to give back every 10 s
     settled = proc(pid)
@@ -414,6 +443,7 @@ async def burst(relay: str, emulator: str, pid: int) -> dict:
         "threads_before": before["threads"],
         "threads_max": threads_max,
         "threads_after": after["threads"],
+        "upstream_connections_max": upstream_max if upstream_port else None,
         "rss_mb_before": before["rss_mb"],
         "fds_before": before["fds"],
         "rss_mb_settled": settled["rss_mb"],

@@ -47,6 +47,84 @@ stack_start_emulator() {
     stack_wait_http "$EMULATOR_URL/control/stats"
 }
 
+# stack_start_cloudkit_front DIR PORT: when UPSTREAM is `tls` (or `tls-http1`), nginx in front of the
+# emulator as Apple serves CloudKit: TLS with a certificate from a throwaway CA made here (the relay
+# gets it through RELAY_CLOUDKIT_CA_FILE, the Python peers verify it too), HTTP/2 offered through
+# ALPN (`tls-http1`: HTTP/1.1 only), the emulator behind it over kept-alive HTTP/1.1. Sets
+# CLOUDKIT_URL (where servers send CloudKit calls; EMULATOR_URL stays the emulator itself, for its
+# control API and sign-in page) and CLOUDKIT_CA_FILE. Without UPSTREAM, CLOUDKIT_URL is EMULATOR_URL.
+# nginx's access log (DIR/cloudkit-front/access.log) names each request's TCP connection and
+# protocol: stack_front_connections counts the connections the relay opened.
+stack_start_cloudkit_front() {
+    local dir=$1/cloudkit-front port=$2 http2=" http2"
+    CLOUDKIT_URL=$EMULATOR_URL
+    CLOUDKIT_CA_FILE=
+    case "${UPSTREAM:-}" in
+    "") return 0 ;;
+    tls) ;;
+    tls-http1) http2= ;;
+    *) echo "bench: UPSTREAM is tls, tls-http1 or unset, not $UPSTREAM" >&2; return 1 ;;
+    esac
+    mkdir -p "$dir/logs" "$dir/tmp"
+    local key=(-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes)
+    openssl req -x509 "${key[@]}" -days 2 -subj "/CN=bench CloudKit CA" -keyout "$dir/ca.key" -out "$dir/ca.pem" \
+        -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign 2>/dev/null
+    openssl req "${key[@]}" -subj /CN=127.0.0.1 -keyout "$dir/server.key" -out "$dir/server.csr" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' >"$dir/server.ext"
+    openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 2 \
+        -extfile "$dir/server.ext" -out "$dir/server.pem" 2>/dev/null
+    cat >"$dir/nginx.conf" <<CONF
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log warn;
+events { worker_connections 16384; }
+http {
+    client_body_temp_path $dir/tmp/body; proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fcgi; uwsgi_temp_path $dir/tmp/uwsgi; scgi_temp_path $dir/tmp/scgi;
+    log_format upstream '\$connection \$server_protocol \$ssl_session_reused \$status';
+    access_log $dir/logs/access.log upstream buffer=64k flush=1s;
+    upstream emulator { server ${EMULATOR_URL#http://}; keepalive 256; }
+    server {
+        listen 127.0.0.1:$port ssl$http2;
+        ssl_certificate $dir/server.pem;
+        ssl_certificate_key $dir/server.key;
+        ssl_protocols TLSv1.2 TLSv1.3;
+        ssl_session_cache shared:cloudkit:10m;
+        keepalive_requests 1000000;
+        location / {
+            proxy_pass http://emulator;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host ${EMULATOR_URL#http://};
+        }
+    }
+}
+CONF
+    nginx -t -q -c "$dir/nginx.conf" -p "$dir"
+    nginx -c "$dir/nginx.conf" -p "$dir" -g 'daemon off;' 2>>"$dir/logs/error.log" &
+    STACK_PIDS+=($!)
+    CLOUDKIT_FRONT_DIR=$dir
+    CLOUDKIT_URL=https://127.0.0.1:$port
+    CLOUDKIT_CA_FILE=$dir/ca.pem
+    for _ in $(seq 200); do
+        curl -s -o /dev/null --cacert "$CLOUDKIT_CA_FILE" "$CLOUDKIT_URL/" && return 0
+        sleep 0.05
+    done
+    echo "bench: nginx in front of the emulator did not start: $(cat "$dir/logs/error.log")" >&2
+    return 1
+}
+
+# stack_front_connections [LINES_TO_SKIP] -> "connections requests protocols": over the access log
+# of the CloudKit front since line LINES_TO_SKIP (nginx flushes it every second).
+stack_front_connections() {
+    [ -n "${CLOUDKIT_FRONT_DIR:-}" ] || { echo "0 0 -"; return 0; }
+    tail -n +"$((${1:-0} + 1))" "$CLOUDKIT_FRONT_DIR/logs/access.log" | awk '
+        { connections[$1] = 1; protocols[$2] = 1; n++ }
+        END { c = 0; for (k in connections) c++; p = ""; for (k in protocols) p = p (p ? "," : "") k
+              printf "%d %d %s\n", c, n, (p ? p : "-") }'
+}
+stack_front_lines() { [ -n "${CLOUDKIT_FRONT_DIR:-}" ] && wc -l <"$CLOUDKIT_FRONT_DIR/logs/access.log" || echo 0; }
+
 # Where the emulator's sign-in sends the browser back to: RELAY_URL's Apple callback.
 stack_callback() {
     curl -sf -X POST "$EMULATOR_URL/control/callback" -d "{\"url\":\"$1/oauth/apple/callback\"}" >/dev/null
@@ -72,7 +150,8 @@ stack_start_relay() {
         echo "RELAY_METRICS_PORT=$metrics"
         echo "RELAY_DATA_DIRECTORY=$dir"
         echo "RELAY_STORE=sqlite"
-        echo "RELAY_CLOUDKIT_BASE_URL=${EMULATOR_URL:-http://127.0.0.1:9}"
+        echo "RELAY_CLOUDKIT_BASE_URL=${CLOUDKIT_URL:-${EMULATOR_URL:-http://127.0.0.1:9}}"
+        [ -n "${CLOUDKIT_CA_FILE:-}" ] && echo "RELAY_CLOUDKIT_CA_FILE=$CLOUDKIT_CA_FILE"
         echo "RELAY_CLOUDKIT_CONTAINER=iCloud.bench.mustdo"
         echo "RELAY_CLOUDKIT_ENVIRONMENT=production"
         echo "RELAY_CLOUDKIT_API_TOKEN_FILE=$STACK_API_TOKEN_FILE"

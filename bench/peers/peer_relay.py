@@ -10,8 +10,9 @@ Python SDK (2.x, `MCPServer`, formerly FastMCP), for bench/peers/run to compare 
 - The grant's CloudKit web auth token sealed with AES-256-GCM (cryptography), unsealed per call;
   the token CloudKit rotates to is re-sealed and saved with a compare-and-swap on the grant's
   version before the response, as the relay does.
-- One pooled `httpx2.AsyncClient` per worker (or, with `PEER_HTTP_CLIENT=aiohttp`, an aiohttp
-  session) calling CloudKit's `records/lookup` for the Account record; "today" computed in the
+- One pooled `httpx2.AsyncClient` per worker (HTTP/2 when CloudKit offers it over TLS; or, with
+  `PEER_HTTP_CLIENT=aiohttp`, an aiohttp session, HTTP/1.1) calling CloudKit's `records/lookup` for
+  the Account record, verifying TLS with `PEER_CLOUDKIT_CA_FILE` trusted as well; "today" computed in the
   account's time zone with zoneinfo.
 
 SQLite runs `synchronous=NORMAL` (the usual WAL setting: no fsync per commit) because a commit
@@ -27,6 +28,7 @@ import hmac
 import logging
 import os
 import sqlite3
+import ssl
 import time
 import urllib.parse
 from datetime import datetime, timedelta, timezone
@@ -58,6 +60,9 @@ class Settings:
         with open(env["PEER_CLOUDKIT_API_TOKEN_FILE"]) as file:
             self.api_token = file.read().strip()
         self.cache_ttl = float(env.get("PEER_VALIDATION_CACHE_TTL", "5"))
+        # CloudKit behind TLS with a private CA (bench UPSTREAM=tls): verified like any certificate,
+        # with this CA trusted as well as the system's, as the relay's RELAY_CLOUDKIT_CA_FILE does.
+        self.ca_file = env.get("PEER_CLOUDKIT_CA_FILE") or None
 
 
 SETTINGS = Settings()
@@ -153,15 +158,24 @@ class Upstream:
     async def post(self, url: str, body: bytes) -> tuple[int, str | None, dict[str, Any]]:
         """(status, rotated token header, JSON body)."""
         if self.client is None:
+            verify: ssl.SSLContext | bool = True
+            if SETTINGS.ca_file:
+                verify = ssl.create_default_context()
+                verify.load_verify_locations(SETTINGS.ca_file)
             if self.kind == "aiohttp":
                 import aiohttp
 
+                # aiohttp speaks HTTP/1.1 only: a connection per call in flight, as many as 256.
                 self.client = aiohttp.ClientSession(
-                    connector=aiohttp.TCPConnector(limit=256), timeout=aiohttp.ClientTimeout(total=15)
+                    connector=aiohttp.TCPConnector(limit=256, ssl=verify), timeout=aiohttp.ClientTimeout(total=15)
                 )
             else:
+                # HTTP/2 when the server offers it through ALPN (the h2 package), as the relay does;
+                # `httpx2-http1` keeps to HTTP/1.1, in case h2's pure-Python framing costs more CPU
+                # than the connections it saves (bench/peers/run runs both with UPSTREAM=tls).
                 self.client = httpx2.AsyncClient(
-                    limits=httpx2.Limits(max_connections=256, max_keepalive_connections=256), timeout=15
+                    limits=httpx2.Limits(max_connections=256, max_keepalive_connections=256), timeout=15,
+                    verify=verify, http2=self.kind != "httpx2-http1",
                 )
         headers = {"Content-Type": "application/json"}
         if self.kind == "aiohttp":
@@ -231,15 +245,29 @@ class GetMeResult(TypedDict):
     today: Today
     now: str
     defaultDueNext: str
+    warnings: list[str]
+
+
+def hh_mm(value: Any) -> bool:
+    return (
+        isinstance(value, str) and len(value) == 5 and value[2] == ":" and value[:2].isdigit()
+        and value[3:].isdigit() and int(value[:2]) < 24 and int(value[3:]) < 60
+    )
 
 
 def account_result(fields: dict[str, Any], now: datetime) -> GetMeResult:
+    # Settings the app saved that cannot be used fall back to the defaults with a warning, as the relay's do.
+    warnings: list[str] = []
     try:
         zone_name = fields.get("timeZone") or "UTC"
         zone = ZoneInfo(zone_name)
     except (KeyError, ValueError):
+        warnings.append(f"The MustDo app saved a time zone this server does not know ({zone_name!r}), so UTC is used.")
         zone_name, zone = "UTC", ZoneInfo("UTC")
     default_time = fields.get("defaultTime") or "09:00"
+    if not hh_mm(default_time):
+        warnings.append(f"The MustDo app saved a default alarm time that is not HH:mm ({default_time!r}), so 09:00 is used.")
+        default_time = "09:00"
     local = now.astimezone(zone)
 
     def instant(milliseconds: Any) -> str | None:
@@ -259,7 +287,10 @@ def account_result(fields: dict[str, Any], now: datetime) -> GetMeResult:
     hour, minute = (int(part) for part in default_time.split(":"))
     tomorrow = (local + timedelta(days=1)).date()
     due = datetime(tomorrow.year, tomorrow.month, tomorrow.day, hour, minute, tzinfo=zone)
-    start, end = fields.get("quietHoursStart"), fields.get("quietHoursEnd")
+    start, end = fields.get("quietHoursStart") or None, fields.get("quietHoursEnd") or None
+    if (start or end) and not (hh_mm(start) and hh_mm(end)):
+        warnings.append("The MustDo app saved quiet hours that are incomplete or not HH:mm, so none apply.")
+        start = end = None
     return {
         "timeZone": zone_name,
         "locale": fields.get("locale"),
@@ -275,6 +306,7 @@ def account_result(fields: dict[str, Any], now: datetime) -> GetMeResult:
         },
         "now": local.isoformat(timespec="seconds"),
         "defaultDueNext": due.isoformat(timespec="seconds"),
+        "warnings": warnings,
     }
 
 

@@ -3,8 +3,11 @@ import Synchronization
 /// The relay's one outbound HTTP client (CloudKit, AWS, client metadata documents), on libcurl's
 /// multi interface driven by a thread of its own.
 ///
-/// - Connections are pooled and reused across requests and hosts; HTTP/2 is used when a TLS
-///   server offers it, and concurrent requests to it share one connection.
+/// - Connections are pooled and reused across requests and hosts. HTTP/2 is used when a TLS
+///   server offers it (ALPN); concurrent requests to such an origin share a few connections
+///   (`maxMultiplexedConnectionsPerHost`, many streams each) and wait for a free stream rather
+///   than open more. An origin that answers over HTTP/1.1 gets a connection per request in flight.
+/// - TLS sessions are shared by all of the client's connections, so a reconnection resumes one.
 /// - TLS peer and host verification are always on; `caFile` only adds trust anchors.
 /// - Redirects are never followed: a 3xx comes back as a response.
 /// - Cancelling the calling task aborts the transfer at once.

@@ -13,15 +13,24 @@ public struct HTTPClientConfiguration: Sendable {
     public var addressPolicy: AddressPolicy
     /// Idle connections kept for reuse, across hosts.
     public var maxIdleConnections: Int
-    /// Connections per host at once; 0 means no limit (HTTP/2 multiplexes on one connection anyway).
+    /// Connections per host at once for origins that do not multiplex (plain `http`, HTTP/1.1
+    /// over TLS, pinned or policy-checked requests); 0 means no limit.
     public var maxConnectionsPerHost: Int
+    /// Connections per host at once for an `https` origin that speaks HTTP/2: requests beyond
+    /// `maxMultiplexedConnectionsPerHost` × `maxStreamsPerConnection` in flight wait for a free
+    /// stream instead of opening more connections (each a TLS handshake, and a socket and TLS
+    /// state on both ends).
+    public var maxMultiplexedConnectionsPerHost: Int
+    /// Concurrent HTTP/2 streams per connection at most (the server's own limit applies too).
+    public var maxStreamsPerConnection: Int
     /// The `User-Agent` header.
     public var userAgent: String
     /// An explicit proxy URL. Nil means no proxy: `http_proxy` and friends in the environment are
     /// ignored so upstream traffic goes where the configuration says.
     public var proxy: String?
 
-    /// A configuration with the relay's defaults (connect 5 s, total 15 s, 8 MiB).
+    /// A configuration with the relay's defaults (connect 5 s, total 15 s, 8 MiB; an HTTP/2
+    /// origin gets at most 8 connections of 128 streams).
     public init(
         connectTimeout: Duration = .seconds(5),
         timeout: Duration = .seconds(15),
@@ -30,6 +39,8 @@ public struct HTTPClientConfiguration: Sendable {
         addressPolicy: AddressPolicy = .any,
         maxIdleConnections: Int = 256,
         maxConnectionsPerHost: Int = 0,
+        maxMultiplexedConnectionsPerHost: Int = 8,
+        maxStreamsPerConnection: Int = 128,
         userAgent: String = "MustDoRelay/1",
         proxy: String? = nil
     ) {
@@ -40,6 +51,8 @@ public struct HTTPClientConfiguration: Sendable {
         self.addressPolicy = addressPolicy
         self.maxIdleConnections = maxIdleConnections
         self.maxConnectionsPerHost = maxConnectionsPerHost
+        self.maxMultiplexedConnectionsPerHost = maxMultiplexedConnectionsPerHost
+        self.maxStreamsPerConnection = maxStreamsPerConnection
         self.userAgent = userAgent
         self.proxy = proxy
     }

@@ -14,6 +14,9 @@ enum CurlGlobal {
 /// every hand-over goes through a lock (the loop's inbox, the pool's mutex).
 final class CurlEasy: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
+    /// The share handle this one uses, kept alive as long as this handle is (libcurl must free
+    /// an easy handle before the share it uses). Set by the loop thread only.
+    private var share: CurlShare?
 
     init?() {
         guard CurlGlobal.initialized, let handle = curl_easy_init() else { return nil }
@@ -22,8 +25,16 @@ final class CurlEasy: @unchecked Sendable {
 
     deinit { curl_easy_cleanup(handle) }
 
-    /// Back to a fresh state for the next transfer (connections stay in the multi handle's pool).
+    /// Back to a fresh state for the next transfer (connections stay in the multi handle's pool;
+    /// the share handle stays attached).
     func reset() { curl_easy_reset(handle) }
+
+    /// Uses `share` from now on (a no-op when it already does).
+    func attach(_ share: CurlShare) {
+        guard self.share !== share else { return }
+        _ = relay_curl_setopt_pointer(handle, CURLOPT_SHARE, share.handle)
+        self.share = share
+    }
 
     @discardableResult
     func set(_ option: CURLoption, _ value: Int) -> Bool {
@@ -58,19 +69,22 @@ final class CurlList: @unchecked Sendable {  // same hand-over rule as CurlEasy
     deinit { curl_slist_free_all(head) }
 }
 
-/// Owns the multi handle: the connection pool, DNS cache and HTTP/2 multiplexing live here.
+/// Owns a multi handle: a connection pool, DNS cache and HTTP/2 multiplexing live here.
 ///
 /// `@unchecked Sendable`: used by the loop thread only (callers wake the loop through its
 /// poller, not through this handle).
 final class CurlMulti: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
 
-    init?(maxIdleConnections: Int, maxConnectionsPerHost: Int) {
+    /// `maxConnectionsPerHost` 0: no limit; beyond a limit, libcurl queues a transfer until a
+    /// connection (or, with HTTP/2, a stream on one) is free.
+    init?(maxIdleConnections: Int, maxConnectionsPerHost: Int, maxStreamsPerConnection: Int) {
         guard CurlGlobal.initialized, let handle = curl_multi_init() else { return nil }
         self.handle = handle
         _ = relay_curl_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, max(1, maxIdleConnections))
         _ = relay_curl_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, maxConnectionsPerHost))
         _ = relay_curl_multi_setopt_long(handle, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = relay_curl_multi_setopt_long(handle, CURLMOPT_MAX_CONCURRENT_STREAMS, max(1, maxStreamsPerConnection))
     }
 
     deinit { curl_multi_cleanup(handle) }

@@ -14,6 +14,17 @@ final class Transfer: @unchecked Sendable {
     let policy: AddressPolicy
     let cancelled = Atomic<Bool>(false)
     var continuation: Completion?
+    /// `https://host:port` when the exchange may use a pooled connection and so goes where
+    /// `OriginRouter` says; nil for plain `http`, pinned and policy-checked exchanges (always
+    /// the parallel lane, fresh connection or not).
+    private(set) var origin: String?
+    /// When the whole exchange must be over (ms on the monotonic clock): the loop fails it at
+    /// that point even while it waits for a connection, where libcurl's own timeout does not run.
+    let deadline: Int64
+    /// The lane whose multi handle runs it; nil while held back or not started.
+    var lane: ClientLane.Kind?
+    /// The first exchange with an origin not known yet (see `OriginRouter`).
+    var isProbe = false
 
     private var lists: [CurlList] = []
     private(set) var body: [UInt8] = []
@@ -28,6 +39,8 @@ final class Transfer: @unchecked Sendable {
         self.easy = easy
         maxBytes = request.maxResponseBytes ?? configuration.maxResponseBytes
         policy = request.addressPolicy ?? configuration.addressPolicy
+        deadline =
+            ClientLoop.monotonicMilliseconds() + Int64((request.timeout ?? configuration.timeout).roundedUpMilliseconds)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         try configure(request, configuration)
     }
@@ -57,8 +70,8 @@ final class Transfer: @unchecked Sendable {
         easy.set(CURLOPT_SSL_VERIFYHOST, 2)
         if let caFile = configuration.caFile { easy.set(CURLOPT_CAINFO, caFile) }
         easy.set(CURLOPT_PROXY, configuration.proxy ?? "")
+        // HTTP/2 when the server's ALPN offers it, HTTP/1.1 otherwise; plain http stays HTTP/1.1.
         easy.set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
-        if isHTTPS { easy.set(CURLOPT_PIPEWAIT, 1) }
         easy.set(CURLOPT_ACCEPT_ENCODING, "")
         easy.set(CURLOPT_USERAGENT, configuration.userAgent)
         easy.set(
@@ -71,6 +84,7 @@ final class Transfer: @unchecked Sendable {
         }
         configureHeaders(request)
         try configureAddress(request)
+        if isHTTPS && request.pinnedAddress == nil && policy == .any { origin = Self.origin(lower) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         _ = relay_curl_setopt_write(easy.handle, CURLOPT_WRITEFUNCTION, transferWriteBody)
         easy.set(CURLOPT_WRITEDATA, pointer: context)
@@ -157,6 +171,14 @@ final class Transfer: @unchecked Sendable {
             String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self),
             String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<end]), as: UTF8.self))
         return true
+    }
+
+    /// `scheme://authority` of a lowercased absolute URL.
+    private static func origin(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        return String(url[..<end])
     }
 
     /// RFC 9110 `tchar`.
