@@ -87,9 +87,15 @@ final class TLSServer {
     }
 
     deinit {
+        // The last release can happen on a thread of the cooperative pool, which must never block:
+        // nginx is waited for, and its directory removed, on a thread of its own.
+        let process = process
+        let directory = directory
         process.signal(SIGTERM)
-        if (try? process.waitBlocking(timeout: .seconds(10))) == nil { process.signalGroup(SIGKILL) }
-        try? FileManager.default.removeItem(at: directory)
+        Thread {
+            if (try? process.waitBlocking(timeout: .seconds(10))) == nil { process.signalGroup(SIGKILL) }
+            try? FileManager.default.removeItem(at: directory)
+        }.start()
     }
 
     private static func run(_ tool: String, _ arguments: [String]) async throws {

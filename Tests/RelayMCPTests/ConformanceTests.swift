@@ -215,9 +215,13 @@ final class ReferenceServer: Sendable {
         return Int(port)!
     }
 
+    /// Asks the reference server to stop; it is waited for (and killed if it lingers) on a thread
+    /// of its own, since this runs in a `defer` of an async test on the cooperative pool.
     func stop() {
+        let process = process
         process.signal(SIGTERM)
-        _ = try? process.waitBlocking(timeout: .seconds(10))
+        Thread { if (try? process.waitBlocking(timeout: .seconds(10))) == nil { process.signalGroup(SIGKILL) } }
+            .start()
     }
 
     static func post(port: Int, _ body: JSONValue, headers: [(String, String)]) async throws -> RawResponse {
