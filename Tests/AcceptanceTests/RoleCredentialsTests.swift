@@ -2,6 +2,7 @@ import Foundation
 import RelayHTTP
 import RelayJSON
 import RelaySync
+import RelayTestSupport
 import XCTest
 
 @testable import RelayAWS

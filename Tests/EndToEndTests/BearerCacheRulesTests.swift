@@ -1,4 +1,5 @@
 import Foundation
+import RelayTestSupport
 import XCTest
 
 /// The MCP authenticator's cache of validated tokens and the rotated CloudKit token, through a real
@@ -9,11 +10,11 @@ final class BearerCacheRulesTests: XCTestCase {
     private func runAgainstDemo(_ script: String) async throws -> Any {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let demo = try ChildProcess("mustdo-relay", ["demo", "--port", "0", "--data", data])
+        let demo = try ChildProcess(product: "mustdo-relay", ["demo", "--port", "0", "--data", data])
         let url = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)/mcp"#)
         let path = DemoClientTests.repository.appendingPathComponent("Tests/EndToEndTests/e2e/" + script).path
-        let client = try ChildProcess(path: "/usr/bin/env", ["python3", path, url])
-        let status = try await client.waitForExit(timeout: 120)
+        let client = try ChildProcess(executable: "/usr/bin/env", ["python3", path, url])
+        let status = try await client.waitForExit(timeout: .seconds(120))
         let text = client.text
         XCTAssertEqual(status, 0, text)
         let line = try XCTUnwrap(text.split(separator: "\n").last(where: { $0.hasPrefix("{") || $0.hasPrefix("[") }))

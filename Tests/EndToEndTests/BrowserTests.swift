@@ -3,6 +3,7 @@ import XCTest
 
 #if canImport(Glibc)
     import Glibc
+    import RelayTestSupport
 #endif
 
 /// Headless Chromium (Selenium) through `mustdo-relay demo`: the consent page, the emulator's
@@ -18,12 +19,12 @@ final class BrowserTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: data) }
         let screenshots = try Self.screenshots(replacing: { !$0.hasPrefix("conn-") })
 
-        let demo = try ChildProcess("mustdo-relay", ["demo", "--port", "0", "--data", data])
+        let demo = try ChildProcess(product: "mustdo-relay", ["demo", "--port", "0", "--data", data])
         let relay = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)/mcp"#)
         let emulator = try await demo.waitForOutput(matching: #"emulator at (http://[0-9.]+:\d+)"#)
         let walk = try await PythonScript.run(
             try ChildProcess.tool("python3"), "Tests/EndToEndTests/e2e/browser_walk.py",
-            ["--relay", relay, "--emulator", emulator, "--out", screenshots], timeout: 120)
+            ["--relay", relay, "--emulator", emulator, "--out", screenshots], timeout: .seconds(120))
         XCTAssertEqual(walk.status, 0, walk.output)
         XCTAssertEqual(walk.report["failures"] as? [String], [], walk.output)
 
@@ -61,12 +62,12 @@ final class BrowserTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: data) }
         let screenshots = try Self.screenshots(replacing: { $0.hasPrefix("conn-") })
 
-        let demo = try ChildProcess("mustdo-relay", ["demo", "--port", "0", "--data", data])
+        let demo = try ChildProcess(product: "mustdo-relay", ["demo", "--port", "0", "--data", data])
         let relay = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)/mcp"#)
         let emulator = try await demo.waitForOutput(matching: #"emulator at (http://[0-9.]+:\d+)"#)
         let walk = try await PythonScript.run(
             try ChildProcess.tool("python3"), "Tests/EndToEndTests/e2e/connections_walk.py",
-            ["--relay", relay, "--emulator", emulator, "--out", screenshots], timeout: 300)
+            ["--relay", relay, "--emulator", emulator, "--out", screenshots], timeout: .seconds(300))
         XCTAssertEqual(walk.status, 0, walk.output)
         XCTAssertEqual(walk.report["failures"] as? [String], [], walk.output)
 

@@ -1,6 +1,7 @@
 import Foundation
 import RelayCrypto
 import RelayHTTP
+import RelayTestSupport
 import XCTest
 
 @testable import RelayApp
@@ -28,13 +29,13 @@ final class ClientReplayTests: XCTestCase {
         let documentsFile = directory + "/documents.json"
         try JSONSerialization.data(withJSONObject: documents).write(to: URL(fileURLWithPath: documentsFile))
         let host = try ChildProcess(
-            path: try PythonScript.virtualenv(".venv-mcp2"),
+            executable: try PythonScript.virtualenv(".venv-mcp2"),
             [
                 PythonScript.repository.appendingPathComponent("Tests/EndToEndTests/e2e/document_host.py").path,
                 certificates.certificateFile, certificates.keyFile, documentsFile,
             ])
         defer { host.signal(SIGTERM) }
-        let port = try await host.waitForOutput(matching: #"\{"port": (\d+)\}"#, timeout: 30)
+        let port = try await host.waitForOutput(matching: #"\{"port": (\d+)\}"#, timeout: .seconds(30))
         let outbound = try HTTPClient(
             configuration: HTTPClientConfiguration(caFile: certificates.caFile, proxy: "http://127.0.0.1:\(port)"))
         defer { outbound.shutdown() }

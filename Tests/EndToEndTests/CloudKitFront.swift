@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+    import RelayTestSupport
 #endif
 
 /// nginx with TLS in front of the CloudKit emulator, as Apple's `https://api.apple-cloudkit.com`
@@ -45,7 +46,7 @@ final class CloudKitFront {
     /// Starts nginx on a free loopback port and waits until it accepts connections.
     init(directory: String, certificates: TestCertificates, emulatorURL: String, http2: Bool = true) async throws {
         self.directory = directory
-        port = try LoopbackPorts.free()
+        port = try freePort()
         let nginx = try ChildProcess.tool("nginx")
         for folder in ["logs", "temp"] {
             try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true)
@@ -89,7 +90,7 @@ final class CloudKitFront {
         try configuration.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
         let arguments = ["-c", directory + "/nginx.conf", "-p", directory, "-e", directory + "/logs/error.log"]
         try await ChildProcess.run(nginx, ["-t", "-q"] + arguments)
-        process = try ChildProcess(path: nginx, arguments + ["-g", "daemon off;"])
+        process = try ChildProcess(executable: nginx, arguments + ["-g", "daemon off;"])
         let deadline = Date().addingTimeInterval(30)
         while !LoopbackPorts.isListening(port) {
             guard process.isRunning, Date() < deadline else {
@@ -103,6 +104,6 @@ final class CloudKitFront {
     /// Stops nginx (fast shutdown) and returns its exit status.
     func stop() async throws -> Int32 {
         process.signal(SIGTERM)
-        return try await process.waitForExit(timeout: 30)
+        return try await process.waitForExit(timeout: .seconds(30))
     }
 }

@@ -3,6 +3,7 @@ import XCTest
 
 #if canImport(Glibc)
     import Glibc
+    import RelayTestSupport
 #endif
 
 /// The executables as an operator runs them: real processes, real sockets, real signals.
@@ -11,7 +12,8 @@ final class CommandLineTests: XCTestCase {
         let service = try await ServiceDirectory()
         defer { service.remove() }
         let relay = try ChildProcess(
-            "mustdo-relay", ["serve", "--config", service.configFile], environment: ["RELAY_HTTP_EVENT_LOOPS": "2"])
+            product: "mustdo-relay", ["serve", "--config", service.configFile],
+            environment: ["RELAY_HTTP_EVENT_LOOPS": "2"])
         let port = try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#)
         let response = try httpGet(port: Int(port)!, path: "/healthz")
         XCTAssertEqual(response.status, 200)
@@ -24,7 +26,7 @@ final class CommandLineTests: XCTestCase {
     func testServeLogsJSONLinesWithoutTargetsAndServesMetricsSeparately() async throws {
         let service = try await ServiceDirectory()
         defer { service.remove() }
-        let relay = try ChildProcess("mustdo-relay", ["serve", "--config", service.configFile])
+        let relay = try ChildProcess(product: "mustdo-relay", ["serve", "--config", service.configFile])
         let port = Int(try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#))!
         let metricsPort = Int(try await relay.waitForOutput(matching: #"metrics: http://127\.0\.0\.1:(\d+)"#))!
         XCTAssertEqual(try httpGet(port: port, path: "/no-such-page?code=secret-code-123").status, 404)
@@ -60,7 +62,8 @@ final class CommandLineTests: XCTestCase {
 
     func testServeRefusesAnInvalidConfigurationWithMessagesThatSayWhatToFix() async throws {
         let relay = try ChildProcess(
-            "mustdo-relay", ["serve"], environment: ["RELAY_PORT": "http", "RELAY_TRUSTED_PROXIES": "10.0.0.0/40"])
+            product: "mustdo-relay", ["serve"],
+            environment: ["RELAY_PORT": "http", "RELAY_TRUSTED_PROXIES": "10.0.0.0/40"])
         let status = try await relay.waitForExit()
         XCTAssertEqual(status, 1)
         XCTAssertTrue(relay.text.contains("RELAY_PORT: expected a whole number"), relay.text)
@@ -75,11 +78,12 @@ final class CommandLineTests: XCTestCase {
         handle.seekToEndOfFile()
         handle.write(Data("# a later line wins\nRELAY_PORT=not-a-port\nRELAY_HTTP_HEADER_TIMEOUT='5'\n".utf8))
         try handle.close()
-        let bad = try ChildProcess("mustdo-relay", ["serve", "--config", file.path, "--check-config"])
+        let bad = try ChildProcess(product: "mustdo-relay", ["serve", "--config", file.path, "--check-config"])
         let status1 = try await bad.waitForExit()
         XCTAssertEqual(status1, 1)
         let good = try ChildProcess(
-            "mustdo-relay", ["serve", "--config", file.path, "--check-config"], environment: ["RELAY_PORT": "0"])
+            product: "mustdo-relay", ["serve", "--config", file.path, "--check-config"],
+            environment: ["RELAY_PORT": "0"])
         let status2 = try await good.waitForExit()
         XCTAssertEqual(status2, 0, good.text)
     }
@@ -88,32 +92,32 @@ final class CommandLineTests: XCTestCase {
         let service = try await ServiceDirectory()
         defer { service.remove() }
         let json = try ChildProcess(
-            "mustdo-relayctl", ["config", "check", "--config", service.configFile, "--json"],
+            product: "mustdo-relayctl", ["config", "check", "--config", service.configFile, "--json"],
             environment: ["RELAY_PORT": "-1"])
         let status3 = try await json.waitForExit()
         XCTAssertEqual(status3, 1)
         XCTAssertTrue(json.text.contains(#""valid":false"#), json.text)
         XCTAssertTrue(json.text.contains("RELAY_PORT: expected a whole number"), json.text)
-        let ok = try ChildProcess("mustdo-relayctl", ["config", "check", "--config", service.configFile])
+        let ok = try ChildProcess(product: "mustdo-relayctl", ["config", "check", "--config", service.configFile])
         let status4 = try await ok.waitForExit()
         XCTAssertEqual(status4, 0, ok.text)
     }
 
     func testHelpIsPrintedAndUsageErrorsExitWith2() async throws {
         for (name, word) in [("mustdo-relay", "serve"), ("mustdo-relayctl", "config check")] {
-            let help = try ChildProcess(name, ["--help"])
+            let help = try ChildProcess(product: name, ["--help"])
             let status5 = try await help.waitForExit()
             XCTAssertEqual(status5, 0)
             XCTAssertTrue(help.text.contains("Usage: \(name)"), help.text)
             XCTAssertTrue(help.text.contains(word), help.text)
-            let wrong = try ChildProcess(name, ["no-such-command"])
+            let wrong = try ChildProcess(product: name, ["no-such-command"])
             let status6 = try await wrong.waitForExit()
             XCTAssertEqual(status6, 2)
             XCTAssertTrue(wrong.text.contains("unknown command"), wrong.text)
         }
         // Help after a subcommand is that subcommand's usage, whatever else is on the line.
         for arguments in [["serve", "--help"], ["serve", "--config", "/nonexistent", "-h"], ["demo", "--help"]] {
-            let help = try ChildProcess("mustdo-relay", arguments)
+            let help = try ChildProcess(product: "mustdo-relay", arguments)
             let status = try await help.waitForExit()
             XCTAssertEqual(status, 0, "\(arguments): \(help.text)")
             XCTAssertTrue(help.text.contains("Usage: mustdo-relay \(arguments[0])"), help.text)

@@ -1,4 +1,5 @@
 import Foundation
+import RelayTestSupport
 import XCTest
 
 @testable import RelayApp
@@ -14,8 +15,9 @@ final class ConfigurationCheckTests: XCTestCase {
         let service = try await ServiceDirectory(extra: extra)
         try prepare(service)
         let relay = try ChildProcess(
-            "mustdo-relay", ["serve", "--config", service.configFile, "--check-config"], environment: environment)
-        let status = try await relay.waitForExit(timeout: 30)
+            product: "mustdo-relay", ["serve", "--config", service.configFile, "--check-config"],
+            environment: environment)
+        let status = try await relay.waitForExit(timeout: .seconds(30))
         return (status, relay.text, service)
     }
 
@@ -45,13 +47,14 @@ final class ConfigurationCheckTests: XCTestCase {
         defer { service.remove() }
         let credentials = service.path + "/credentials"
         try FileManager.default.moveItem(atPath: service.path + "/secrets", toPath: credentials)
-        let without = try ChildProcess("mustdo-relay", ["serve", "--config", service.configFile, "--check-config"])
-        let withoutStatus = try await without.waitForExit(timeout: 30)
+        let without = try ChildProcess(
+            product: "mustdo-relay", ["serve", "--config", service.configFile, "--check-config"])
+        let withoutStatus = try await without.waitForExit(timeout: .seconds(30))
         XCTAssertEqual(withoutStatus, 1, without.text)
         let with = try ChildProcess(
-            "mustdo-relay", ["serve", "--config", service.configFile, "--check-config"],
+            product: "mustdo-relay", ["serve", "--config", service.configFile, "--check-config"],
             environment: ["CREDENTIALS_DIRECTORY": credentials])
-        let withStatus = try await with.waitForExit(timeout: 30)
+        let withStatus = try await with.waitForExit(timeout: .seconds(30))
         XCTAssertEqual(withStatus, 0, with.text)
     }
 
@@ -183,7 +186,7 @@ final class ConfigurationCheckTests: XCTestCase {
     }
 
     func testADynamoDBEndpointThatRefusesConnectionsIsRefused() async throws {
-        let closedPort = try Demo.freePort()
+        let closedPort = try freePort()
         var environment = MotoProcess.credentials
         environment["RELAY_STORE"] = "dynamodb"
         environment["RELAY_DYNAMODB_TABLE"] = "relay"

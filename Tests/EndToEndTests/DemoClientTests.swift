@@ -3,6 +3,7 @@ import XCTest
 
 #if canImport(Glibc)
     import Glibc
+    import RelayTestSupport
 #endif
 
 /// `mustdo-relay demo` as a developer runs it, with the bundled example client on the official MCP
@@ -16,7 +17,7 @@ final class DemoClientTests: XCTestCase {
     func testTheExampleClientConnectsThroughTheDemoWithBothSDKLines() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let demo = try ChildProcess("mustdo-relay", ["demo", "--port", "0", "--data", data])
+        let demo = try ChildProcess(product: "mustdo-relay", ["demo", "--port", "0", "--data", data])
         let url = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)"#)
         XCTAssertTrue(url.hasPrefix("http://127.0.0.1:") && url.hasSuffix("/mcp"), url)
 
@@ -71,8 +72,8 @@ final class DemoClientTests: XCTestCase {
     }
 
     private func runClient(_ executable: String, _ arguments: [String]) async throws -> [String: Any] {
-        let client = try ChildProcess(path: executable, arguments)
-        let status = try await client.waitForExit(timeout: 60)
+        let client = try ChildProcess(executable: executable, arguments)
+        let status = try await client.waitForExit(timeout: .seconds(60))
         let text = client.text
         XCTAssertEqual(status, 0, text)
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("{") }),

@@ -20,7 +20,7 @@ final class DescriptorLimitTests: XCTestCase {
     {
         let binary = ChildProcess.productsDirectory.appendingPathComponent("mustdo-relay").path
         return try ChildProcess(
-            path: try ChildProcess.tool("sh"),
+            executable: try ChildProcess.tool("sh"),
             [
                 "-c", "ulimit \(ulimit) && exec \"$0\" serve --config \"$1\" \(check ? "--check-config" : "")", binary,
                 service.configFile,
@@ -32,7 +32,7 @@ final class DescriptorLimitTests: XCTestCase {
         let service = try await ServiceDirectory()
         defer { service.remove() }
         let relay = try serve(service, ulimit: "-S -n 256")
-        let limit = try await relay.waitForOutput(matching: #"descriptor limit (\d+),"#, timeout: 30)
+        let limit = try await relay.waitForOutput(matching: #"descriptor limit (\d+),"#, timeout: .seconds(30))
         XCTAssertEqual(Int(limit), DescriptorLimit.attainable(), relay.text)
         _ = try await relay.waitForOutput(matching: #"(\"event\":\"http.connection_limit\")"#)
         relay.signal(SIGTERM)
@@ -46,7 +46,7 @@ final class DescriptorLimitTests: XCTestCase {
         // 1,200 descriptors: a quarter (300) kept for the rest of the process, 900 for connections.
         let relay = try serve(service, ulimit: "-n 1200")
         let port = Int(
-            try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#, timeout: 30))!
+            try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#, timeout: .seconds(30)))!
         let line = try await relay.waitForOutput(matching: #"(connections: [^\n]*)"#)
         XCTAssertTrue(line.contains("at most 900 (the default 20000 lowered to fit)"), line)
         XCTAssertTrue(line.contains("descriptor limit 1200, 300 kept"), line)
@@ -71,7 +71,7 @@ final class DescriptorLimitTests: XCTestCase {
         XCTAssertTrue(answer.contains("Retry-After: 1"), answer)
         held.removeAll()
         relay.signal(SIGTERM)
-        let relayStatus = try await relay.waitForExit(timeout: 40)
+        let relayStatus = try await relay.waitForExit(timeout: .seconds(40))
         XCTAssertEqual(relayStatus, 0, relay.text)
     }
 
@@ -79,19 +79,19 @@ final class DescriptorLimitTests: XCTestCase {
         let service = try await ServiceDirectory(extra: ["RELAY_HTTP_MAX_CONNECTIONS": "5000"])
         defer { service.remove() }
         let relay = try serve(service, ulimit: "-n 1200")
-        let relayStatus = try await relay.waitForExit(timeout: 30)
+        let relayStatus = try await relay.waitForExit(timeout: .seconds(30))
         XCTAssertEqual(relayStatus, 1, relay.text)
         XCTAssertTrue(relay.text.contains("RELAY_HTTP_MAX_CONNECTIONS: 5000 connections do not fit"), relay.text)
         XCTAssertTrue(relay.text.contains("set it to at most 900"), relay.text)
         XCTAssertTrue(relay.text.contains("LimitNOFILE="), relay.text)
 
         let check = try serve(service, ulimit: "-n 1200", check: true)
-        let checkStatus = try await check.waitForExit(timeout: 30)
+        let checkStatus = try await check.waitForExit(timeout: .seconds(30))
         XCTAssertEqual(checkStatus, 1, check.text)
         XCTAssertTrue(check.text.contains("RELAY_HTTP_MAX_CONNECTIONS: 5000 connections do not fit"), check.text)
 
         let fits = try serve(service, ulimit: "-n 8000", check: true)
-        let fitsStatus = try await fits.waitForExit(timeout: 30)
+        let fitsStatus = try await fits.waitForExit(timeout: .seconds(30))
         XCTAssertEqual(fitsStatus, 0, fits.text)
     }
 }

@@ -3,6 +3,7 @@ import XCTest
 
 #if canImport(Glibc)
     import Glibc
+    import RelayTestSupport
 #endif
 
 /// `mustdo-relay local` as a person runs it, with the whole sign-in path real: the official MCP Python SDK's
@@ -26,16 +27,16 @@ final class LocalServerTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let certificates = try await TestCertificates.make(in: directory)
-        let port = try LoopbackPorts.free()
-        let redirectPort = try LoopbackPorts.free()
-        let callbackPort = try LoopbackPorts.free()
+        let port = try freePort()
+        let redirectPort = try freePort()
+        let callbackPort = try freePort()
         let issuer = "https://127.0.0.1:\(port)"
         let bounce = "\(issuer)/local/callback/\(callbackPort)"
 
         // The local server's API token has the bounce as its sign-in callback (a production token cannot
         // name http://localhost); the emulator sends the browser there.
         let emulator = try ChildProcess(
-            "cloudkit-emulator",
+            product: "cloudkit-emulator",
             [
                 "--port", "0", "--api-token", "test-api-token", "--container", "iCloud.test.mustdo", "--callback",
                 bounce,
@@ -47,7 +48,7 @@ final class LocalServerTests: XCTestCase {
             "RELAY_LOCAL_BOUNCE_PORTS": String(callbackPort),
         ])
         defer { service.remove() }
-        let relay = try ChildProcess("mustdo-relay", ["serve", "--config", service.configFile])
+        let relay = try ChildProcess(product: "mustdo-relay", ["serve", "--config", service.configFile])
         let relayPort = Int(try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#))!
         let nginx = try await NginxProxy(
             directory: directory + "/nginx", certificates: certificates, upstreamPort: relayPort, port: port,
@@ -68,7 +69,7 @@ final class LocalServerTests: XCTestCase {
             let run = try await PythonScript.run(
                 try PythonScript.virtualenv(venv), "Tests/EndToEndTests/e2e/local_stdio.py",
                 [binary, home, emulatorURL, String(callbackPort), user, certificates.caFile, journal, "--mode", mode]
-                    + extra, timeout: 240)
+                    + extra, timeout: .seconds(240))
             XCTAssertEqual(run.status, 0, "\(label): \(run.output)")
             XCTAssertEqual(run.report["failures"] as? [String], [], label)
             XCTAssertEqual(run.report["protocolVersion"] as? String, version, label)

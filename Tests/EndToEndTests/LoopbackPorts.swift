@@ -2,25 +2,11 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+    import RelayTestSupport
 #endif
 
-/// Ports on 127.0.0.1 for child processes that must be told their port before they start.
+/// Ports on 127.0.0.1: whether something listens (a free one comes from RelayTestSupport's `freePort`).
 enum LoopbackPorts {
-    /// A free port (bound and released: another program could take it in the moment between).
-    static func free() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw ChildProcess.ChildProcessError.missing("no free loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// Whether something accepts connections on `port`.
     static func isListening(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

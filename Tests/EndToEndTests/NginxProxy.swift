@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+    import RelayTestSupport
 #endif
 
 /// nginx in front of the relay, run from `deploy/nginx/mustdo-relay.conf` with only what a test
@@ -41,7 +42,7 @@ final class NginxProxy {
         try Self.main(directory).write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
         let arguments = ["-c", directory + "/nginx.conf", "-p", directory, "-e", directory + "/logs/error.log"]
         try await ChildProcess.run(nginx, ["-t", "-q"] + arguments)
-        process = try ChildProcess(path: nginx, arguments + ["-g", "daemon off;"])
+        process = try ChildProcess(executable: nginx, arguments + ["-g", "daemon off;"])
         let deadline = Date().addingTimeInterval(10)
         while !LoopbackPorts.isListening(port) {
             guard process.isRunning, Date() < deadline else {

@@ -3,6 +3,7 @@ import XCTest
 
 #if canImport(Glibc)
     import Glibc
+    import RelayTestSupport
 #endif
 
 /// The relay as deployed: `mustdo-relay serve` with an https issuer behind nginx (the shipped site
@@ -24,12 +25,12 @@ final class ProxyTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let certificates = try await TestCertificates.make(in: directory)
-        let port = try LoopbackPorts.free()
-        let redirectPort = try LoopbackPorts.free()
+        let port = try freePort()
+        let redirectPort = try freePort()
         let issuer = "https://127.0.0.1:\(port)"
 
         let emulator = try ChildProcess(
-            "cloudkit-emulator",
+            product: "cloudkit-emulator",
             [
                 "--port", "0", "--api-token", "test-api-token", "--container", "iCloud.test.mustdo", "--callback",
                 issuer + "/oauth/apple/callback",
@@ -44,7 +45,7 @@ final class ProxyTests: XCTestCase {
             "RELAY_OAUTH_REGISTRATIONS_PER_HOUR": String(Self.registrationsPerHour),
         ])
         defer { service.remove() }
-        let relay = try ChildProcess("mustdo-relay", ["serve", "--config", service.configFile])
+        let relay = try ChildProcess(product: "mustdo-relay", ["serve", "--config", service.configFile])
         let relayPort = Int(try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#))!
         let nginx = try await NginxProxy(
             directory: directory + "/nginx", certificates: certificates, upstreamPort: relayPort, port: port,

@@ -1,4 +1,5 @@
 import Foundation
+import RelayTestSupport
 import XCTest
 
 /// A Python script of the repository (`Tests/EndToEndTests/e2e/`, `examples/`) run as a child
@@ -26,11 +27,12 @@ struct PythonScript {
     }
 
     /// Runs `script` (a path inside the repository) with `python` and waits for it.
-    static func run(_ python: String, _ script: String, _ arguments: [String], timeout: TimeInterval = 90)
+    static func run(_ python: String, _ script: String, _ arguments: [String], timeout: Duration = .seconds(90))
         async throws -> Outcome
     {
         let path = repository.appendingPathComponent(script).path
-        let child = try ChildProcess(path: python, [path] + arguments, environment: ["PYTHONDONTWRITEBYTECODE": "1"])
+        let child = try ChildProcess(
+            executable: python, [path] + arguments, environment: ["PYTHONDONTWRITEBYTECODE": "1"])
         let status = try await child.waitForExit(timeout: timeout)
         let output = child.text
         let line = output.split(separator: "\n").last { $0.hasPrefix("{") }

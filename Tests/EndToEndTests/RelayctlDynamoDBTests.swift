@@ -1,4 +1,5 @@
 import Foundation
+import RelayTestSupport
 import XCTest
 
 /// The relay and relayctl on DynamoDB (moto): `store migrate` creates the table the start-up check
@@ -15,9 +16,9 @@ final class RelayctlDynamoDBTests: XCTestCase {
         let service = try await ServiceDirectory(extra: settings)
         defer { service.remove() }
         let missing = try ChildProcess(
-            "mustdo-relay", ["serve", "--config", service.configFile, "--check-config"],
+            product: "mustdo-relay", ["serve", "--config", service.configFile, "--check-config"],
             environment: MotoProcess.credentials)
-        let missingStatus = try await missing.waitForExit(timeout: 30)
+        let missingStatus = try await missing.waitForExit(timeout: .seconds(30))
         XCTAssertEqual(missingStatus, 1)
         XCTAssertTrue(
             missing.text.contains("RELAY_DYNAMODB_TABLE: the table \(table) does not exist at \(moto.endpoint)"),

@@ -1,4 +1,5 @@
 import Foundation
+import RelayTestSupport
 import XCTest
 
 /// The official MCP Python SDK, both lines, holding a read-only token from a running relay
@@ -13,10 +14,10 @@ final class ScopeStepUpSDKTests: XCTestCase {
             let python = try PythonScript.virtualenv(venv)
             let data = FileManager.default.temporaryDirectory.appendingPathComponent("stepup-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: data) }
-            let demo = try ChildProcess("mustdo-relay", ["demo", "--port", "0", "--data", data])
+            let demo = try ChildProcess(product: "mustdo-relay", ["demo", "--port", "0", "--data", data])
             let url = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)"#)
             let run = try await PythonScript.run(
-                python, "Tests/EndToEndTests/e2e/scope_step_up.py", [url], timeout: 240)
+                python, "Tests/EndToEndTests/e2e/scope_step_up.py", [url], timeout: .seconds(240))
             demo.signal(SIGINT)
             _ = try await demo.waitForExit()
             XCTAssertEqual(run.status, 0, run.output)

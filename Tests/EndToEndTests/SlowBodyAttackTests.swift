@@ -40,13 +40,13 @@ final class SlowBodyAttackTests: XCTestCase {
         let script = PythonScript.repository.appendingPathComponent("Tests/EndToEndTests/e2e/slow_bodies.py").path
         let attackers = try [Self.sources[0..<4], Self.sources[4..<8]].map { sources in
             try ChildProcess(
-                path: python,
+                executable: python,
                 [
                     script, "--port", String(relay.port), "--sources", sources.joined(separator: ","),
                     "--connections", "10000", "--duration", "30", "--interval", "3", "--ramp", "3", "--max-held", "20",
                 ])
         }
-        for attacker in attackers { _ = try await attacker.waitForOutput(matching: "(ready)", timeout: 30) }
+        for attacker in attackers { _ = try await attacker.waitForOutput(matching: "(ready)", timeout: .seconds(30)) }
 
         var probes: [Person.Answer] = []
         var mostOpen = 0
@@ -58,7 +58,7 @@ final class SlowBodyAttackTests: XCTestCase {
         }
         var reports: [JSONValue] = []
         for attacker in attackers {
-            _ = try await attacker.waitForExit(timeout: 30)
+            _ = try await attacker.waitForExit(timeout: .seconds(30))
             let line = attacker.text.split(separator: "\n").last { $0.hasPrefix("{") }
             reports.append(try XCTUnwrap(line.flatMap { try? JSONValue(parsing: String($0)) }, attacker.text))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RelayTestSupport
 
 /// A throwaway CA and a server certificate it signed for 127.0.0.1 and localhost, made with the
 /// openssl command line the way an operator would make a private CA.

@@ -3,6 +3,7 @@ import XCTest
 
 #if canImport(Glibc)
     import Glibc
+    import RelayTestSupport
 #endif
 
 /// CloudKit over TLS whose ALPN offers HTTP/1.1 only (nginx without `http2`): the relay falls back
@@ -18,11 +19,11 @@ final class UpstreamHTTP1Tests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let certificates = try await TestCertificates.make(in: directory)
-        let port = try LoopbackPorts.free()
+        let port = try freePort()
         let issuer = "http://127.0.0.1:\(port)"
 
         let emulator = try ChildProcess(
-            "cloudkit-emulator",
+            product: "cloudkit-emulator",
             [
                 "--port", "0", "--api-token", "test-api-token", "--container", "iCloud.test.mustdo", "--callback",
                 issuer + "/oauth/apple/callback",
@@ -35,7 +36,7 @@ final class UpstreamHTTP1Tests: XCTestCase {
             "RELAY_CLOUDKIT_CA_FILE": certificates.caFile,
         ])
         defer { service.remove() }
-        let relay = try ChildProcess("mustdo-relay", ["serve", "--config", service.configFile])
+        let relay = try ChildProcess(product: "mustdo-relay", ["serve", "--config", service.configFile])
         _ = try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#)
 
         let run = try await PythonScript.run(

@@ -18,7 +18,7 @@ struct CrashRecoveryTests {
         let path = directory.appendingPathComponent("relay.db").path
         var acks: [Ack] = []
         for run in 0..<3 {
-            let child = try ChildProcess(StoreTestSupport.crashWriter, ["write", path, "r\(run)", "8"])
+            let child = try CrashWriterProcess(StoreTestSupport.crashWriter, ["write", path, "r\(run)", "8"])
             let lines = try await blocking {
                 _ = child.read { $0.count >= 1000 }
                 child.kill9AndDrain()

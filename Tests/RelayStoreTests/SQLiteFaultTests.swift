@@ -19,7 +19,7 @@ struct SQLiteFaultTests {
         let key = ItemKey(pk: "GRANT#1", sk: "META")
         _ = try await store.put(key, attributes: ["n": 1])
 
-        let child = try ChildProcess(StoreTestSupport.crashWriter, ["hold-lock", path, "30"])
+        let child = try CrashWriterProcess(StoreTestSupport.crashWriter, ["hold-lock", path, "30"])
         let locked = try await blocking { child.read { $0.contains("locked") } }
         #expect(locked, "the child took the write lock")
 

@@ -28,8 +28,9 @@ enum StoreTestSupport {
     }
 }
 
-/// A child process whose standard output the test reads line by line.
-final class ChildProcess: Sendable {
+/// `store-crash-writer` as a child process whose standard output the test reads line by line, from
+/// a thread of its own (`blocking`).
+final class CrashWriterProcess: Sendable {
     private let child: Subprocess
 
     init(_ executable: URL, _ arguments: [String]) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import RelayHTTP
 import RelayJSON
+import RelayTestSupport
 import XCTest
 
 /// What a `tools/call` came back with.

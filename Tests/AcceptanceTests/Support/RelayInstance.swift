@@ -1,5 +1,6 @@
 import Foundation
 import RelayHTTP
+import RelayTestSupport
 
 /// One service setup shared by any number of `mustdo-relay serve` processes: a directory with an
 /// env file, the CloudKit API token file, and every other secret made by `mustdo-relayctl keys

@@ -1,6 +1,7 @@
 import Foundation
 import RelayEmulator
 import RelayHTTP
+import RelayTestSupport
 
 @testable import RelayApp
 
@@ -22,7 +23,7 @@ final class ServedRelay: @unchecked Sendable {
     var mcp: MCPCalls { MCPCalls(http: http, url: issuer + "/mcp") }
 
     init(extra: [String: String] = [:], environment: [String: String] = [:]) async throws {
-        port = try Demo.freePort()
+        port = try freePort()
         issuer = "http://127.0.0.1:\(port)"
         emulator = try Emulator(
             configuration: EmulatorConfiguration(
@@ -37,12 +38,13 @@ final class ServedRelay: @unchecked Sendable {
         service = try await ServiceDirectory(extra: settings)
         self.environment = environment
         http = try HTTPClient()
-        relay = try ChildProcess("mustdo-relay", ["serve", "--config", service.configFile], environment: environment)
+        relay = try ChildProcess(
+            product: "mustdo-relay", ["serve", "--config", service.configFile], environment: environment)
         try await waitUntilListening()
     }
 
     private func waitUntilListening() async throws {
-        _ = try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#, timeout: 30)
+        _ = try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#, timeout: .seconds(30))
         metricsPort = Int(try await relay.waitForOutput(matching: #"metrics: http://127\.0\.0\.1:(\d+)"#))!
     }
 
@@ -54,13 +56,14 @@ final class ServedRelay: @unchecked Sendable {
     /// Stops the relay (SIGTERM) and starts it again on the same port, as after a key rotation.
     func restart() async throws {
         try await stopRelay()
-        relay = try ChildProcess("mustdo-relay", ["serve", "--config", service.configFile], environment: environment)
+        relay = try ChildProcess(
+            product: "mustdo-relay", ["serve", "--config", service.configFile], environment: environment)
         try await waitUntilListening()
     }
 
     func stopRelay() async throws {
         relay.signal(SIGTERM)
-        let status = try await relay.waitForExit(timeout: 40)
+        let status = try await relay.waitForExit(timeout: .seconds(40))
         guard status == 0 else { throw ChildProcess.ChildProcessError.missing("serve exited \(status): \(relay.text)") }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RelayTestSupport
 
 /// A throwaway service setup for child-process tests: a data directory, an env file with the
 /// settings `serve` requires, the CloudKit API token file, and every other secret created by
@@ -26,7 +27,7 @@ struct ServiceDirectory {
         try FileManager.default.createDirectory(atPath: path + "/secrets", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(
             atPath: tokenFile, contents: Data("test-api-token\n".utf8), attributes: [.posixPermissions: 0o600])
-        let generate = try ChildProcess("mustdo-relayctl", ["keys", "generate", "--config", configFile])
+        let generate = try ChildProcess(product: "mustdo-relayctl", ["keys", "generate", "--config", configFile])
         let status = try await generate.waitForExit()
         guard status == 0 else {
             throw ChildProcess.ChildProcessError.missing("keys generate failed: \(generate.text)")
