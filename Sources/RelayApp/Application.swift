@@ -71,7 +71,7 @@ public struct Application: Sendable {
 /// Builds the relay from its configuration and opened backends: the one place where the parts are
 /// wired together.
 public func buildApplication(
-    _ configuration: Configuration, backends: Backends, logger: Logger? = nil, clock: any Clock = SystemClock()
+    _ configuration: Configuration, backends: Backends, logger: Logger? = nil, clock: any WallClock = SystemClock()
 ) throws -> Application {
     let logger = logger ?? Logger(minimumLevel: configuration.logLevel)
     let metrics = backends.metrics

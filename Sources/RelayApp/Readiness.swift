@@ -16,10 +16,10 @@ final class Readiness: Sendable {
     private let store: any Store
     private let keyService: any KeyService
     private let credentials: APITokenMonitor
-    private let clock: any Clock
+    private let clock: any WallClock
     private let cached = Locked<(at: Double, response: Response)?>(nil)
 
-    init(store: any Store, keyService: any KeyService, credentials: APITokenMonitor, clock: any Clock) {
+    init(store: any Store, keyService: any KeyService, credentials: APITokenMonitor, clock: any WallClock) {
         self.store = store
         self.keyService = keyService
         self.credentials = credentials

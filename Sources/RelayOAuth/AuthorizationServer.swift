@@ -48,7 +48,7 @@ public final class AuthorizationServer: Sendable {
         sealer: any GrantSealer,
         binder: any TokenBinder,
         metadataFetcher: (any ClientMetadataFetcher)? = nil,
-        clock: any Clock = SystemClock(),
+        clock: any WallClock = SystemClock(),
         events: @escaping @Sendable (OAuthEvent) -> Void = { _ in }
     ) {
         precondition(configuration.problems().isEmpty, "invalid OAuth configuration: \(configuration.problems())")

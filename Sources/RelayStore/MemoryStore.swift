@@ -6,12 +6,12 @@ import RelaySync
 public final class MemoryStore: Store {
     /// Partition (by exact UTF-8 bytes) → sort key → item, expired items included until purged.
     private let partitions = Locked<[ExactString: [ExactString: Item]]>([:])
-    private let clock: any Clock
+    private let clock: any WallClock
     private let purging = Locked<Task<Void, Never>?>(nil)
 
     /// An empty store reading time from `clock`; expired items are purged every `purgeInterval`
     /// (nil: only when `purgeExpired()` is called).
-    public init(clock: any Clock = SystemClock(), purgeInterval: Duration? = .seconds(60)) {
+    public init(clock: any WallClock = SystemClock(), purgeInterval: Duration? = .seconds(60)) {
         self.clock = clock
         if let purgeInterval {
             let task = PurgeSchedule.start(every: purgeInterval) { [weak self] in

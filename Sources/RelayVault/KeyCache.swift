@@ -25,9 +25,9 @@ final class KeyCache: Sendable {
     private let hashKey = SymmetricKey.random()
     private let ttl: Double
     private let capacity: Int
-    private let clock: any Clock
+    private let clock: any WallClock
 
-    init(ttl: Double, capacity: Int, clock: any Clock) {
+    init(ttl: Double, capacity: Int, clock: any WallClock) {
         self.ttl = ttl
         self.capacity = capacity
         self.clock = clock

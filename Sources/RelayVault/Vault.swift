@@ -36,7 +36,7 @@ public final class Vault: Sendable {
     /// out of the store) salts the token-binding keys, so the store alone cannot derive them even
     /// from a leaked token hash.
     public init(
-        keyService: any KeyService, bindingSecret: SymmetricKey, clock: any Clock = SystemClock(),
+        keyService: any KeyService, bindingSecret: SymmetricKey, clock: any WallClock = SystemClock(),
         configuration: Configuration = Configuration()
     ) {
         self.keyService = keyService

@@ -39,12 +39,12 @@ final class FakeIssuer: Sendable {
         var fetches = 0
     }
 
-    let clock: any Clock
+    let clock: any WallClock
     let lifetime: Double
     let prefix: String
     private let state = Locked(State())
 
-    init(clock: any Clock, lifetime: Double, prefix: String) {
+    init(clock: any WallClock, lifetime: Double, prefix: String) {
         self.clock = clock
         self.lifetime = lifetime
         self.prefix = prefix
@@ -111,7 +111,8 @@ final class FakeInstanceMetadata: Sendable {
     /// The TTL header of every token request, in order.
     var requestedTTLs: [String] { sessions.state.withLock { $0.ttls } }
 
-    init(host: String = "127.0.0.3", clock: any Clock, lifetime: Double = 3600, role: String = "relay-role") throws {
+    init(host: String = "127.0.0.3", clock: any WallClock, lifetime: Double = 3600, role: String = "relay-role") throws
+    {
         let issuer = FakeIssuer(clock: clock, lifetime: lifetime, prefix: "ASIAIMDS")
         let sessions = Sessions()
         self.sessions = sessions
@@ -172,7 +173,7 @@ final class FakeContainerEndpoint: Sendable {
     var url: String { base + "/creds" }
     var authorizations: [String?] { book.seen.withLock { $0 } }
 
-    init(host: String = "127.0.0.2", clock: any Clock, lifetime: Double = 3600) throws {
+    init(host: String = "127.0.0.2", clock: any WallClock, lifetime: Double = 3600) throws {
         let issuer = FakeIssuer(clock: clock, lifetime: lifetime, prefix: "ASIAECS0")
         let book = Book()
         self.book = book
@@ -206,7 +207,7 @@ final class RecordingService: Sendable {
     var base: String { endpoint.base }
     var requests: [(accessKeyID: String, at: Double)] { book.seen.withLock { $0 } }
 
-    init(clock: any Clock) throws {
+    init(clock: any WallClock) throws {
         let book = Book()
         self.book = book
         endpoint = try FakeHTTPEndpoint(host: "127.0.0.1") { request in

@@ -99,8 +99,7 @@ struct SQLiteStoreTests {
         #expect(clock.epochSeconds() == 101)
         clock.set(to: 7)
         #expect(clock.now() == 7)
-        // `Clock` names RelayStore's protocol in importing modules (it shadows Swift.Clock).
-        let system: any Clock = SystemClock()
+        let system: any WallClock = SystemClock()
         #expect(abs(system.now() - Date().timeIntervalSince1970) < 5)
     }
 }

@@ -32,7 +32,7 @@ public enum AWSCredentialChain {
         /// When temporary credentials are renewed.
         public var timing: AWSCredentialRefreshTiming
         /// The clock that decides expiry.
-        public var clock: any Clock
+        public var clock: any WallClock
         /// Called with every refresh and failed refresh (for logs and metrics).
         public var onEvent: @Sendable (AWSCredentialEvent) -> Void
         /// The ECS agent's host for a relative URI (tests point it at a loopback address).
@@ -41,7 +41,7 @@ public enum AWSCredentialChain {
         /// Options for `region`; the home directory defaults to `$HOME` of this process.
         public init(
             region: String, homeDirectory: String? = ProcessInfo.processInfo.environment["HOME"],
-            timing: AWSCredentialRefreshTiming = AWSCredentialRefreshTiming(), clock: any Clock = SystemClock(),
+            timing: AWSCredentialRefreshTiming = AWSCredentialRefreshTiming(), clock: any WallClock = SystemClock(),
             onEvent: @escaping @Sendable (AWSCredentialEvent) -> Void = { _ in }
         ) {
             self.region = region

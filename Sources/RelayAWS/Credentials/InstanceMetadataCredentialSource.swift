@@ -14,7 +14,7 @@ import RelaySync
 final class InstanceMetadataCredentialSource: AWSCredentialSource {
     let endpoint: AWSEndpoint
     let http: HTTPClient
-    let clock: any Clock
+    let clock: any WallClock
     var kind: AWSCredentialSourceKind { .instanceMetadata }
     private let session = Locked<(token: String, until: Double)?>(nil)
 
@@ -22,7 +22,7 @@ final class InstanceMetadataCredentialSource: AWSCredentialSource {
     static let tokenTTL = 21_600
     static let credentialsPath = "/latest/meta-data/iam/security-credentials/"
 
-    init(endpoint: AWSEndpoint, http: HTTPClient, clock: any Clock) {
+    init(endpoint: AWSEndpoint, http: HTTPClient, clock: any WallClock) {
         self.endpoint = endpoint
         self.http = http
         self.clock = clock

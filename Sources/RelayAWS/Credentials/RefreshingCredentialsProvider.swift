@@ -76,13 +76,13 @@ public final class RefreshingCredentialsProvider: AWSCredentialsProvider, Custom
 
     let source: any AWSCredentialSource
     private let timing: AWSCredentialRefreshTiming
-    private let clock: any Clock
+    private let clock: any WallClock
     private let onEvent: @Sendable (AWSCredentialEvent) -> Void
     private let state = Locked(State())
 
     init(
         source: any AWSCredentialSource, timing: AWSCredentialRefreshTiming = AWSCredentialRefreshTiming(),
-        clock: any Clock = SystemClock(), onEvent: @escaping @Sendable (AWSCredentialEvent) -> Void = { _ in }
+        clock: any WallClock = SystemClock(), onEvent: @escaping @Sendable (AWSCredentialEvent) -> Void = { _ in }
     ) {
         self.source = source
         self.timing = timing

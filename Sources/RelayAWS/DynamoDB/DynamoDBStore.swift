@@ -15,13 +15,13 @@ public final class DynamoDBStore: Store {
     /// The table's name.
     public let tableName: String
     let client: AWSJSONClient
-    let clock: any Clock
+    let clock: any WallClock
 
     /// A store on `tableName`. Calls go through `httpClient` (shared with other callers); the clock
     /// decides expiry. Fails only for a malformed configuration; nothing is sent until the first
     /// call (see `createTable()` for a new table).
     public init(
-        tableName: String, configuration: AWSConfiguration, httpClient: HTTPClient, clock: any Clock = SystemClock()
+        tableName: String, configuration: AWSConfiguration, httpClient: HTTPClient, clock: any WallClock = SystemClock()
     ) throws(AWSError) {
         guard (3...255).contains(tableName.utf8.count),
             tableName.utf8.allSatisfy({ SigV4Encoding.isUnreserved($0) && $0 != UInt8(ascii: "~") })

@@ -23,7 +23,7 @@ actor APITokenMonitor {
     }
 
     private let check: @Sendable () async -> APITokenCheck
-    private let clock: any Clock
+    private let clock: any WallClock
     private let hold: Double
     private let report: @Sendable (_ result: APITokenCheck, _ previous: APITokenCheck?) -> Void
     private var last: (started: Double, finished: Double, result: APITokenCheck)?
@@ -33,7 +33,7 @@ actor APITokenMonitor {
     /// A monitor asking `check` (the CloudKit client's), telling `report` every result and the one
     /// before it (logs, metrics).
     init(
-        clock: any Clock, hold: Double = 10,
+        clock: any WallClock, hold: Double = 10,
         report: @escaping @Sendable (APITokenCheck, APITokenCheck?) -> Void = { _, _ in },
         check: @escaping @Sendable () async -> APITokenCheck
     ) {

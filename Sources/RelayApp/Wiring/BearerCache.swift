@@ -34,10 +34,10 @@ final class BearerCache: Sendable {
 
     private let ttl: Double
     private let capacity: Int
-    private let clock: any Clock
+    private let clock: any WallClock
     private let entries = Locked(Entries())
 
-    init(ttl: Int, capacity: Int = 100_000, clock: any Clock = SystemClock()) {
+    init(ttl: Int, capacity: Int = 100_000, clock: any WallClock = SystemClock()) {
         self.ttl = Double(ttl)
         self.capacity = capacity
         self.clock = clock

@@ -35,10 +35,10 @@ final class GrantStates: Sendable {
 
     private static let minimumPruneAt = 10_000
     private let table = Locked(Table())
-    private let clock: any Clock
+    private let clock: any WallClock
     private let lifetime = 60.0
 
-    init(clock: any Clock = SystemClock()) { self.clock = clock }
+    init(clock: any WallClock = SystemClock()) { self.clock = clock }
 
     /// The newer of `snapshot` and what this process last wrote for `grantID`. A token the store
     /// could not take stays newer for as long as the store holds the one it replaces, whatever else

@@ -20,7 +20,7 @@ struct UpstreamObserver: Sendable {
     /// The monitor that decides what a 401 means, reporting each check: a metric per result, an
     /// error line whenever CloudKit refuses the API token (one per check, and checks are at least
     /// 10 s apart while it does), an info line when it is accepted again.
-    func apiTokenMonitor(cloudKit: CloudKitClient, clock: any Clock) -> APITokenMonitor {
+    func apiTokenMonitor(cloudKit: CloudKitClient, clock: any WallClock) -> APITokenMonitor {
         let monitor = APITokenMonitor(
             clock: clock,
             report: { [logger, metrics] result, previous in

@@ -23,7 +23,8 @@ public struct OAuthAdmin: Sendable {
 
     /// An admin over `store` for a command-line tool.
     public init(
-        store: any Store, clock: any Clock = SystemClock(), events: @escaping @Sendable (OAuthEvent) -> Void = { _ in }
+        store: any Store, clock: any WallClock = SystemClock(),
+        events: @escaping @Sendable (OAuthEvent) -> Void = { _ in }
     ) {
         // No admin operation reads a setting, hashes a token or binds one: the issuer and the
         // secrets are placeholders and the binder refuses, so a mistake here fails loudly.

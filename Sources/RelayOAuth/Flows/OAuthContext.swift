@@ -9,7 +9,7 @@ struct OAuthContext: Sendable {
     let store: any Store
     let hasher: TokenHasher
     let binder: any TokenBinder
-    let clock: any Clock
+    let clock: any WallClock
     let events: @Sendable (OAuthEvent) -> Void
 
     /// Now, in whole seconds since the epoch.

@@ -59,11 +59,11 @@ public final class SQLiteStore: Store {
     }
 
     private let threads: DatabaseThreads
-    private let clock: any Clock
+    private let clock: any WallClock
     private let purgeBatchSize: Int
     private let purging = Locked<Task<Void, Never>?>(nil)
 
-    private init(threads: DatabaseThreads, clock: any Clock, configuration: Configuration) {
+    private init(threads: DatabaseThreads, clock: any WallClock, configuration: Configuration) {
         self.threads = threads
         self.clock = clock
         self.purgeBatchSize = configuration.purgeBatchSize
@@ -82,12 +82,14 @@ public final class SQLiteStore: Store {
     public static var memoryInUse: Int { SQLiteConnection.memoryInUse }
 
     /// Opens (creating if needed) the database with default settings.
-    public static func open(path: String, clock: any Clock = SystemClock()) async throws(StoreError) -> SQLiteStore {
+    public static func open(path: String, clock: any WallClock = SystemClock()) async throws(StoreError) -> SQLiteStore
+    {
         try await open(Configuration(path: path), clock: clock)
     }
 
     /// Opens (creating if needed) the database. The files are opened on a helper thread.
-    public static func open(_ configuration: Configuration, clock: any Clock = SystemClock()) async throws(StoreError)
+    public static func open(_ configuration: Configuration, clock: any WallClock = SystemClock())
+        async throws(StoreError)
         -> SQLiteStore
     {
         guard configuration.readerCount >= 1, configuration.maxBatchSize >= 1, configuration.maxPendingOperations >= 1,

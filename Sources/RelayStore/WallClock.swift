@@ -1,16 +1,14 @@
 import Foundation
 import RelaySync
 
-/// Wall-clock time as a seam, so expiry and time windows can be tested without sleeping.
-///
-/// Declared in this module, `Clock` shadows the standard library's `Clock` protocol for code
-/// that imports RelayStore; write `Swift.Clock` for that one.
-public protocol Clock: Sendable {
+/// Wall-clock time as a seam, so expiry and time windows can be tested without sleeping. (Named
+/// apart from the standard library's `Clock`, which measures durations, not dates.)
+public protocol WallClock: Sendable {
     /// Seconds since the Unix epoch, with sub-second precision.
     func now() -> Double
 }
 
-extension Clock {
+extension WallClock {
     /// Whole seconds since the Unix epoch (rounded down): the unit of `Item.expiresAt`.
     public func epochSeconds() -> Int {
         Int(now().rounded(.down))
@@ -18,7 +16,7 @@ extension Clock {
 }
 
 /// The system's real-time clock.
-public struct SystemClock: Clock {
+public struct SystemClock: WallClock {
     /// The system clock.
     public init() {}
 
@@ -28,7 +26,7 @@ public struct SystemClock: Clock {
 }
 
 /// A clock that moves only when told to; for tests and for replaying time-dependent logic.
-public final class ManualClock: Clock {
+public final class ManualClock: WallClock {
     private let current: Locked<Double>
 
     /// A clock reading `start` seconds since the epoch (default 2027-01-15, a fixed, recent date).
