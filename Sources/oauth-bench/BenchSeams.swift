@@ -75,9 +75,9 @@ struct VaultSeams: GrantSealer, TokenBinder {
         SealContext(purpose: purpose, userId: grant.userID, grantId: grant.grantID)
     }
 
-    func seal(webAuthToken: String, grant: GrantContext) async throws -> RelayOAuth.SealedGrant {
+    func seal(webAuthToken: String, grant: GrantContext) async throws -> RelayOAuth.SealedCloudKitToken {
         let sealed = try await vault.seal(Array(webAuthToken.utf8), context: Self.context(grant))
-        return RelayOAuth.SealedGrant(sealed: sealed.grant.bytes, secret: GrantSecret(sealed.wrappedKey.bytes))
+        return RelayOAuth.SealedCloudKitToken(sealed: sealed.grant.bytes, secret: GrantSecret(sealed.wrappedKey.bytes))
     }
 
     func bind(_ secret: GrantSecret, to token: String, grant: GrantContext) throws -> [UInt8] {

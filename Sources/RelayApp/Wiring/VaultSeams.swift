@@ -17,9 +17,9 @@ extension SealContext {
 struct VaultGrantSealer: GrantSealer {
     let vault: Vault
 
-    func seal(webAuthToken: String, grant: GrantContext) async throws -> RelayOAuth.SealedGrant {
+    func seal(webAuthToken: String, grant: GrantContext) async throws -> RelayOAuth.SealedCloudKitToken {
         let sealed = try await vault.seal(Array(webAuthToken.utf8), context: SealContext(grant))
-        return RelayOAuth.SealedGrant(sealed: sealed.grant.bytes, secret: GrantSecret(sealed.wrappedKey.bytes))
+        return RelayOAuth.SealedCloudKitToken(sealed: sealed.grant.bytes, secret: GrantSecret(sealed.wrappedKey.bytes))
     }
 }
 

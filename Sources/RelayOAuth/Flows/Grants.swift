@@ -14,7 +14,7 @@ struct Grants: Sendable {
         webAuthToken: String
     ) async throws(OAuthError) -> (grantID: String, code: String) {
         let grantID = context.randomID()
-        let sealed: SealedGrant
+        let sealed: SealedCloudKitToken
         do {
             sealed = try await sealer.seal(
                 webAuthToken: webAuthToken, grant: GrantContext(userID: userID, grantID: grantID))

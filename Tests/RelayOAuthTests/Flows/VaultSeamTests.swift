@@ -14,9 +14,9 @@ struct VaultSeamTests {
     struct VaultSealer: GrantSealer {
         let vault: Vault
 
-        func seal(webAuthToken: String, grant: GrantContext) async throws -> RelayOAuth.SealedGrant {
+        func seal(webAuthToken: String, grant: GrantContext) async throws -> RelayOAuth.SealedCloudKitToken {
             let sealed = try await vault.seal(Array(webAuthToken.utf8), context: VaultSeamTests.context(grant))
-            return RelayOAuth.SealedGrant(sealed: sealed.grant.bytes, secret: GrantSecret(sealed.wrappedKey.bytes))
+            return RelayOAuth.SealedCloudKitToken(sealed: sealed.grant.bytes, secret: GrantSecret(sealed.wrappedKey.bytes))
         }
     }
 

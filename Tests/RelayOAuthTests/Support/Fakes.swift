@@ -64,12 +64,12 @@ struct FakeFailure: Error {}
 final class FakeGrantSealer: GrantSealer {
     let sealed = Locked<[String]>([])
 
-    func seal(webAuthToken: String, grant: GrantContext) async throws -> SealedGrant {
+    func seal(webAuthToken: String, grant: GrantContext) async throws -> SealedCloudKitToken {
         let key = SymmetricKey.random()
         let box = try AES256GCM.seal(
             Array(webAuthToken.utf8), key: key, authenticatedData: Array((grant.userID + "|" + grant.grantID).utf8))
         sealed.withLock { $0.append(grant.grantID) }
-        return SealedGrant(sealed: box, secret: GrantSecret(key.withUnsafeBytes { Array($0) }))
+        return SealedCloudKitToken(sealed: box, secret: GrantSecret(key.withUnsafeBytes { Array($0) }))
     }
 
     /// Opens a grant's sealed token with its secret (what RelayApp does per MCP call).

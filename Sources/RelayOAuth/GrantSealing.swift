@@ -1,6 +1,6 @@
-/// The seams through which RelayApp plugs the vault and CloudKit into the authorization server.
-/// RelayOAuth never sees a CloudKit token after handing it to the sealer, nor any vault key: a
-/// grant carries opaque bytes, and each token carries its own binding of the grant's secret.
+/// The seam through which RelayApp plugs the vault into the authorization server. RelayOAuth never
+/// sees a CloudKit token after handing it to the sealer, nor any vault key: a grant carries opaque
+/// bytes, and each token carries its own binding of the grant's secret.
 
 /// The per-grant secret the vault needs to open the grant's sealed CloudKit token (for the
 /// envelope design: the KeyService-wrapped data key). Opaque here; never stored as is: only
@@ -17,13 +17,13 @@ public struct GrantSecret: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What sealing a new grant's CloudKit token produces.
-public struct SealedGrant: Sendable {
+public struct SealedCloudKitToken: Sendable {
     /// Stored on the grant: useless without the `secret`.
     public var sealed: [UInt8]
     /// Bound to the grant's code, then to each access and refresh token; never stored bare.
     public var secret: GrantSecret
 
-    /// A sealed grant.
+    /// A sealed CloudKit token and the secret that opens it.
     public init(sealed: [UInt8], secret: GrantSecret) {
         self.sealed = sealed
         self.secret = secret
@@ -49,7 +49,7 @@ public struct GrantContext: Sendable, Hashable {
 /// context purpose | userID | grantID | key version).
 public protocol GrantSealer: Sendable {
     /// Seals `webAuthToken` for the grant.
-    func seal(webAuthToken: String, grant: GrantContext) async throws -> SealedGrant
+    func seal(webAuthToken: String, grant: GrantContext) async throws -> SealedCloudKitToken
 }
 
 /// Token binding: the grant secret wrapped again under a key derived from one live code or token,
@@ -61,29 +61,4 @@ public protocol TokenBinder: Sendable {
     func bind(_ secret: GrantSecret, to token: String, grant: GrantContext) throws -> [UInt8]
     /// The secret back from `bound`; throws when `token` or the grant is not the one it was bound to.
     func unbind(_ bound: [UInt8], token: String, grant: GrantContext) throws -> GrantSecret
-}
-
-/// The CloudKit half of the Apple sign-in bridge (RelayApp: the CloudKit client).
-public protocol AppleSignIn: Sendable {
-    /// Where to send the browser: the `redirectURL` of a 421 from `users/caller` without a token.
-    func signInURL() async throws -> String
-    /// Who signed in: `users/caller` with the web auth token from the callback. Throw
-    /// `OAuthError(.accountUnsupported)` for accounts web services cannot use (Advanced Data
-    /// Protection, web access off) and `OAuthError(.signInFailed)` for a token CloudKit refuses;
-    /// anything else is shown as "try again later".
-    func identify(webAuthToken: String) async throws -> AppleIdentity
-}
-
-/// The result of `users/caller`.
-public struct AppleIdentity: Sendable, Equatable {
-    /// CloudKit's opaque user record name (`_` + 32 hex); only its HMAC is kept.
-    public var userRecordName: String
-    /// The token CloudKit rotated to in that response, which replaces the callback's token.
-    public var rotatedToken: String?
-
-    /// An identity.
-    public init(userRecordName: String, rotatedToken: String? = nil) {
-        self.userRecordName = userRecordName
-        self.rotatedToken = rotatedToken
-    }
 }
