@@ -16,7 +16,8 @@ struct VaultSeamTests {
 
         func seal(webAuthToken: String, grant: GrantContext) async throws -> RelayOAuth.SealedCloudKitToken {
             let sealed = try await vault.seal(Array(webAuthToken.utf8), context: VaultSeamTests.context(grant))
-            return RelayOAuth.SealedCloudKitToken(sealed: sealed.grant.bytes, secret: GrantSecret(sealed.wrappedKey.bytes))
+            return RelayOAuth.SealedCloudKitToken(
+                sealed: sealed.grant.bytes, secret: GrantSecret(sealed.wrappedKey.bytes))
         }
     }
 
