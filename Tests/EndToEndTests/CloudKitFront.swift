@@ -88,17 +88,7 @@ final class CloudKitFront {
 
             """
         try configuration.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
-        let arguments = ["-c", directory + "/nginx.conf", "-p", directory, "-e", directory + "/logs/error.log"]
-        try await ChildProcess.run(nginx, ["-t", "-q"] + arguments)
-        process = try ChildProcess(executable: nginx, arguments + ["-g", "daemon off;"])
-        let deadline = Date().addingTimeInterval(30)
-        while !LoopbackPorts.isListening(port) {
-            guard process.isRunning, Date() < deadline else {
-                let log = (try? String(contentsOfFile: directory + "/logs/error.log", encoding: .utf8)) ?? ""
-                throw ChildProcess.ChildProcessError.failed("nginx did not start: \(process.text) \(log)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        process = try await NginxProxy.start(nginx, directory: directory, listeningOn: port)
     }
 
     /// Stops nginx (fast shutdown) and returns its exit status.

@@ -40,10 +40,23 @@ final class NginxProxy {
             redirectPort: redirectPort, logs: directory + "/logs/")
         try site.write(toFile: directory + "/site.conf", atomically: true, encoding: .utf8)
         try Self.main(directory).write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
+        process = try await NginxProxy.start(nginx, directory: directory, listeningOn: port)
+    }
+
+    /// Stops nginx (fast shutdown) and returns its exit status.
+    func stop() async throws -> Int32 {
+        process.signal(SIGTERM)
+        return try await process.waitForExit()
+    }
+
+    /// Checks `directory/nginx.conf` (`nginx -t`), starts nginx in the foreground with it and waits
+    /// until it listens on `port`; the error log says why when it does not. The one way the tests
+    /// start nginx (the relay's proxy here, CloudKit's TLS front in `CloudKitFront`).
+    static func start(_ nginx: String, directory: String, listeningOn port: Int) async throws -> ChildProcess {
         let arguments = ["-c", directory + "/nginx.conf", "-p", directory, "-e", directory + "/logs/error.log"]
         try await ChildProcess.run(nginx, ["-t", "-q"] + arguments)
-        process = try ChildProcess(executable: nginx, arguments + ["-g", "daemon off;"])
-        let deadline = Date().addingTimeInterval(10)
+        let process = try ChildProcess(executable: nginx, arguments + ["-g", "daemon off;"])
+        let deadline = Date().addingTimeInterval(30)
         while !LoopbackPorts.isListening(port) {
             guard process.isRunning, Date() < deadline else {
                 let log = (try? String(contentsOfFile: directory + "/logs/error.log", encoding: .utf8)) ?? ""
@@ -51,12 +64,7 @@ final class NginxProxy {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-    }
-
-    /// Stops nginx (fast shutdown) and returns its exit status.
-    func stop() async throws -> Int32 {
-        process.signal(SIGTERM)
-        return try await process.waitForExit()
+        return process
     }
 
     /// The shipped site file with the test's certificate, ports and log folder.
