@@ -2,7 +2,9 @@
 /// written `:name` matches any one segment and is captured into `Request.parameters`.
 ///
 /// Unknown paths get 404, known paths with another method 405 with `Allow`, HEAD runs the GET
-/// handler (the server drops the body), OPTIONS without a handler gets 204 with `Allow`.
+/// handler (the server drops the body), OPTIONS without a handler gets 204 with `Allow`. A
+/// responder mounted on a path (`mount(_:as:_:)`, the MCP endpoint) answers every method there
+/// itself, at once or later as it decides.
 /// Errors conforming to `HTTPResponseError` render themselves; anything else is a bare 500 and
 /// goes to `onError` for the log.
 public struct Router: Sendable {
@@ -16,12 +18,20 @@ public struct Router: Sendable {
         case deferred(Handler)
     }
 
-    private struct Route: Sendable {
-        var segments: [Substring]
-        var handlers: [HTTPMethod: Entry]
+    /// What one path answers: a handler per method, or one responder for every method.
+    private struct Methods: Sendable {
+        var handlers: [HTTPMethod: Entry] = [:]
+        var everyMethod: Responder?
+        /// The route's name in logs and metrics when it is not the path (several paths, one route).
+        var name: String?
     }
 
-    private var exact: [String: [HTTPMethod: Entry]] = [:]
+    private struct Route: Sendable {
+        var segments: [Substring]
+        var methods: Methods
+    }
+
+    private var exact: [String: Methods] = [:]
     private var patterns: [Route] = []
     /// Called with every error that became a 500.
     public var onError: @Sendable (any Error, Request) -> Void
@@ -45,12 +55,22 @@ public struct Router: Sendable {
         if path.contains("/:") {
             let segments = path.split(separator: "/", omittingEmptySubsequences: false)
             if let index = patterns.firstIndex(where: { $0.segments == segments }) {
-                patterns[index].handlers[method] = handler
+                patterns[index].methods.handlers[method] = handler
             } else {
-                patterns.append(Route(segments: segments, handlers: [method: handler]))
+                patterns.append(Route(segments: segments, methods: Methods(handlers: [method: handler])))
             }
         } else {
-            exact[path, default: [:]][method] = handler
+            exact[path, default: Methods()].handlers[method] = handler
+        }
+    }
+
+    /// Hands every request to each of `paths` (exact paths), whatever its method, to `responder`,
+    /// which answers now or later as it decides (the MCP endpoint authenticates before its own 405).
+    /// Logs and metrics name all of them `name`.
+    public mutating func mount(_ paths: [String], as name: String, _ responder: Responder) {
+        for path in paths {
+            precondition(!path.contains("/:"), "a mounted path is exact")
+            exact[path] = Methods(everyMethod: responder, name: name)
         }
     }
 
@@ -74,9 +94,11 @@ public struct Router: Sendable {
     /// Routes one request: immediate handlers and routing errors answer now, others later.
     public func resolve(_ request: Request) -> Responder.Outcome {
         var request = request
-        guard let handlers = match(&request) else {
+        guard let methods = match(&request) else {
             return .now(Self.notFound)
         }
+        if let responder = methods.everyMethod { return responder(request) }
+        let handlers = methods.handlers
         let entry: Entry
         if let exactEntry = handlers[request.method] {
             entry = exactEntry
@@ -109,7 +131,7 @@ public struct Router: Sendable {
     /// which must name routes, never raw targets.
     public func pattern(for request: Request) -> String? {
         let path = String(request.path)
-        if exact[path] != nil { return path }
+        if let methods = exact[path] { return methods.name ?? path }
         var copy = request
         guard match(&copy) != nil else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
@@ -128,9 +150,9 @@ public struct Router: Sendable {
     private static let notFound = HTTPError(.notFound).response()
     private static let internalError = Response.text("Internal Server Error", status: .internalServerError)
 
-    private func match(_ request: inout Request) -> [HTTPMethod: Entry]? {
+    private func match(_ request: inout Request) -> Methods? {
         let path = request.path
-        if let handlers = exact[String(path)] { return handlers }
+        if let methods = exact[String(path)] { return methods }
         guard !patterns.isEmpty else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         for route in patterns where route.segments.count == segments.count {
@@ -151,7 +173,7 @@ public struct Router: Sendable {
             }
             if matched {
                 request.parameters = parameters
-                return route.handlers
+                return route.methods
             }
         }
         return nil
