@@ -1,4 +1,5 @@
 import Foundation
+import RelayTestSupport
 import XCTest
 
 /// A person pastes the connector URL with a trailing slash (`…/mcp/`). The official Python SDK

@@ -106,7 +106,7 @@ struct BearerTests {
             let secret = try h.oauth.grantSecret(for: grantA, in: OAuthHarness.bearerRequest(a.accessToken))
             // Ciphertext swap: A's sealed token does not open as B's grant.
             let grantB = try await h.oauth.validateBearer(OAuthHarness.bearerRequest(b.accessToken))
-            #expect(throws: (any Error).self) {
+            #expect(throws: CryptoError.authenticationFailed) {
                 try FakeGrantSealer.open(grantA.sealed, secret: secret, userID: grantB.userID, grantID: grantB.grantID)
             }
             #expect(grantA.userID != grantB.userID)

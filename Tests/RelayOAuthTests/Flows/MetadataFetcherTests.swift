@@ -51,7 +51,7 @@ struct MetadataFetcherTests {
         let client = try HTTPClient()
         try await Self.withDocumentServer { port in
             let url = "http://127.0.0.1:\(port)/client.json"
-            await #expect(throws: (any Error).self) {
+            await #expect(throws: ClientError.addressRefused) {
                 try await HTTPClientMetadataFetcher(client: client).fetch(url, maximumBytes: 5120, timeout: .seconds(5))
             }
             let document = try await HTTPClientMetadataFetcher(client: client, allowsLoopback: true).fetch(
@@ -68,10 +68,10 @@ struct MetadataFetcherTests {
             let moved = try await fetcher.fetch(
                 "http://127.0.0.1:\(port)/moved.json", maximumBytes: 5120, timeout: .seconds(5))
             #expect(moved.status == 302, "the redirect comes back as is; the policy refuses anything but 200")
-            await #expect(throws: (any Error).self) {
+            await #expect(throws: ClientError.responseTooLarge(limit: 5120 + 8192)) {
                 try await fetcher.fetch("http://127.0.0.1:\(port)/big.json", maximumBytes: 5120, timeout: .seconds(5))
             }
-            await #expect(throws: (any Error).self) {
+            await #expect(throws: ClientError.timedOut) {
                 try await fetcher.fetch(
                     "http://127.0.0.1:\(port)/slow.json", maximumBytes: 5120, timeout: .milliseconds(300))
             }
