@@ -93,10 +93,16 @@ public struct Router: Sendable {
 
     /// Routes one request: immediate handlers and routing errors answer now, others later.
     public func resolve(_ request: Request) -> Responder.Outcome {
+        // An exact path (every route but the `:name` ones, /mcp included) needs no copy of the request.
+        if let methods = exact[String(request.path)] { return answer(request, methods) }
         var request = request
-        guard let methods = match(&request) else {
+        guard let methods = matchPattern(&request) else {
             return .now(Self.notFound)
         }
+        return answer(request, methods)
+    }
+
+    private func answer(_ request: Request, _ methods: Methods) -> Responder.Outcome {
         if let responder = methods.everyMethod { return responder(request) }
         let handlers = methods.handlers
         let entry: Entry
@@ -133,7 +139,7 @@ public struct Router: Sendable {
         let path = String(request.path)
         if let methods = exact[path] { return methods.name ?? path }
         var copy = request
-        guard match(&copy) != nil else { return nil }
+        guard matchPattern(&copy) != nil else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         return patterns.first { route in
             route.segments.count == segments.count
@@ -150,9 +156,8 @@ public struct Router: Sendable {
     private static let notFound = HTTPError(.notFound).response()
     private static let internalError = Response.text("Internal Server Error", status: .internalServerError)
 
-    private func match(_ request: inout Request) -> Methods? {
+    private func matchPattern(_ request: inout Request) -> Methods? {
         let path = request.path
-        if let methods = exact[String(path)] { return methods }
         guard !patterns.isEmpty else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         for route in patterns where route.segments.count == segments.count {
