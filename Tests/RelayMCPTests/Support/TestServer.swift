@@ -1,6 +1,7 @@
 import RelayHTTP
 import RelayJSON
 import RelayMCP
+import RelayTestSupport
 
 /// The endpoint behind a real `Server` on a free loopback port, with the fake authenticator and
 /// the sample tools, mounted on a `Router` as the relay mounts it.
@@ -148,11 +149,9 @@ func withServer(
     _ server: @autoclosure () throws -> TestServer, _ body: (TestServer) async throws -> Void
 ) async throws {
     let server = try server()
-    do {
+    try await withCleanup {
         try await body(server)
-    } catch {
+    } cleanup: {
         await server.stop()
-        throw error
     }
-    await server.stop()
 }

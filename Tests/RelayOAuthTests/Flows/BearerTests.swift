@@ -1,6 +1,7 @@
 import Foundation
 import RelayCrypto
 import RelayHTTP
+import RelayTestSupport
 import Testing
 
 @testable import RelayOAuth
@@ -162,11 +163,9 @@ func withHarnessReopening(
 ) async throws {
     let harness = try await OAuthHarness.start(secrets: secrets, directory: old.directory)
     harness.clock.set(to: old.clock.now())
-    do {
+    try await withCleanup {
         try await body(harness)
-    } catch {
+    } cleanup: {
         await harness.stop()
-        throw error
     }
-    await harness.stop()
 }

@@ -3,6 +3,7 @@ import RelayHTTP
 import RelayJSON
 import RelayStore
 import RelaySync
+import RelayTestSupport
 import Testing
 
 @testable import RelayOAuth
@@ -36,15 +37,12 @@ struct MetadataFetcherTests {
         let server = Server(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 1), responder: router.responder)
         try server.start()
-        do {
+        try await withCleanup {
             try await body(server.port)
-        } catch {
+        } cleanup: {
             server.shutdown()
             await server.waitUntilStopped()
-            throw error
         }
-        server.shutdown()
-        await server.waitUntilStopped()
     }
 
     @Test func publicOnlyRefusesLoopbackAndTheTestSettingAllowsIt() async throws {
