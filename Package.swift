@@ -21,7 +21,8 @@ let package = Package(
 
         // Libraries, lowest layer first.
         .target(name: "RelayJSON"),
-        // `Locked`: a pthread-mutex box ThreadSanitizer understands (it cannot see Synchronization.Mutex on Linux).
+        // The base every layer may use: `Locked` (a pthread-mutex box ThreadSanitizer understands; it cannot see
+        // Synchronization.Mutex on Linux) and `WallClock` (dates as a seam).
         .target(name: "RelaySync"),
         // Child processes for the tests: posix_spawn with nothing inherited (Foundation's Process leaks
         // descriptors into children started meanwhile on other threads; see Subprocess.swift).
@@ -34,9 +35,9 @@ let package = Package(
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
         .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON", "RelaySync"]),
         // The store conformance suite, a library so every backend's tests (DynamoDB too) can run it.
-        .target(name: "RelayStoreConformance", dependencies: ["RelayStore", "RelayJSON"]),
-        // RelayStore only for `Clock` and `Locked`; the vault stores nothing itself.
-        .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelayStore", "RelaySync"]),
+        .target(name: "RelayStoreConformance", dependencies: ["RelayStore", "RelayJSON", "RelaySync"]),
+        // The vault stores nothing itself: it needs no RelayStore.
+        .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelaySync"]),
         .target(
             name: "RelayOAuth", dependencies: ["RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelaySync"]),
         .target(name: "RelayCloudKit", dependencies: ["RelayHTTP", "RelayJSON"]),
@@ -95,6 +96,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "RelayTestSupport", "RelayApp", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayEmulator", "RelayStore",
+                "RelaySync",
             ],
             // e2e/: the Python and Selenium scripts; clients/: one replay fixture per real client (JSON).
             exclude: ["e2e", "clients"]
@@ -126,12 +128,12 @@ let package = Package(
         .testTarget(
             name: "RelayStoreTests",
             dependencies: [
-                "RelayTestSupport", "RelayStore", "RelayStoreConformance", "RelayJSON", "store-crash-writer",
+                "RelayTestSupport", "RelayStore", "RelayStoreConformance", "RelayJSON", "RelaySync", "store-crash-writer",
             ]
         ),
         .testTarget(
             name: "RelayVaultTests",
-            dependencies: ["RelayTestSupport", "RelayVault", "RelayCrypto", "RelayStore", "RelaySync"]),
+            dependencies: ["RelayTestSupport", "RelayVault", "RelayCrypto", "RelaySync"]),
         .testTarget(
             name: "RelayOAuthTests",
             dependencies: [

@@ -2,6 +2,7 @@ import RelayHTTP
 import RelayMCP
 import RelayOAuth
 import RelayStore
+import RelaySync
 import RelayTodo
 
 /// The assembled relay: its router, its server, the metrics listener, the logger. `mustdo-relay`

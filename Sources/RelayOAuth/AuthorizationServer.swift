@@ -1,5 +1,6 @@
 import RelayHTTP
 import RelayStore
+import RelaySync
 
 /// The OAuth 2.1 authorization server of MustDo Relay: discovery documents, dynamic client
 /// registration and client ID metadata documents, `/authorize` with the consent page, the Apple

@@ -1,5 +1,6 @@
 import RelayJSON
 import RelayStore
+import RelaySync
 
 /// The behaviour every `Store` must share, as named cases a test target runs against its backend:
 ///

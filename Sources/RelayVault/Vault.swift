@@ -1,5 +1,5 @@
 import RelayCrypto
-import RelayStore
+import RelaySync
 
 /// Envelope encryption of a grant's upstream secret (the CloudKit web auth token), bound to the
 /// client's tokens.

@@ -1,4 +1,4 @@
-import RelayStore
+import RelaySync
 import XCTest
 
 @testable import RelayApp

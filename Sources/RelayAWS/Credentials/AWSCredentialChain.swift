@@ -1,6 +1,7 @@
 import Foundation
 import RelayHTTP
 import RelayStore
+import RelaySync
 
 /// Finds the relay's AWS credentials the way the AWS SDKs do: the first source the environment
 /// configures wins, in this order (botocore's `create_credential_resolver`, the AWS SDKs and Tools

@@ -1,6 +1,7 @@
 import RelayHTTP
 import RelayJSON
 import RelayStore
+import RelaySync
 
 /// The `Store` on one DynamoDB table (hash key `pk`, range key `sk`, TTL on `expiresAt`) through
 /// the JSON API over libcurl, signed with SigV4.

@@ -2,6 +2,7 @@ import RelayHTTP
 import RelayMCP
 import RelayOAuth
 import RelayStore
+import RelaySync
 import RelayTodo
 import RelayVault
 
@@ -29,7 +30,7 @@ struct RelayAuthenticator: MCPAuthenticator {
     let credentials: APITokenMonitor
     /// Tool calls per grant and minute (`RELAY_MCP_TOOL_CALLS_PER_MINUTE`); nil: no limit.
     var toolCalls: RateLimiter? = nil
-    var clock: any RelayStore.WallClock = SystemClock()
+    var clock: any WallClock = SystemClock()
 
     func authenticateImmediately(_ request: Request) -> MCPAuthentication<GrantPrincipal>? {
         // A token found in the cache passed the precheck (format and checksum) when it was validated

@@ -1,6 +1,7 @@
 import RelayCloudKit
 import RelayOAuth
 import RelayStore
+import RelaySync
 
 /// Logs and metrics for upstream calls and grant-level events: outcome codes, durations and the
 /// user tag only.

@@ -1,6 +1,7 @@
 import RelayCrypto
 import RelayJSON
 import RelayStore
+import RelaySync
 
 /// What every flow shares: settings, the store (with store failures already turned into OAuth
 /// errors), hashing, token binding, the clock and the audit hook.

@@ -1,5 +1,4 @@
 import Foundation
-import RelaySync
 
 /// Wall-clock time as a seam, so expiry and time windows can be tested without sleeping. (Named
 /// apart from the standard library's `Clock`, which measures durations, not dates.)
