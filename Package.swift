@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "mustdo-relay", targets: ["mustdo-relay"]),
         .executable(name: "mustdo-relayctl", targets: ["mustdo-relayctl"]),
+        .executable(name: "mustdo-relay-demo", targets: ["mustdo-relay-demo"]),
         .executable(name: "cloudkit-emulator", targets: ["cloudkit-emulator"]),
     ],
     targets: [
@@ -29,7 +30,7 @@ let package = Package(
         .target(name: "RelayTestSupport", dependencies: ["CSpawn", "RelaySync", "RelayHTTP"]),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl"]),
         // The to-do domain (pure values and rules) and the nine tools on RelayMCP, reaching CloudKit through a
-        // per-grant `CloudKitSession` that RelayApp implements on the vault and the grant store.
+        // per-grant `CloudKitSession` that RelayService implements on the vault and the grant store.
         .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP", "RelaySync"]),
         .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON", "RelaySync"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
@@ -45,17 +46,31 @@ let package = Package(
         .target(
             name: "RelayAWS",
             dependencies: ["RelayHTTP", "RelayCrypto", "RelayStore", "RelayVault", "RelayJSON", "RelaySync"]),
+        // The service: configuration, backends, `buildApplication`, grants, wiring, observability, and the
+        // `mustdo-relay` command line (`serve`, `local`). It must never depend on RelayEmulator: the binary
+        // that serves people carries no emulator (EndToEndTests/EmulatorFreeBinaryTests checks the symbols).
         .target(
-            name: "RelayApp",
+            name: "RelayService",
             dependencies: [
                 "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault", "RelayAWS", "RelayCloudKit",
-                "RelayEmulator", "RelayMCP", "RelayTodo", "RelayOAuth", "RelaySync", "CMalloc", "CSpawn",
+                "RelayMCP", "RelayTodo", "RelayOAuth", "RelaySync", "CMalloc", "CSpawn",
             ]
         ),
+        // The operator's commands: what only `mustdo-relayctl` runs.
+        .target(
+            name: "RelayOperator",
+            dependencies: [
+                "RelayService", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault", "RelayAWS",
+                "RelayCloudKit", "RelayTodo", "RelayOAuth",
+            ]
+        ),
+        // The local demo: the service with the CloudKit emulator, the only service code that links it.
+        .target(name: "RelayDemo", dependencies: ["RelayService", "RelayEmulator", "RelayVault"]),
 
         // Thin executables.
-        .executableTarget(name: "mustdo-relay", dependencies: ["RelayApp"]),
-        .executableTarget(name: "mustdo-relayctl", dependencies: ["RelayApp"]),
+        .executableTarget(name: "mustdo-relay", dependencies: ["RelayService"]),
+        .executableTarget(name: "mustdo-relayctl", dependencies: ["RelayOperator"]),
+        .executableTarget(name: "mustdo-relay-demo", dependencies: ["RelayDemo", "RelayService"]),
         .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayEmulator"]),
         // bench/oauth: bearer validation cost and token endpoint throughput on real SQLite.
         .executableTarget(name: "oauth-bench", dependencies: ["RelayOAuth", "RelayVault", "RelayStore", "RelayHTTP"]),
@@ -95,8 +110,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "RelayTestSupport", "RelayApp", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayEmulator", "RelayStore",
-                "RelaySync",
+                "RelayTestSupport", "RelayService", "RelayOperator", "RelayDemo", "RelayHTTP", "RelayJSON",
+                "RelayCrypto", "RelayEmulator", "RelayStore", "RelaySync",
             ],
             // e2e/: the Python and Selenium scripts; clients/: one replay fixture per real client (JSON).
             exclude: ["e2e", "clients"]
@@ -113,9 +128,10 @@ let package = Package(
         ),
         .testTarget(name: "RelayTestSupportTests", dependencies: ["RelayTestSupport", "RelaySync"]),
         .testTarget(
-            name: "RelayAppTests",
+            name: "RelayServiceTests",
             dependencies: [
-                "RelayTestSupport", "RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore", "RelayCloudKit",
+                "RelayTestSupport", "RelayService", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore",
+                "RelayCloudKit",
                 "RelayTodo",
                 "RelayHTTP", "RelayEmulator",
                 "RelaySync",
@@ -128,7 +144,8 @@ let package = Package(
         .testTarget(
             name: "RelayStoreTests",
             dependencies: [
-                "RelayTestSupport", "RelayStore", "RelayStoreConformance", "RelayJSON", "RelaySync", "store-crash-writer",
+                "RelayTestSupport", "RelayStore", "RelayStoreConformance", "RelayJSON", "RelaySync",
+                "store-crash-writer",
             ]
         ),
         .testTarget(

@@ -1,6 +1,6 @@
-/// The seam through which RelayApp plugs CloudKit's sign-in into the authorization server.
+/// The seam through which RelayService plugs CloudKit's sign-in into the authorization server.
 
-/// The CloudKit half of the Apple sign-in bridge (RelayApp: the CloudKit client).
+/// The CloudKit half of the Apple sign-in bridge (RelayService: the CloudKit client).
 public protocol AppleSignIn: Sendable {
     /// Where to send the browser: the `redirectURL` of a 421 from `users/caller` without a token.
     func signInURL() async throws -> String

@@ -133,9 +133,9 @@ public final class AuthorizationServer: Sendable {
         bearer.insufficientScopeChallenge(needed: needed, granted: granted)
     }
 
-    // MARK: grants (for RelayApp: CloudKit token rotation, 421, admin)
+    // MARK: grants (for RelayService: CloudKit token rotation, 421, admin)
 
-    /// Deletes a grant and every token it issued (RelayApp calls this when CloudKit answers 421).
+    /// Deletes a grant and every token it issued (RelayService calls this when CloudKit answers 421).
     /// Returns whether the grant existed.
     @discardableResult
     public func deleteGrant(_ grantID: String, reason: String) async throws(OAuthError) -> Bool {

@@ -1,4 +1,4 @@
-/// The seam through which RelayApp plugs the vault into the authorization server. RelayOAuth never
+/// The seam through which RelayService plugs the vault into the authorization server. RelayOAuth never
 /// sees a CloudKit token after handing it to the sealer, nor any vault key: a grant carries opaque
 /// bytes, and each token carries its own binding of the grant's secret.
 
@@ -45,7 +45,7 @@ public struct GrantContext: Sendable, Hashable {
     }
 }
 
-/// Seals a CloudKit web auth token for a new grant (RelayApp: `Vault.seal` with the encryption
+/// Seals a CloudKit web auth token for a new grant (RelayService: `Vault.seal` with the encryption
 /// context purpose | userID | grantID | key version).
 public protocol GrantSealer: Sendable {
     /// Seals `webAuthToken` for the grant.

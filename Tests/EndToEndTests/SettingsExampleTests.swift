@@ -1,5 +1,5 @@
 import Foundation
-import RelayApp
+import RelayService
 import XCTest
 
 /// `config/relay.env.example` and the configuration cannot drift apart: the names come from the

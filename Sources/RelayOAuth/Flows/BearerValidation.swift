@@ -1,7 +1,7 @@
 import RelayHTTP
 
 /// What a valid bearer token gives the MCP endpoint: who, for which client and scopes, and the
-/// material RelayApp needs to open the grant's sealed CloudKit token with the presented token.
+/// material RelayService needs to open the grant's sealed CloudKit token with the presented token.
 public struct BearerGrant: Sendable, Equatable, CustomStringConvertible {
     /// The grant the token belongs to (for CloudKit 421: `AuthorizationServer.deleteGrant`).
     public let grantID: String

@@ -2,7 +2,7 @@ import RelayHTTP
 import RelayStore
 import RelaySync
 
-/// A fixed-window counter per client address (or any other key: RelayApp counts tool calls per
+/// A fixed-window counter per client address (or any other key: RelayService counts tool calls per
 /// grant with it), in memory. Enough for one relay instance; with several instances each enforces
 /// its own share.
 ///

@@ -11,10 +11,10 @@ import RelayMCP
 /// - report their own refusals as `CloudKitError`: `.throttled` (no status) when too many calls wait,
 ///   `.sessionDead` when the grant is gone, `.unavailable` when the token cannot be stored, `.cancelled`;
 /// - decide what a 401 AUTHENTICATION_FAILED means: turn it into `.sessionDead` only once the API token is
-///   shown to be fine (RelayApp checks `users/caller` without a web token). Left as `.authenticationFailed`
+///   shown to be fine (RelayService checks `users/caller` without a web token). Left as `.authenticationFailed`
 ///   it is reported as the service's misconfiguration (`UPSTREAM_UNAVAILABLE`) and the grant stays.
 ///
-/// RelayApp implements it on the vault and the grant store; `MemoryCloudKitSession` keeps the token in memory
+/// RelayService implements it on the vault and the grant store; `MemoryCloudKitSession` keeps the token in memory
 /// for tests and the demo. The token must be read inside the grant's turn (another request of the same grant
 /// may have rotated it since this one was authenticated):
 ///

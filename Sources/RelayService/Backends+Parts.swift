@@ -1,0 +1,178 @@
+import Foundation
+import RelayAWS
+import RelayCrypto
+import RelayHTTP
+import RelayStore
+import RelayVault
+
+/// Each backend opened on its own, with a message that names the setting and says what to fix:
+/// `Backends.open` stops at the first failure, `ConfigurationCheck` runs them all.
+extension Backends {
+    static let createSecrets = "create it with `mustdo-relayctl keys generate`"
+
+    static func readPeppers(_ configuration: Configuration) throws(Failure) -> [(version: Int, key: SymmetricKey)] {
+        try secret("RELAY_PEPPER_FILE", configuration.secrets.pepperFile, ifMissing: createSecrets) {
+            (path) throws(SecretFiles.Problem) in try SecretFiles.readVersionedKeys(path)
+        }
+    }
+
+    package static func readUserIDKey(_ configuration: Configuration) throws(Failure) -> SymmetricKey {
+        try secret("RELAY_USER_ID_KEY_FILE", configuration.secrets.userIDKeyFile, ifMissing: createSecrets) {
+            (path) throws(SecretFiles.Problem) in try SecretFiles.readKey(path)
+        }
+    }
+
+    static func readBindingSecret(_ configuration: Configuration) throws(Failure) -> SymmetricKey {
+        try secret("RELAY_BINDING_SECRET_FILE", configuration.secrets.bindingSecretFile, ifMissing: createSecrets) {
+            (path) throws(SecretFiles.Problem) in try SecretFiles.readKey(path)
+        }
+    }
+
+    package static func readAPIToken(_ configuration: Configuration) throws(Failure) -> String {
+        try secret(
+            "RELAY_CLOUDKIT_API_TOKEN_FILE", configuration.secrets.cloudKitAPITokenFile,
+            ifMissing:
+                "create it (mode 600) holding the API token of \(configuration.cloudKit.container.isEmpty ? "the container" : configuration.cloudKit.container) from CloudKit Console (API Access → API Tokens)"
+        ) { (path) throws(SecretFiles.Problem) in try SecretFiles.readText(path) }
+    }
+
+    private static func secret<T>(
+        _ setting: String, _ path: String, ifMissing fix: String,
+        _ read: (String) throws(SecretFiles.Problem) -> T
+    ) throws(Failure) -> T {
+        do {
+            return try read(path)
+        } catch {
+            let missing = !FileManager.default.fileExists(atPath: path)
+            throw Failure(description: "\(setting): \(error)\(missing ? "; \(fix)" : "")")
+        }
+    }
+
+    package static func openHTTPClient(_ configuration: Configuration) throws(Failure) -> HTTPClient {
+        do {
+            return try HTTPClient(
+                configuration: HTTPClientConfiguration(
+                    connectTimeout: .milliseconds(Int(configuration.cloudKit.connectTimeoutSeconds * 1000)),
+                    timeout: .milliseconds(Int(configuration.cloudKit.timeoutSeconds * 1000)),
+                    caFile: configuration.cloudKit.caFile))
+        } catch {
+            throw Failure(description: "cannot start the HTTP client: \(error) (check RELAY_CLOUDKIT_CA_FILE)")
+        }
+    }
+
+    /// Opens the store and proves it answers. `forAdmin` opens SQLite for a short command beside a
+    /// running relay: one reader, no background purge. DynamoDB signs with `awsCredentials`, or
+    /// with a credential chain of its own when that is nil.
+    package static func openStore(
+        _ configuration: Configuration, http: HTTPClient, forAdmin: Bool = false,
+        awsCredentials: (any AWSCredentialsProvider)? = nil
+    ) async throws(Failure) -> any Store {
+        switch configuration.store {
+        case .memory:
+            return MemoryStore()
+        case .sqlite(let path):
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
+                do {
+                    try FileManager.default.createDirectory(
+                        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                } catch {
+                    throw Failure(
+                        description:
+                            "RELAY_SQLITE_PATH: cannot create the directory \(directory) (\(Self.reason(error))); create it, writable by the relay's user, or point RELAY_SQLITE_PATH elsewhere"
+                    )
+                }
+            }
+            var settings = SQLiteStore.Configuration(path: path)
+            if forAdmin {
+                settings.readerCount = 1
+                settings.purgeInterval = nil
+            }
+            do {
+                let store = try await SQLiteStore.open(settings)
+                _ = try await store.get(ItemKey(pk: "RELAY#STARTUP", sk: "CHECK"))
+                return store
+            } catch {
+                throw Failure(
+                    description:
+                        "RELAY_SQLITE_PATH: cannot open \(path): \(error); the file and \(directory) must be readable and writable by the relay's user"
+                )
+            }
+        case .dynamoDB(let table, let region, let endpoint):
+            let aws: AWSConfiguration
+            do {
+                aws = try awsConfiguration(
+                    configuration, region: region, endpoint: endpoint, credentials: awsCredentials, http: http)
+            } catch {
+                throw Failure(description: "RELAY_STORE=dynamodb: \(error)")
+            }
+            let store: DynamoDBStore
+            do {
+                store = try DynamoDBStore(tableName: table, configuration: aws, httpClient: http)
+            } catch {
+                throw Failure(description: "RELAY_DYNAMODB_TABLE: \(error)")
+            }
+            do {
+                // One read proves the table answers and the credentials work.
+                _ = try await store.get(ItemKey(pk: "RELAY#STARTUP", sk: "CHECK"))
+                return store
+            } catch {
+                throw Failure(description: dynamoDBFailure(error, table: table, region: region, endpoint: endpoint))
+            }
+        }
+    }
+
+    /// What to do about a DynamoDB table that did not answer.
+    static func dynamoDBFailure(_ error: StoreError, table: String, region: String, endpoint: String?) -> String {
+        let text = "\(error)"
+        let place = endpoint ?? "https://dynamodb.\(region).amazonaws.com"
+        if text.contains("ResourceNotFoundException") {
+            return
+                "RELAY_DYNAMODB_TABLE: the table \(table) does not exist at \(place); create it (deploy/aws/mustdo-relay.cfn.json, or `mustdo-relayctl store migrate`)"
+        }
+        if text.contains("no AWS credentials") {
+            return "RELAY_DYNAMODB_TABLE: cannot read table \(table): \(text)"
+        }
+        if text.contains("UnrecognizedClient") || text.contains("AccessDenied") || text.contains("InvalidSignature") {
+            return
+                "RELAY_DYNAMODB_TABLE: DynamoDB refused the credentials for table \(table) (\(text)); check where the credentials come from (the aws.credentials log line, docs/operations.md \"AWS credentials\") and the role's permissions"
+        }
+        return
+            "RELAY_DYNAMODB_TABLE: cannot reach table \(table) at \(place): \(text); check RELAY_DYNAMODB_ENDPOINT, RELAY_AWS_REGION and the network"
+    }
+
+    /// Opens the key service; KMS signs with `awsCredentials`, or with a chain of its own when nil.
+    static func openKeyService(
+        _ configuration: Configuration, http: HTTPClient, awsCredentials: (any AWSCredentialsProvider)? = nil
+    ) throws(Failure) -> any KeyService {
+        switch configuration.keyService {
+        case .local(let keyFile):
+            do {
+                return try LocalKeyService(keyFile: keyFile)
+            } catch {
+                let missing = !FileManager.default.fileExists(atPath: keyFile)
+                throw Failure(description: "RELAY_LOCAL_KEY_FILE: \(error)\(missing ? "; \(createSecrets)" : "")")
+            }
+        case .awsKMS(let keyID, let region, let endpoint):
+            do {
+                let aws = try awsConfiguration(
+                    configuration, region: region, endpoint: endpoint, credentials: awsCredentials, http: http)
+                return try KMSKeyService(keyID: keyID, configuration: aws, httpClient: http)
+            } catch let error as Failure {
+                throw Failure(description: "RELAY_KEY_SERVICE=aws-kms: \(error)")
+            } catch {
+                throw Failure(description: "RELAY_KMS_KEY_ID: \(error)")
+            }
+        }
+    }
+
+    /// A file-system error without Foundation's long domain text.
+    static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+        {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return nsError.localizedDescription
+    }
+}
