@@ -1,65 +1,11 @@
 import Foundation
 import RelayAWS
-import RelayCrypto
 import RelayHTTP
 import RelayStore
-import RelayVault
 
-/// Each backend opened on its own, with a message that names the setting and says what to fix:
-/// `Backends.open` stops at the first failure, `ConfigurationCheck` runs them all.
+/// The store, opened on its own with a message that names the setting and says what to fix
+/// (`Backends.open` stops at the first failure, `ConfigurationCheck` runs every step).
 extension Backends {
-    static let createSecrets = "create it with `mustdo-relayctl keys generate`"
-
-    static func readPeppers(_ configuration: Configuration) throws(Failure) -> [(version: Int, key: SymmetricKey)] {
-        try secret("RELAY_PEPPER_FILE", configuration.secrets.pepperFile, ifMissing: createSecrets) {
-            (path) throws(SecretFiles.Problem) in try SecretFiles.readVersionedKeys(path)
-        }
-    }
-
-    package static func readUserIDKey(_ configuration: Configuration) throws(Failure) -> SymmetricKey {
-        try secret("RELAY_USER_ID_KEY_FILE", configuration.secrets.userIDKeyFile, ifMissing: createSecrets) {
-            (path) throws(SecretFiles.Problem) in try SecretFiles.readKey(path)
-        }
-    }
-
-    static func readBindingSecret(_ configuration: Configuration) throws(Failure) -> SymmetricKey {
-        try secret("RELAY_BINDING_SECRET_FILE", configuration.secrets.bindingSecretFile, ifMissing: createSecrets) {
-            (path) throws(SecretFiles.Problem) in try SecretFiles.readKey(path)
-        }
-    }
-
-    package static func readAPIToken(_ configuration: Configuration) throws(Failure) -> String {
-        try secret(
-            "RELAY_CLOUDKIT_API_TOKEN_FILE", configuration.secrets.cloudKitAPITokenFile,
-            ifMissing:
-                "create it (mode 600) holding the API token of \(configuration.cloudKit.container.isEmpty ? "the container" : configuration.cloudKit.container) from CloudKit Console (API Access → API Tokens)"
-        ) { (path) throws(SecretFiles.Problem) in try SecretFiles.readText(path) }
-    }
-
-    private static func secret<T>(
-        _ setting: String, _ path: String, ifMissing fix: String,
-        _ read: (String) throws(SecretFiles.Problem) -> T
-    ) throws(Failure) -> T {
-        do {
-            return try read(path)
-        } catch {
-            let missing = !FileManager.default.fileExists(atPath: path)
-            throw Failure(description: "\(setting): \(error)\(missing ? "; \(fix)" : "")")
-        }
-    }
-
-    package static func openHTTPClient(_ configuration: Configuration) throws(Failure) -> HTTPClient {
-        do {
-            return try HTTPClient(
-                configuration: HTTPClientConfiguration(
-                    connectTimeout: .milliseconds(Int(configuration.cloudKit.connectTimeoutSeconds * 1000)),
-                    timeout: .milliseconds(Int(configuration.cloudKit.timeoutSeconds * 1000)),
-                    caFile: configuration.cloudKit.caFile))
-        } catch {
-            throw Failure(description: "cannot start the HTTP client: \(error) (check RELAY_CLOUDKIT_CA_FILE)")
-        }
-    }
-
     /// Opens the store and proves it answers. `forAdmin` opens SQLite for a short command beside a
     /// running relay: one reader, no background purge. DynamoDB signs with `awsCredentials`, or
     /// with a credential chain of its own when that is nil.
@@ -139,31 +85,6 @@ extension Backends {
         }
         return
             "RELAY_DYNAMODB_TABLE: cannot reach table \(table) at \(place): \(text); check RELAY_DYNAMODB_ENDPOINT, RELAY_AWS_REGION and the network"
-    }
-
-    /// Opens the key service; KMS signs with `awsCredentials`, or with a chain of its own when nil.
-    static func openKeyService(
-        _ configuration: Configuration, http: HTTPClient, awsCredentials: (any AWSCredentialsProvider)? = nil
-    ) throws(Failure) -> any KeyService {
-        switch configuration.keyService {
-        case .local(let keyFile):
-            do {
-                return try LocalKeyService(keyFile: keyFile)
-            } catch {
-                let missing = !FileManager.default.fileExists(atPath: keyFile)
-                throw Failure(description: "RELAY_LOCAL_KEY_FILE: \(error)\(missing ? "; \(createSecrets)" : "")")
-            }
-        case .awsKMS(let keyID, let region, let endpoint):
-            do {
-                let aws = try awsConfiguration(
-                    configuration, region: region, endpoint: endpoint, credentials: awsCredentials, http: http)
-                return try KMSKeyService(keyID: keyID, configuration: aws, httpClient: http)
-            } catch let error as Failure {
-                throw Failure(description: "RELAY_KEY_SERVICE=aws-kms: \(error)")
-            } catch {
-                throw Failure(description: "RELAY_KMS_KEY_ID: \(error)")
-            }
-        }
     }
 
     /// A file-system error without Foundation's long domain text.

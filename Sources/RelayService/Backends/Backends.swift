@@ -62,6 +62,18 @@ public struct Backends: Sendable {
     }
 
     /// The CloudKit client the settings describe (`serve` and `mustdo-relayctl cloudkit check` use the same one).
+    package static func openHTTPClient(_ configuration: Configuration) throws(Failure) -> HTTPClient {
+        do {
+            return try HTTPClient(
+                configuration: HTTPClientConfiguration(
+                    connectTimeout: .milliseconds(Int(configuration.cloudKit.connectTimeoutSeconds * 1000)),
+                    timeout: .milliseconds(Int(configuration.cloudKit.timeoutSeconds * 1000)),
+                    caFile: configuration.cloudKit.caFile))
+        } catch {
+            throw Failure(description: "cannot start the HTTP client: \(error) (check RELAY_CLOUDKIT_CA_FILE)")
+        }
+    }
+
     package static func cloudKitClient(_ configuration: Configuration, apiToken: String, http: HTTPClient)
         -> CloudKitClient
     {
