@@ -26,3 +26,32 @@ public enum AWSError: Error, Equatable, Hashable, Sendable, CustomStringConverti
         }
     }
 }
+
+extension AWSError {
+    /// The kinds of refusal a caller acts on (a start-up message that says what to fix). AWS names
+    /// them only as error-type strings; they are read once, here, so no caller matches error text.
+    public enum Refusal: Equatable, Sendable {
+        /// The table, key or other resource named does not exist.
+        case resourceNotFound
+        /// The credentials were not accepted: an unknown key, a bad signature, an expired token.
+        case credentialsRejected
+        /// The credentials are valid but not allowed to do this.
+        case accessDenied
+    }
+
+    /// What kind of refusal this is; nil for every other failure and for refusals of other types.
+    public var refusal: Refusal? {
+        guard case .service(let type, _) = self else { return nil }
+        switch type {
+        case "ResourceNotFoundException", "NotFoundException":
+            return .resourceNotFound
+        case "UnrecognizedClientException", "InvalidSignatureException", "IncompleteSignatureException",
+            "MissingAuthenticationTokenException", "ExpiredTokenException", "InvalidClientTokenId":
+            return .credentialsRejected
+        case "AccessDeniedException":
+            return .accessDenied
+        default:
+            return nil
+        }
+    }
+}

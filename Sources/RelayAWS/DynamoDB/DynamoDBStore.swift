@@ -41,6 +41,15 @@ public final class DynamoDBStore: Store {
         return live(try decodeItem(stored))
     }
 
+    /// One consistent read of a key no relay writes, for start-up checks: proves that the table exists
+    /// and the credentials may read it, and reports a failure as the AWS error it was (with its typed
+    /// `refusal`), where the `Store` methods give a `StoreError`.
+    public func checkAccess() async throws(AWSError) {
+        let key = ItemKey(pk: "RELAY#STARTUP", sk: "CHECK")
+        _ = try await client.call(
+            "GetItem", ["TableName": .string(tableName), "Key": DynamoDBItem.key(key), "ConsistentRead": true])
+    }
+
     public func put(
         _ key: ItemKey, attributes: JSONObject, expiresAt: Int?, condition: WriteCondition
     ) async throws(StoreError) -> Item {

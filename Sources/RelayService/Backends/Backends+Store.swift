@@ -60,7 +60,7 @@ extension Backends {
             }
             do {
                 // One read proves the table answers and the credentials work.
-                _ = try await store.get(ItemKey(pk: "RELAY#STARTUP", sk: "CHECK"))
+                try await store.checkAccess()
                 return store
             } catch {
                 throw Failure(description: dynamoDBFailure(error, table: table, region: region, endpoint: endpoint))
@@ -68,23 +68,23 @@ extension Backends {
         }
     }
 
-    /// What to do about a DynamoDB table that did not answer.
-    static func dynamoDBFailure(_ error: StoreError, table: String, region: String, endpoint: String?) -> String {
-        let text = "\(error)"
+    /// What to do about a DynamoDB table that did not answer, decided by the error's kind.
+    static func dynamoDBFailure(_ error: AWSError, table: String, region: String, endpoint: String?) -> String {
         let place = endpoint ?? "https://dynamodb.\(region).amazonaws.com"
-        if text.contains("ResourceNotFoundException") {
+        if case .credentials = error {
+            return "RELAY_DYNAMODB_TABLE: cannot read table \(table): \(error)"
+        }
+        switch error.refusal {
+        case .resourceNotFound:
             return
                 "RELAY_DYNAMODB_TABLE: the table \(table) does not exist at \(place); create it (deploy/aws/mustdo-relay.cfn.json, or `mustdo-relayctl store migrate`)"
-        }
-        if text.contains("no AWS credentials") {
-            return "RELAY_DYNAMODB_TABLE: cannot read table \(table): \(text)"
-        }
-        if text.contains("UnrecognizedClient") || text.contains("AccessDenied") || text.contains("InvalidSignature") {
+        case .credentialsRejected, .accessDenied:
             return
-                "RELAY_DYNAMODB_TABLE: DynamoDB refused the credentials for table \(table) (\(text)); check where the credentials come from (the aws.credentials log line, docs/operations.md \"AWS credentials\") and the role's permissions"
+                "RELAY_DYNAMODB_TABLE: DynamoDB refused the credentials for table \(table) (\(error)); check where the credentials come from (the aws.credentials log line, docs/operations.md \"AWS credentials\") and the role's permissions"
+        case nil:
+            return
+                "RELAY_DYNAMODB_TABLE: cannot reach table \(table) at \(place): \(error); check RELAY_DYNAMODB_ENDPOINT, RELAY_AWS_REGION and the network"
         }
-        return
-            "RELAY_DYNAMODB_TABLE: cannot reach table \(table) at \(place): \(text); check RELAY_DYNAMODB_ENDPOINT, RELAY_AWS_REGION and the network"
     }
 
     /// A file-system error without Foundation's long domain text.

@@ -37,7 +37,7 @@ extension Configuration {
             result.signInOrigins.append(origin)
         }
         for problem in result.problems() {
-            if problem.contains("issuer") {
+            if case .issuer = problem {
                 problems.append(
                     Problem(
                         setting: "RELAY_ISSUER",
@@ -45,7 +45,7 @@ extension Configuration {
                             "\(problem): set it to the public base URL, like https://relay.example.com (got \"\(issuer)\")"
                     ))
             } else {
-                problems.append(Problem(setting: "RELAY_OAUTH_*", message: problem))
+                problems.append(Problem(setting: "RELAY_OAUTH_*", message: problem.description))
             }
         }
         if !problems.isEmpty { throw ConfigurationErrors(problems: problems) }
