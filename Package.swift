@@ -111,7 +111,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "RelayTestSupport", "RelayService", "RelayOperator", "RelayDemo", "RelayHTTP", "RelayJSON",
-                "RelayCrypto", "RelayEmulator", "RelayStore", "RelaySync",
+                "RelayCrypto", "RelayEmulator", "RelayStore", "RelaySync", "RelayOAuth",
             ],
             // e2e/: the Python and Selenium scripts; clients/: one replay fixture per real client (JSON).
             exclude: ["e2e", "clients"]

@@ -26,9 +26,10 @@ extension Configuration {
         result.lifetimes.consentWindow = oauth.consentWindow
         result.lifetimes.refreshGrace = oauth.refreshGrace
         result.lifetimes.unusedClient = oauth.unusedClientTTL
-        result.registrationRateLimit = OAuthConfiguration.RateLimit(requests: oauth.registrationsPerHour, window: 3600)
+        // The windows (an hour, a minute) stay RelayOAuth's; only the counts are settings.
+        result.registrationRateLimit.requests = oauth.registrationsPerHour
         result.maximumUnusedClients = oauth.maximumUnusedClients
-        result.tokenFailureLimit = OAuthConfiguration.RateLimit(requests: oauth.tokenFailuresPerMinute, window: 60)
+        result.tokenFailureLimit.requests = oauth.tokenFailuresPerMinute
         result.lifetimes.metadataDocumentStaleIfError = oauth.metadataStaleIfError
         result.allowsLoopbackMetadataDocuments = oauth.allowLoopbackMetadataDocuments
         if let origin = Self.origin(of: cloudKit.baseURL), !cloudKit.baseURL.hasPrefix("https://api.apple-cloudkit.com")

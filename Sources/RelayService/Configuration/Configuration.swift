@@ -245,32 +245,37 @@ public struct Configuration: Sendable {
         cloudKit.timeoutSeconds = reader.duration("RELAY_CLOUDKIT_TIMEOUT", default: .seconds(15)).seconds
     }
 
+    /// The OAuth settings; every default comes from `OAuthSettings()` (and through it from RelayOAuth).
     private mutating func readOAuth(_ reader: inout SettingsReader) {
+        let defaults = OAuthSettings()
         let list = reader.list("RELAY_OAUTH_REDIRECT_ALLOWLIST")
         oauth.redirectAllowlist = list.isEmpty ? nil : list
-        oauth.accessTokenTTL = reader.integer("RELAY_OAUTH_ACCESS_TOKEN_TTL", default: 3600, range: 60...86400)
+        oauth.accessTokenTTL = reader.integer(
+            "RELAY_OAUTH_ACCESS_TOKEN_TTL", default: defaults.accessTokenTTL, range: 60...86400)
         oauth.refreshTokenTTL = reader.integer(
-            "RELAY_OAUTH_REFRESH_TOKEN_TTL", default: 30 * 86400, range: 300...365 * 86400)
+            "RELAY_OAUTH_REFRESH_TOKEN_TTL", default: defaults.refreshTokenTTL, range: 300...365 * 86400)
         oauth.grantLifetime = reader.integer(
-            "RELAY_OAUTH_GRANT_LIFETIME", default: 90 * 86400, range: 300...730 * 86400)
-        oauth.codeTTL = reader.integer("RELAY_OAUTH_CODE_TTL", default: 300, range: 10...600)
-        oauth.pendingTTL = reader.integer("RELAY_OAUTH_PENDING_TTL", default: 600, range: 30...3600)
-        oauth.consentWindow = reader.integer("RELAY_OAUTH_CONSENT_WINDOW", default: 180, range: 1...3600)
-        oauth.refreshGrace = reader.integer("RELAY_OAUTH_REFRESH_GRACE", default: 120, range: 0...600)
+            "RELAY_OAUTH_GRANT_LIFETIME", default: defaults.grantLifetime, range: 300...730 * 86400)
+        oauth.codeTTL = reader.integer("RELAY_OAUTH_CODE_TTL", default: defaults.codeTTL, range: 10...600)
+        oauth.pendingTTL = reader.integer("RELAY_OAUTH_PENDING_TTL", default: defaults.pendingTTL, range: 30...3600)
+        oauth.consentWindow = reader.integer(
+            "RELAY_OAUTH_CONSENT_WINDOW", default: defaults.consentWindow, range: 1...3600)
+        oauth.refreshGrace = reader.integer("RELAY_OAUTH_REFRESH_GRACE", default: defaults.refreshGrace, range: 0...600)
         oauth.unusedClientTTL = reader.integer(
-            "RELAY_OAUTH_UNUSED_CLIENT_TTL", default: 30 * 86400, range: 3600...365 * 86400)
+            "RELAY_OAUTH_UNUSED_CLIENT_TTL", default: defaults.unusedClientTTL, range: 3600...365 * 86400)
         oauth.registrationsPerHour = reader.integer(
-            "RELAY_OAUTH_REGISTRATIONS_PER_HOUR", default: 20, range: 1...100_000)
+            "RELAY_OAUTH_REGISTRATIONS_PER_HOUR", default: defaults.registrationsPerHour, range: 1...100_000)
         oauth.maximumUnusedClients = reader.integer(
-            "RELAY_OAUTH_MAX_UNUSED_CLIENTS", default: 100_000, range: 100...100_000_000)
+            "RELAY_OAUTH_MAX_UNUSED_CLIENTS", default: defaults.maximumUnusedClients, range: 100...100_000_000)
         oauth.tokenFailuresPerMinute = reader.integer(
-            "RELAY_OAUTH_TOKEN_FAILURES_PER_MINUTE", default: 120, range: 0...1_000_000)
+            "RELAY_OAUTH_TOKEN_FAILURES_PER_MINUTE", default: defaults.tokenFailuresPerMinute, range: 0...1_000_000)
         oauth.metadataStaleIfError = reader.integer(
-            "RELAY_OAUTH_METADATA_STALE_IF_ERROR", default: 86400, range: 0...7 * 86400)
-        oauth.validationCacheTTL = reader.integer("RELAY_OAUTH_VALIDATION_CACHE_TTL", default: 5, range: 0...60)
-        oauth.metadataDocuments = reader.boolean("RELAY_OAUTH_METADATA_DOCUMENTS", default: true)
+            "RELAY_OAUTH_METADATA_STALE_IF_ERROR", default: defaults.metadataStaleIfError, range: 0...7 * 86400)
+        oauth.validationCacheTTL = reader.integer(
+            "RELAY_OAUTH_VALIDATION_CACHE_TTL", default: defaults.validationCacheTTL, range: 0...60)
+        oauth.metadataDocuments = reader.boolean("RELAY_OAUTH_METADATA_DOCUMENTS", default: defaults.metadataDocuments)
         oauth.allowLoopbackMetadataDocuments = reader.boolean(
-            "RELAY_OAUTH_ALLOW_LOOPBACK_METADATA_DOCUMENTS", default: false)
+            "RELAY_OAUTH_ALLOW_LOOPBACK_METADATA_DOCUMENTS", default: defaults.allowLoopbackMetadataDocuments)
     }
 }
 
