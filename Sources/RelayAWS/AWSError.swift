@@ -1,7 +1,7 @@
 /// Every failure RelayAWS reports outside the `Store` and `KeyService` protocols (which have their
 /// own errors): configuration, credentials, and calls to an AWS service. Messages carry an AWS
 /// error type and HTTP status at most, never a credential, a signature or an item's values.
-public enum AWSError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+package enum AWSError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
     /// A setting is missing or malformed (endpoint URL, region, table name, credentials).
     case configuration(String)
     /// The service refused the request with this error type (the part after `#` in `__type`).
@@ -16,7 +16,7 @@ public enum AWSError: Error, Equatable, Hashable, Sendable, CustomStringConverti
     /// its variables, never a key, token or response body.
     case credentials(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .configuration(let reason): "AWS configuration: \(reason)"
         case .service(let type, let status): "AWS refused the request: \(type) (HTTP \(status))"
@@ -30,7 +30,7 @@ public enum AWSError: Error, Equatable, Hashable, Sendable, CustomStringConverti
 extension AWSError {
     /// The kinds of refusal a caller acts on (a start-up message that says what to fix). AWS names
     /// them only as error-type strings; they are read once, here, so no caller matches error text.
-    public enum Refusal: Equatable, Sendable {
+    package enum Refusal: Equatable, Sendable {
         /// The table, key or other resource named does not exist.
         case resourceNotFound
         /// The credentials were not accepted: an unknown key, a bad signature, an expired token.
@@ -40,7 +40,7 @@ extension AWSError {
     }
 
     /// What kind of refusal this is; nil for every other failure and for refusals of other types.
-    public var refusal: Refusal? {
+    package var refusal: Refusal? {
         guard case .service(let type, _) = self else { return nil }
         switch type {
         case "ResourceNotFoundException", "NotFoundException":

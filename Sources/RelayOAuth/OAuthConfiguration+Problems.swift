@@ -1,7 +1,7 @@
 extension OAuthConfiguration {
     /// One thing wrong with a configuration, as a value: the relay's settings reader decides from the
     /// case which setting to name (`RELAY_ISSUER` for every `.issuer`), never from the sentence.
-    public enum Problem: Equatable, Sendable, CustomStringConvertible {
+    package enum Problem: Equatable, Sendable, CustomStringConvertible {
         /// The issuer is unusable as the relay's public base URL.
         case issuer(Issuer)
         case resourcePath
@@ -16,14 +16,14 @@ extension OAuthConfiguration {
         case noUnusedClients
 
         /// What is wrong with the issuer.
-        public enum Issuer: Equatable, Sendable {
+        package enum Issuer: Equatable, Sendable {
             case notAbsolute
             case notHTTPS
             case hasPathOrQuery
             case notLowerCase
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .issuer(.notAbsolute): "the issuer must be an absolute https URL without user info or fragment"
             case .issuer(.notHTTPS): "the issuer must use https (plain http is allowed only on loopback)"
@@ -45,7 +45,7 @@ extension OAuthConfiguration {
     }
 
     /// What is wrong with this configuration; empty when it is usable.
-    public func problems() -> [Problem] {
+    package func problems() -> [Problem] {
         var problems: [Problem] = []
         switch ParsedURI.parse(issuer) {
         case .failure:

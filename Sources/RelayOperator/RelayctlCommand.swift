@@ -5,7 +5,7 @@ import RelayService
 /// The `mustdo-relayctl` operator command line: `mustdo-relayctl <group> <command> [options]`,
 /// one group per file under `Admin/`. It never prints a secret, a token, a hash of one, a sealed
 /// blob or to-do content; destructive commands ask on a terminal or need `--yes`.
-public enum RelayctlCommand {
+package enum RelayctlCommand {
     static var usage: String {
         let width =
             AdminGroup.all.map { $0.commands.map(\.name).joined(separator: "|").count + $0.name.count }.max() ?? 0
@@ -37,7 +37,7 @@ public enum RelayctlCommand {
     }
 
     /// Runs the command line and returns the process exit code.
-    public static func main(_ arguments: [String]) async -> Int32 {
+    package static func main(_ arguments: [String]) async -> Int32 {
         var parser = ArgumentParser(Array(arguments.dropFirst()))
         let json = parser.flag("--json")
         do {

@@ -7,21 +7,21 @@ import RelayTodo
 
 /// The assembled relay: its router, its server, the metrics listener, the logger. `mustdo-relay`
 /// and the tests build it the same way, through `buildApplication(_:backends:)`.
-public struct Application: Sendable {
+package struct Application: Sendable {
     /// The configuration it was built from.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The opened backends.
-    public let backends: Backends
+    package let backends: Backends
     /// The authorization server.
-    public let oauth: AuthorizationServer
+    package let oauth: AuthorizationServer
     /// The HTTP server answering every public route.
-    public let server: Server
+    package let server: Server
     /// The separate listener for `/metrics`, when configured.
-    public let metricsServer: Server?
+    package let metricsServer: Server?
     /// Where logs go.
-    public let logger: Logger
+    package let logger: Logger
     /// Every metric.
-    public let metrics: Metrics
+    package let metrics: Metrics
     /// Counts active grants in the background, when configured.
     let grantsGauge: GrantsGauge?
     /// Gives free heap memory back to the system after bursts.
@@ -30,7 +30,7 @@ public struct Application: Sendable {
     let credentials: APITokenMonitor
 
     /// Starts listening; returns once connections are accepted.
-    public func start() throws {
+    package func start() throws {
         try server.start()
         do {
             try metricsServer?.start()
@@ -46,7 +46,7 @@ public struct Application: Sendable {
     }
 
     /// Stops accepting and drains in-flight requests (returns at once; see `waitUntilStopped`).
-    public func shutdown() {
+    package func shutdown() {
         grantsGauge?.stop()
         memoryTrimmer.stop()
         server.shutdown()
@@ -54,14 +54,14 @@ public struct Application: Sendable {
     }
 
     /// Waits until both listeners have stopped.
-    public func waitUntilStopped() async {
+    package func waitUntilStopped() async {
         await server.waitUntilStopped()
         metricsServer?.shutdown()
         await metricsServer?.waitUntilStopped()
     }
 
     /// Opens the backends the configuration names, then builds the relay.
-    public static func open(_ configuration: Configuration, logger: Logger? = nil) async throws -> Application {
+    package static func open(_ configuration: Configuration, logger: Logger? = nil) async throws -> Application {
         // Made here rather than in buildApplication so that opening the backends can log (AWS credentials).
         let logger = logger ?? Logger(minimumLevel: configuration.logLevel)
         let backends = try await Backends.open(configuration, logger: logger)
@@ -71,7 +71,7 @@ public struct Application: Sendable {
 
 /// Builds the relay from its configuration and opened backends: the one place where the parts are
 /// wired together.
-public func buildApplication(
+package func buildApplication(
     _ configuration: Configuration, backends: Backends, logger: Logger? = nil, clock: any WallClock = SystemClock()
 ) throws -> Application {
     let logger = logger ?? Logger(minimumLevel: configuration.logLevel)

@@ -1,37 +1,37 @@
 /// A small hand-written argument reader (no argument-parser package is available): flags,
 /// `--name value` and `--name=value` options, positional words, and a check that nothing is left.
-public struct ArgumentParser {
+package struct ArgumentParser {
     /// A usage mistake; the message says what to fix.
-    public struct Failure: Error {
-        public let message: String
-        public init(_ message: String) { self.message = message }
+    package struct Failure: Error {
+        package let message: String
+        package init(_ message: String) { self.message = message }
     }
 
     private var arguments: [String]
 
     /// A reader over the arguments after the program name.
-    public init(_ arguments: [String]) { self.arguments = arguments }
+    package init(_ arguments: [String]) { self.arguments = arguments }
 
     /// What has not been taken yet.
-    public var remaining: [String] { arguments }
+    package var remaining: [String] { arguments }
 
     /// Takes the next word if it is a positional one (commands come before their options);
     /// `-h`, `--help` and `--version` count as words so they can be dispatched like commands.
-    public mutating func next() -> String? {
+    package mutating func next() -> String? {
         guard let first = arguments.first else { return nil }
         guard !first.hasPrefix("-") || ["-h", "--help", "--version"].contains(first) else { return nil }
         return arguments.removeFirst()
     }
 
     /// Takes `--name`, returning whether it was present.
-    public mutating func flag(_ name: String) -> Bool {
+    package mutating func flag(_ name: String) -> Bool {
         guard let index = arguments.firstIndex(of: name) else { return false }
         arguments.remove(at: index)
         return true
     }
 
     /// Takes `--name value` or `--name=value`.
-    public mutating func value(for name: String) throws(Failure) -> String? {
+    package mutating func value(for name: String) throws(Failure) -> String? {
         if let index = arguments.firstIndex(where: { $0.hasPrefix(name + "=") }) {
             return String(arguments.remove(at: index).dropFirst(name.count + 1))
         }
@@ -46,7 +46,7 @@ public struct ArgumentParser {
 
     /// Takes the one positional argument a command needs (`clients show ID`), after its options
     /// were taken. An ID that starts with `-` (base64url IDs can) goes after `--`.
-    public mutating func positional(_ name: String) throws(Failure) -> String {
+    package mutating func positional(_ name: String) throws(Failure) -> String {
         let words = try positionals()
         guard words.count == 1 else {
             throw Failure(words.isEmpty ? "\(name) is missing" : "expected one \(name), got \(words.count) arguments")
@@ -58,7 +58,7 @@ public struct ArgumentParser {
     /// shaped like an option (`--name`, `-x`) that was not taken is an unknown option; anything
     /// else is positional, so a base64url ID that starts with `-` needs no quoting. Words after
     /// `--` are positional whatever their shape.
-    public mutating func positionals() throws(Failure) -> [String] {
+    package mutating func positionals() throws(Failure) -> [String] {
         var words: [String] = []
         var rest = arguments[...]
         arguments = []
@@ -84,13 +84,13 @@ public struct ArgumentParser {
     }
 
     /// Fails if anything was not taken.
-    public func finish() throws(Failure) {
+    package func finish() throws(Failure) {
         if let first = arguments.first { throw Failure("unexpected argument \"\(first)\"") }
     }
 
     /// Parses a duration: a whole number with an optional unit `s`, `m`, `h` or `d` (seconds when
     /// none), into seconds.
-    public static func duration(_ text: String) throws(Failure) -> Int {
+    package static func duration(_ text: String) throws(Failure) -> Int {
         let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
         var digits = Substring(text)
         var unit = 1
@@ -105,7 +105,7 @@ public struct ArgumentParser {
     }
 
     /// Parses a TCP port number.
-    public static func port(_ text: String) throws(Failure) -> Int {
+    package static func port(_ text: String) throws(Failure) -> Int {
         guard let port = Int(text), (0...65535).contains(port) else {
             throw Failure("\"\(text)\" is not a port number")
         }

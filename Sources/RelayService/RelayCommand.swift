@@ -2,11 +2,11 @@ import Foundation
 import RelayHTTP
 
 /// The `mustdo-relay` command line: `serve`, `local`, `--help`, `--version`.
-public enum RelayCommand {
+package enum RelayCommand {
     /// Version string printed by `--version` and served in MCP `serverInfo`: the one place the version
     /// is written. `make package` reads this line for the Debian package's version (packaging/build-deb.sh),
     /// so keep it one plain string literal, in Debian's version syntax.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     static let usage = """
         Usage: mustdo-relay <command> [options]
@@ -45,7 +45,7 @@ public enum RelayCommand {
         """
 
     /// Runs the command line and returns the process exit code.
-    public static func main(_ arguments: [String]) async -> Int32 {
+    package static func main(_ arguments: [String]) async -> Int32 {
         var parser = ArgumentParser(Array(arguments.dropFirst()))
         do {
             guard let command = parser.next() else {

@@ -10,36 +10,36 @@ import RelayVault
 /// outbound HTTP client and the CloudKit client. Opening checks what can be checked at start-up
 /// (secret files, key file mode, store reachable) and fails with a message that says what to fix.
 /// The store and the key service are wrapped in timing decorators that feed `metrics`.
-public struct Backends: Sendable {
+package struct Backends: Sendable {
     /// The single-table store (timed).
-    public let store: any Store
+    package let store: any Store
     /// Wraps per-grant data keys (timed).
-    public let keyService: any KeyService
+    package let keyService: any KeyService
     /// Seals CloudKit tokens, bound to OAuth tokens.
-    public let vault: Vault
+    package let vault: Vault
     /// Outbound HTTP (CloudKit, AWS, client metadata documents).
-    public let http: HTTPClient
+    package let http: HTTPClient
     /// CloudKit Web Services.
-    public let cloudKit: CloudKitClient
+    package let cloudKit: CloudKitClient
     /// Token-hash peppers, newest last.
-    public let peppers: [(version: Int, key: SymmetricKey)]
+    package let peppers: [(version: Int, key: SymmetricKey)]
     /// The key of the HMAC user ID.
-    public let userIDKey: SymmetricKey
+    package let userIDKey: SymmetricKey
     /// The process's metrics; `buildApplication` adds its own to them.
-    public let metrics: Metrics
+    package let metrics: Metrics
 
     /// The authorization server's secrets: the newest pepper hashes, the one before it is still tried.
-    public var oauthSecrets: OAuthSecrets { Self.oauthSecrets(peppers: peppers, userIDKey: userIDKey) }
+    package var oauthSecrets: OAuthSecrets { Self.oauthSecrets(peppers: peppers, userIDKey: userIDKey) }
 
     /// A start-up failure, phrased as what to fix.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Opens everything `configuration` names, stopping at the first problem (`ConfigurationCheck`
     /// collects them all).
     /// `logger` receives the AWS credential events (which source, refreshes, failed refreshes).
-    public static func open(
+    package static func open(
         _ configuration: Configuration, metrics: Metrics = Metrics(), logger: Logger? = nil
     ) async throws(Failure) -> Backends {
         let peppers = try readPeppers(configuration)

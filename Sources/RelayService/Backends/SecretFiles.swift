@@ -4,14 +4,14 @@ import RelayCrypto
 /// Reads and writes the relay's secret files. Every file must be a regular file that only its
 /// owner can read (mode 0600 or 0400); a wider mode is refused with the command that fixes it.
 /// Secrets are never taken from flags or variable values, only from files.
-public enum SecretFiles {
+package enum SecretFiles {
     /// A secret file that is missing, unsafe or malformed; the message says what to do.
-    public struct Problem: Error, CustomStringConvertible {
-        public let description: String
+    package struct Problem: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// A 32-byte key stored as one line of base64url.
-    public static func readKey(_ path: String) throws(Problem) -> SymmetricKey {
+    package static func readKey(_ path: String) throws(Problem) -> SymmetricKey {
         let text = try readText(path)
         guard let bytes = Base64URL.decode(text), bytes.count == 32 else {
             throw Problem(description: "\(path) must hold one 32-byte key in base64url (mustdo-relayctl can create it)")
@@ -20,7 +20,7 @@ public enum SecretFiles {
     }
 
     /// Versioned keys, `<version> <base64url key>` per line, oldest first (the pepper file).
-    public static func readVersionedKeys(_ path: String) throws(Problem) -> [(version: Int, key: SymmetricKey)] {
+    package static func readVersionedKeys(_ path: String) throws(Problem) -> [(version: Int, key: SymmetricKey)] {
         var keys: [(version: Int, key: SymmetricKey)] = []
         for (index, line) in try readText(path).split(separator: "\n").enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -41,7 +41,7 @@ public enum SecretFiles {
     }
 
     /// The trimmed text of a secret file (the CloudKit API token).
-    public static func readText(_ path: String) throws(Problem) -> String {
+    package static func readText(_ path: String) throws(Problem) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw Problem(description: "\(path) does not exist")
@@ -68,11 +68,11 @@ public enum SecretFiles {
     }
 
     /// A fresh random key, base64url, ready to write.
-    public static func newKeyText() -> String { Base64URL.encode(SecureRandom.bytes(count: 32)) }
+    package static func newKeyText() -> String { Base64URL.encode(SecureRandom.bytes(count: 32)) }
 
     /// Writes `contents` with mode 0600 through a temporary file and a rename (atomic). Refuses to
     /// replace an existing file unless `replace` is true.
-    public static func write(_ contents: String, to path: String, replace: Bool) throws(Problem) {
+    package static func write(_ contents: String, to path: String, replace: Bool) throws(Problem) {
         if !replace && FileManager.default.fileExists(atPath: path) {
             throw Problem(description: "\(path) exists already; not replacing it")
         }

@@ -3,7 +3,7 @@ import RelayOAuth
 
 extension Configuration {
     /// The authorization server's configuration; throws when the OAuth settings are unusable.
-    public func oauthConfiguration() throws(ConfigurationErrors) -> OAuthConfiguration {
+    package func oauthConfiguration() throws(ConfigurationErrors) -> OAuthConfiguration {
         var result = OAuthConfiguration(issuer: issuer)
         var problems: [Problem] = []
         if let patterns = oauth.redirectAllowlist {

@@ -1,7 +1,7 @@
 extension Configuration {
     /// Checks a service configuration beyond syntax: an issuer, a CloudKit container, usable
     /// OAuth settings. Secret files and the store are checked when they are opened.
-    public func validateForService() throws(ConfigurationErrors) {
+    package func validateForService() throws(ConfigurationErrors) {
         var problems: [Problem] = []
         if issuer.isEmpty {
             problems.append(Problem(setting: "RELAY_ISSUER", message: "must be set to the public https base URL"))

@@ -4,69 +4,69 @@ import RelayHTTP
 
 /// Every setting of the relay, read from `RELAY_*` variables (env file first, then the process
 /// environment, which wins). `config/relay.env.example` documents each one with its default.
-public struct Configuration: Sendable {
+package struct Configuration: Sendable {
     /// `RELAY_ISSUER`: the public base URL (`https://relay.example.com`). Every published URL
     /// starts with it. Plain http is accepted only for a loopback host.
-    public var issuer = ""
+    package var issuer = ""
     /// `RELAY_HOST` / `RELAY_PORT`: where the HTTP server listens (behind nginx or Caddy).
-    public var host = "127.0.0.1"
-    public var port = 8080
+    package var host = "127.0.0.1"
+    package var port = 8080
     /// HTTP server settings from the `RELAY_HTTP_*` variables.
-    public var server = ServerConfiguration()
+    package var server = ServerConfiguration()
     /// Whether `RELAY_HTTP_MAX_CONNECTIONS` was set: then a value the descriptor limit cannot hold
     /// stops the start; left to its default, it is lowered to fit (`ConnectionBudget`).
-    public var maxConnectionsIsExplicit = false
+    package var maxConnectionsIsExplicit = false
     /// `RELAY_HOST_ALIASES`: Host header values `/mcp` accepts besides the issuer's host (others → 421).
-    public var hostAliases: [String] = []
+    package var hostAliases: [String] = []
     /// `RELAY_ALLOWED_ORIGINS`: browser origins allowed to call `/mcp` (absent Origin is always allowed).
-    public var allowedOrigins: [String] = []
+    package var allowedOrigins: [String] = []
     /// `RELAY_METRICS_HOST` / `RELAY_METRICS_PORT` (`off` disables): the separate `/metrics` listener.
-    public var metricsHost = "127.0.0.1"
-    public var metricsPort: Int? = 9464
+    package var metricsHost = "127.0.0.1"
+    package var metricsPort: Int? = 9464
     /// `RELAY_LOG_LEVEL`: debug, info, warning or error.
-    public var logLevel: LogEvent.Level = .info
+    package var logLevel: LogEvent.Level = .info
     /// `RELAY_DATA_DIRECTORY`: where the SQLite file and (by default) the secrets live.
-    public var dataDirectory = "/var/lib/mustdo-relay"
+    package var dataDirectory = "/var/lib/mustdo-relay"
     /// `RELAY_STORE`: memory, sqlite or dynamodb.
-    public var store = StoreSettings.sqlite(path: "/var/lib/mustdo-relay/relay.sqlite")
+    package var store = StoreSettings.sqlite(path: "/var/lib/mustdo-relay/relay.sqlite")
     /// `RELAY_KEY_SERVICE`: local or aws-kms.
-    public var keyService = KeyServiceSettings.local(keyFile: "/var/lib/mustdo-relay/secrets/master-keys")
+    package var keyService = KeyServiceSettings.local(keyFile: "/var/lib/mustdo-relay/secrets/master-keys")
     /// Secret files (`RELAY_SECRETS_DIRECTORY` and the `RELAY_*_FILE` variables).
-    public var secrets = SecretSettings(directory: "/var/lib/mustdo-relay/secrets")
+    package var secrets = SecretSettings(directory: "/var/lib/mustdo-relay/secrets")
     /// `RELAY_CLOUDKIT_*`.
-    public var cloudKit = CloudKitSettings()
+    package var cloudKit = CloudKitSettings()
     /// `RELAY_OAUTH_*`.
-    public var oauth = OAuthSettings()
+    package var oauth = OAuthSettings()
     /// `RELAY_VAULT_CACHE_TTL` seconds (0 disables) and `RELAY_VAULT_CACHE_SIZE`.
-    public var vaultCacheTTL = 300
-    public var vaultCacheSize = 10_000
+    package var vaultCacheTTL = 300
+    package var vaultCacheSize = 10_000
     /// `RELAY_METRICS_GRANTS_INTERVAL`: seconds between counts of active grants for the
     /// `relay_oauth_active_grants` gauge (0 disables; default 60, or 0 with DynamoDB).
-    public var grantsGaugeInterval = 60
+    package var grantsGaugeInterval = 60
     /// `RELAY_LOCAL_BOUNCE_PORTS`: the ports `/local/callback/<port>` may send a browser on to (on
     /// `http://localhost`), for `mustdo-relay local`'s sign-in; empty (the default) turns the bounce off.
-    public var localBouncePorts: [ClosedRange<Int>] = []
+    package var localBouncePorts: [ClosedRange<Int>] = []
     /// `RELAY_MCP_TOOL_CALLS_PER_MINUTE`: tool calls one connection (grant) may make per minute,
     /// each call of a batch counted on its own (0 disables the limit).
-    public var toolCallsPerMinute = 300
+    package var toolCallsPerMinute = 300
     /// The `AWS_*` variables (file, then environment): the AWS credential chain reads them.
-    public var awsVariables: [String: String] = [:]
+    package var awsVariables: [String: String] = [:]
 
     /// Defaults (not a usable service: `issuer` and the CloudKit container must be set).
-    public init() {}
+    package init() {}
 
     /// A problem with one setting, phrased as what to fix.
-    public struct Problem: Error, CustomStringConvertible, Equatable {
-        public let setting: String
-        public let message: String
-        public var description: String { "\(setting): \(message)" }
+    package struct Problem: Error, CustomStringConvertible, Equatable {
+        package let setting: String
+        package let message: String
+        package var description: String { "\(setting): \(message)" }
     }
 
     /// Reads the settings from `variables`, collecting every problem rather than stopping at the
     /// first; a `RELAY_*` variable that is not a setting is a problem too (a typo would otherwise
     /// fall back to a default silently). File-level checks (secrets present, modes, the store) are
     /// `ConfigurationCheck`'s.
-    public static func load(from variables: [String: String]) throws(ConfigurationErrors) -> Configuration {
+    package static func load(from variables: [String: String]) throws(ConfigurationErrors) -> Configuration {
         var reader = SettingsReader(variables)
         var configuration = read(&reader)
         configuration.awsVariables = variables.filter { $0.key.hasPrefix("AWS_") }
@@ -77,7 +77,7 @@ public struct Configuration: Sendable {
 
     /// Every variable the configuration reads (the `RELAY_*` settings and the AWS region
     /// variables), sorted: what `config/relay.env.example` must list.
-    public static let settingNames: [String] = {
+    package static let settingNames: [String] = {
         var reader = SettingsReader([:])
         _ = read(&reader)
         return reader.names.sorted()
@@ -96,7 +96,7 @@ public struct Configuration: Sendable {
 
     /// Reads `--config FILE` (if given) and the process environment; the environment wins. AWS
     /// keys in the file are refused (`awsSecretsInFile`).
-    public static func load(configFile: String?, environment: [String: String]) throws -> Configuration {
+    package static func load(configFile: String?, environment: [String: String]) throws -> Configuration {
         let file = try configFile.map(EnvFile.load) ?? [:]
         var variables = file
         for (key, value) in environment
@@ -280,7 +280,7 @@ public struct Configuration: Sendable {
 }
 
 /// Every problem found in one configuration.
-public struct ConfigurationErrors: Error, CustomStringConvertible {
-    public let problems: [Configuration.Problem]
-    public var description: String { problems.map { "  - \($0)" }.joined(separator: "\n") }
+package struct ConfigurationErrors: Error, CustomStringConvertible {
+    package let problems: [Configuration.Problem]
+    package var description: String { problems.map { "  - \($0)" }.joined(separator: "\n") }
 }

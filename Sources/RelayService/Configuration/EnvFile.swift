@@ -2,16 +2,16 @@ import Foundation
 
 /// Reads the env-file format shared by `--config`, systemd's `EnvironmentFile=` and the demo:
 /// `KEY=value` lines, `#` comments, optional single or double quotes around the value.
-public enum EnvFile {
+package enum EnvFile {
     /// A line that is not `KEY=value`.
-    public struct SyntaxError: Error, CustomStringConvertible {
-        public let path: String
-        public let line: Int
-        public var description: String { "\(path):\(line): expected KEY=value" }
+    package struct SyntaxError: Error, CustomStringConvertible {
+        package let path: String
+        package let line: Int
+        package var description: String { "\(path):\(line): expected KEY=value" }
     }
 
     /// Parses the file's text into a dictionary; later lines win.
-    public static func parse(_ text: String, path: String = "<config>") throws -> [String: String] {
+    package static func parse(_ text: String, path: String = "<config>") throws -> [String: String] {
         var values: [String: String] = [:]
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
@@ -32,7 +32,7 @@ public enum EnvFile {
     }
 
     /// Reads and parses a file.
-    public static func load(_ path: String) throws -> [String: String] {
+    package static func load(_ path: String) throws -> [String: String] {
         try parse(String(contentsOfFile: path, encoding: .utf8), path: path)
     }
 }

@@ -1,7 +1,7 @@
 import RelayCloudKit
 
 /// Which single-table store the relay uses (`RELAY_STORE`).
-public enum StoreSettings: Sendable, Equatable {
+package enum StoreSettings: Sendable, Equatable {
     /// In memory: nothing survives a restart (tests, a throwaway demo).
     case memory
     /// A SQLite file (the default): `RELAY_SQLITE_PATH`, default `<data directory>/relay.sqlite`.
@@ -12,7 +12,7 @@ public enum StoreSettings: Sendable, Equatable {
 }
 
 /// Which key service wraps the per-grant data keys (`RELAY_KEY_SERVICE`).
-public enum KeyServiceSettings: Sendable, Equatable {
+package enum KeyServiceSettings: Sendable, Equatable {
     /// A local master key file (`RELAY_LOCAL_KEY_FILE`, default `<secrets>/master-keys`), mode 0600.
     case local(keyFile: String)
     /// AWS KMS: `RELAY_KMS_KEY_ID` (ID, ARN or alias), `RELAY_KMS_ENDPOINT` for a stand-in.
@@ -21,18 +21,18 @@ public enum KeyServiceSettings: Sendable, Equatable {
 
 /// Where the secrets that never enter the store are read from. Each is a file, never a flag or
 /// a variable's value, and must be readable by its owner only.
-public struct SecretSettings: Sendable, Equatable {
+package struct SecretSettings: Sendable, Equatable {
     /// `RELAY_PEPPER_FILE`: token-hash peppers, `<version> <base64url key>` per line, newest last.
-    public var pepperFile: String
+    package var pepperFile: String
     /// `RELAY_USER_ID_KEY_FILE`: the key of `userID = HMAC(key, userRecordName)`.
-    public var userIDKeyFile: String
+    package var userIDKeyFile: String
     /// `RELAY_BINDING_SECRET_FILE`: the salt of the token-binding keys.
-    public var bindingSecretFile: String
+    package var bindingSecretFile: String
     /// `RELAY_CLOUDKIT_API_TOKEN_FILE`: the CloudKit API token for the container and environment.
-    public var cloudKitAPITokenFile: String
+    package var cloudKitAPITokenFile: String
 
     /// The default file names inside `directory`.
-    public init(directory: String) {
+    package init(directory: String) {
         pepperFile = directory + "/pepper"
         userIDKeyFile = directory + "/user-id-key"
         bindingSecretFile = directory + "/binding-secret"
@@ -41,22 +41,22 @@ public struct SecretSettings: Sendable, Equatable {
 }
 
 /// How the relay reaches CloudKit Web Services.
-public struct CloudKitSettings: Sendable, Equatable {
+package struct CloudKitSettings: Sendable, Equatable {
     /// `RELAY_CLOUDKIT_BASE_URL`: Apple's service, or the emulator's origin.
-    public var baseURL = "https://api.apple-cloudkit.com"
+    package var baseURL = "https://api.apple-cloudkit.com"
     /// `RELAY_CLOUDKIT_CONTAINER`, e.g. `iCloud.jp.lightning.mustdo`.
-    public var container = ""
+    package var container = ""
     /// `RELAY_CLOUDKIT_ENVIRONMENT`: `production` or `development`. Typed, so nothing downstream can
     /// read an unknown name as one of them (the setting refuses any other value).
-    public var environment = CloudKitEnvironment.production
+    package var environment = CloudKitEnvironment.production
     /// `RELAY_CLOUDKIT_ZONE`: the custom zone holding the records.
-    public var zone = "MustDo"
+    package var zone = "MustDo"
     /// `RELAY_CLOUDKIT_CA_FILE`: extra CA certificates (tests behind a private CA).
-    public var caFile: String?
+    package var caFile: String?
     /// `RELAY_CLOUDKIT_CONNECT_TIMEOUT` seconds.
-    public var connectTimeoutSeconds = 5.0
+    package var connectTimeoutSeconds = 5.0
     /// `RELAY_CLOUDKIT_TIMEOUT` seconds for one call.
-    public var timeoutSeconds = 15.0
+    package var timeoutSeconds = 15.0
 
-    public init() {}
+    package init() {}
 }

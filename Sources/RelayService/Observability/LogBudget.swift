@@ -16,18 +16,18 @@
 /// So at most `(linesPerWindow + maxKinds + 1) / windowSeconds` lines per second, whatever arrives
 /// (with the defaults 30 full lines per second plus at most 257 summary lines per 10 s); a quiet relay
 /// (under 10 lines of a kind per second) loses nothing. `RELAY_LOG_LEVEL=debug` turns the budget off.
-public struct LogBudget: Sendable, Equatable {
+package struct LogBudget: Sendable, Equatable {
     /// The length of a window, in seconds.
-    public var windowSeconds: Int
+    package var windowSeconds: Int
     /// Lines of one kind written in full per window.
-    public var linesPerKind: Int
+    package var linesPerKind: Int
     /// Lines of all kinds written in full per window.
-    public var linesPerWindow: Int
+    package var linesPerWindow: Int
     /// Kinds tracked per window; lines of further kinds share one summary.
-    public var maxKinds: Int
+    package var maxKinds: Int
 
     /// A budget; the defaults are the relay's.
-    public init(windowSeconds: Int = 10, linesPerKind: Int = 100, linesPerWindow: Int = 300, maxKinds: Int = 256) {
+    package init(windowSeconds: Int = 10, linesPerKind: Int = 100, linesPerWindow: Int = 300, maxKinds: Int = 256) {
         self.windowSeconds = max(1, windowSeconds)
         self.linesPerKind = max(1, linesPerKind)
         self.linesPerWindow = max(1, linesPerWindow)
@@ -35,10 +35,10 @@ public struct LogBudget: Sendable, Equatable {
     }
 
     /// The relay's budget: 10-second windows, 100 lines per kind, 300 in all.
-    public static let standard = LogBudget()
+    package static let standard = LogBudget()
 
     /// The most lines a window can write: every full line, one summary per kind, one overflow line.
-    public var maxLinesPerWindow: Int { linesPerWindow + maxKinds + 1 }
+    package var maxLinesPerWindow: Int { linesPerWindow + maxKinds + 1 }
 }
 
 /// The kind a line counts under (see `LogBudget`).

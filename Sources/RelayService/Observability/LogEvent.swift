@@ -7,9 +7,9 @@ import Synchronization
 /// in a log by accident: names are `StaticString`s chosen in code, values are numbers, statuses,
 /// short identifiers that were validated, or hashed user IDs. There is deliberately no field that
 /// takes an arbitrary `String`.
-public struct LogEvent: Sendable {
+package struct LogEvent: Sendable {
     /// Severity.
-    public enum Level: String, Sendable, Comparable {
+    package enum Level: String, Sendable, Comparable {
         case debug, info, warning, error
 
         private var rank: Int {
@@ -21,33 +21,33 @@ public struct LogEvent: Sendable {
             }
         }
 
-        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rank < rhs.rank }
+        package static func < (lhs: Level, rhs: Level) -> Bool { lhs.rank < rhs.rank }
     }
 
-    public var level: Level
+    package var level: Level
     /// What happened, e.g. `http.request`, `oauth.refresh_reuse`, `cloudkit.session_dead`.
-    public var event: StaticString
-    public var requestID: RequestID?
+    package var event: StaticString
+    package var requestID: RequestID?
     /// The route pattern (never the raw target, which may hold codes or tokens).
-    public var route: StaticOrRoute?
-    public var status: Int?
-    public var durationMilliseconds: Double?
+    package var route: StaticOrRoute?
+    package var status: Int?
+    package var durationMilliseconds: Double?
     /// The first 12 characters of the HMAC user ID.
-    public var user: UserTag?
-    public var client: ClientTag?
+    package var user: UserTag?
+    package var client: ClientTag?
     /// A tool name from the registry.
-    public var tool: StaticOrRoute?
+    package var tool: StaticOrRoute?
     /// A machine-readable outcome or error code (`ok`, `INVALID_ARGUMENT`, an error's type name…).
-    public var outcome: StaticOrRoute?
+    package var outcome: StaticOrRoute?
     /// Counts (connections removed, items purged…).
-    public var count: Int?
+    package var count: Int?
     /// Why an AWS credential refresh failed, in words (see `LogReason`).
-    public var reason: LogReason?
+    package var reason: LogReason?
     /// On a summary line: how many lines of this kind were counted instead of written (`LogBudget`).
-    public var suppressed: Int?
+    package var suppressed: Int?
 
     /// An event with only its level and name; set the other fields as needed.
-    public init(_ level: Level, _ event: StaticString) {
+    package init(_ level: Level, _ event: StaticString) {
         self.level = level
         self.event = event
     }
@@ -57,15 +57,15 @@ public struct LogEvent: Sendable {
 /// are not secrets, so they come from a counter scrambled by a bijective mixer (SplitMix64) under
 /// a random per-process seed: unique within a process, different across restarts, and no system
 /// call per request.
-public struct RequestID: Sendable, Hashable, CustomStringConvertible {
-    public let description: String
+package struct RequestID: Sendable, Hashable, CustomStringConvertible {
+    package let description: String
 
     private static let seed = UInt64.random(in: 0...UInt64.max)
     private static let counter = Atomic<UInt64>(0)
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// A fresh ID.
-    public static func random() -> RequestID {
+    package static func random() -> RequestID {
         let next = counter.add(1, ordering: .relaxed).newValue
         return RequestID(value: mix(seed &+ next &* 0x9E37_79B9_7F4A_7C15))
     }
@@ -91,13 +91,13 @@ public struct RequestID: Sendable, Hashable, CustomStringConvertible {
 
 /// A name known to the code (a route pattern, a tool name, an error code): only characters that
 /// cannot carry a secret of any length are kept, and it is cut at 64 characters.
-public struct StaticOrRoute: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
-    public let description: String
+package struct StaticOrRoute: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    package let description: String
 
-    public init(stringLiteral value: StaticString) { description = "\(value)" }
+    package init(stringLiteral value: StaticString) { description = "\(value)" }
 
     /// A name from code-defined data such as a route table or a tool registry.
-    public init(name: String) {
+    package init(name: String) {
         var name = name
         // The common case, a name already made only of allowed characters, is kept as it is.
         if name.withUTF8({ $0.count <= 64 && $0.allSatisfy(Self.isAllowed) }) {
@@ -122,16 +122,16 @@ public struct StaticOrRoute: Sendable, Hashable, ExpressibleByStringLiteral, Cus
     }
 
     /// The type name of an error: type names never contain runtime data.
-    public init(errorType error: any Error) { self.init(name: String(describing: type(of: error))) }
+    package init(errorType error: any Error) { self.init(name: String(describing: type(of: error))) }
 }
 
 /// A sentence explaining a failure, made only from an `AWSError`: RelayAWS builds those messages in
 /// code from settings (variable names, file paths, endpoints, role ARNs), AWS error codes and HTTP
 /// statuses, never from a key, a token or a response body. Cut at 400 characters.
-public struct LogReason: Sendable, Hashable, CustomStringConvertible {
-    public let description: String
+package struct LogReason: Sendable, Hashable, CustomStringConvertible {
+    package let description: String
 
-    public init(_ error: AWSError) {
+    package init(_ error: AWSError) {
         description = String(
             error.description.unicodeScalars.filter { $0.value >= 0x20 }.prefix(400).map(Character.init))
     }
@@ -139,11 +139,11 @@ public struct LogReason: Sendable, Hashable, CustomStringConvertible {
 
 /// A short tag for a user: the first 12 characters of the user ID (itself an HMAC, base64url), which
 /// is what `mustdo-relayctl users id` prints in full for a support request.
-public struct UserTag: Sendable, Hashable, CustomStringConvertible {
-    public let description: String
+package struct UserTag: Sendable, Hashable, CustomStringConvertible {
+    package let description: String
 
     /// Nil unless `userID` is a base64url (or hex) HMAC of at least 12 characters.
-    public init?(userID: String) {
+    package init?(userID: String) {
         guard userID.utf8.count >= 12,
             userID.utf8.allSatisfy({ byte in
                 switch byte {
@@ -159,10 +159,10 @@ public struct UserTag: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// An OAuth client ID as logged: a relay-issued ID as is, a metadata-document URL by its host only.
-public struct ClientTag: Sendable, Hashable, CustomStringConvertible {
-    public let description: String
+package struct ClientTag: Sendable, Hashable, CustomStringConvertible {
+    package let description: String
 
-    public init(clientID: String) {
+    package init(clientID: String) {
         description =
             StaticOrRoute(
                 name: clientID.hasPrefix("https://") ? String(clientID.dropFirst(8).prefix { $0 != "/" }) : clientID

@@ -9,7 +9,7 @@ import RelaySync
 /// an event loop never blocks on a slow stderr reader; when the buffer is full, lines are dropped
 /// and counted rather than stalling requests. A `LogBudget` bounds the lines written per second
 /// (repeated kinds become one summary line per window), except at level `debug`.
-public final class Logger: Sendable {
+package final class Logger: Sendable {
     private struct Buffer {
         var bytes: [UInt8] = []
         var dropped = 0
@@ -26,15 +26,15 @@ public final class Logger: Sendable {
     /// How long the writer lets lines gather after a write; a line waits at most this long.
     private let lingerMicroseconds: UInt32 = 5_000
     /// Lines dropped because the writer fell behind.
-    public var droppedLines: Int { buffer.withLock { $0.dropped } }
+    package var droppedLines: Int { buffer.withLock { $0.dropped } }
     /// Lines counted in a summary instead of written, because their kind or the window was over budget.
-    public var suppressedLines: Int { buffer.withLock { $0.sampler?.suppressedTotal ?? 0 } }
+    package var suppressedLines: Int { buffer.withLock { $0.sampler?.suppressedTotal ?? 0 } }
     /// The budget in force; nil at level `debug` (every line is written).
-    public let budget: LogBudget?
+    package let budget: LogBudget?
 
     /// A logger writing to `fd` (stderr by default) with events below `minimumLevel` ignored, and at
     /// most `budget` lines (nil, or level `debug`: every line).
-    public init(
+    package init(
         minimumLevel: LogEvent.Level = .info, fd: Int32 = 2, capacity: Int = 4 * 1024 * 1024,
         budget: LogBudget? = .standard
     ) {
@@ -52,10 +52,10 @@ public final class Logger: Sendable {
     }
 
     /// A logger that drops everything (tests that do not look at logs).
-    public static let discarding = Logger(minimumLevel: .error, fd: -1)
+    package static let discarding = Logger(minimumLevel: .error, fd: -1)
 
     /// Records an event (or only counts it, when its kind is over budget).
-    public func log(_ event: LogEvent) {
+    package func log(_ event: LogEvent) {
         guard event.level >= minimumLevel, fd >= 0 else { return }
         var line: [UInt8] = []
         if budget != nil {
@@ -84,7 +84,7 @@ public final class Logger: Sendable {
     }
 
     /// Writes everything buffered and stops the writer. Later events are dropped.
-    public func close() {
+    package func close() {
         guard fd >= 0 else { return }
         buffer.withLock { $0.closed = true }
         wakeup.signal()

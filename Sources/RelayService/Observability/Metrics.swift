@@ -4,9 +4,9 @@ import RelaySync
 /// Prometheus metrics: counters and histograms with labels, rendered in the text exposition
 /// format (version 0.0.4) on the separate metrics listener. Label values come from code-defined
 /// sets (routes, statuses, tool names, outcome codes), never from request data.
-public final class Metrics: Sendable {
+package final class Metrics: Sendable {
     /// Default latency buckets in seconds.
-    public static let latencyBuckets: [Double] = [
+    package static let latencyBuckets: [Double] = [
         0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
     ]
 
@@ -34,10 +34,10 @@ public final class Metrics: Sendable {
     private let families = Locked<[String: Family]>([:])
     private let gauges = Locked<[String: (help: String, kind: String, read: @Sendable () -> Double)]>([:])
 
-    public init() {}
+    package init() {}
 
     /// Declares a counter (idempotent).
-    public func declareCounter(_ name: String, help: String, labels: [String] = []) {
+    package func declareCounter(_ name: String, help: String, labels: [String] = []) {
         families.withLock { families in
             if families[name] == nil {
                 families[name] = Family(help: help, kind: "counter", buckets: [], labelNames: labels)
@@ -46,7 +46,7 @@ public final class Metrics: Sendable {
     }
 
     /// Declares a histogram (idempotent).
-    public func declareHistogram(
+    package func declareHistogram(
         _ name: String, help: String, labels: [String] = [], buckets: [Double] = latencyBuckets
     ) {
         families.withLock { families in
@@ -57,24 +57,24 @@ public final class Metrics: Sendable {
     }
 
     /// Declares a gauge whose value is read when metrics are rendered.
-    public func declareGauge(_ name: String, help: String, read: @escaping @Sendable () -> Double) {
+    package func declareGauge(_ name: String, help: String, read: @escaping @Sendable () -> Double) {
         gauges.withLock { $0[name] = (help, "gauge", read) }
     }
 
     /// Declares a counter kept elsewhere (it must only grow), read when metrics are rendered.
-    public func declareCounter(_ name: String, help: String, read: @escaping @Sendable () -> Double) {
+    package func declareCounter(_ name: String, help: String, read: @escaping @Sendable () -> Double) {
         gauges.withLock { $0[name] = (help, "counter", read) }
     }
 
     /// Adds `amount` to a counter.
-    public func increment(_ name: String, _ labels: [String] = [], by amount: Double = 1) {
+    package func increment(_ name: String, _ labels: [String] = [], by amount: Double = 1) {
         families.withLock { families in
             families[name]?.series[labels, default: Series()].value += amount
         }
     }
 
     /// Records one observation in a histogram.
-    public func observe(_ name: String, _ labels: [String] = [], _ value: Double) {
+    package func observe(_ name: String, _ labels: [String] = [], _ value: Double) {
         families.withLock { families in
             guard let buckets = families[name]?.buckets else { return }
             // Mutated in place: copying the series out and back would copy its bucket array on every call.
@@ -84,12 +84,12 @@ public final class Metrics: Sendable {
     }
 
     /// The current value of a counter series (tests and `relayctl`).
-    public func value(_ name: String, _ labels: [String] = []) -> Double {
+    package func value(_ name: String, _ labels: [String] = []) -> Double {
         families.withLock { $0[name]?.series[labels]?.value ?? 0 }
     }
 
     /// The text exposition of every metric.
-    public func render() -> String {
+    package func render() -> String {
         var output = ""
         let snapshot = families.withLock { $0 }
         for name in snapshot.keys.sorted() {

@@ -5,7 +5,7 @@ import Foundation
 /// into bytes the program holds and bytes malloc keeps for reuse. A leak shows as `heapInUse`
 /// rising without bound; malloc's arenas filling after start-up show as `heapHeld` rising and then
 /// staying put; mapped code and libraries being paged in show only in `resident`.
-public enum ProcessMemory {
+package enum ProcessMemory {
     /// Caps glibc's malloc arenas at one per core (at least 2) unless the operator chose a number
     /// (`MALLOC_ARENA_MAX`, or `glibc.malloc.arena_max` in `GLIBC_TUNABLES`). glibc's default is 8 per
     /// core, and each arena keeps the memory freed into it for reuse by the threads that share it,
@@ -13,7 +13,7 @@ public enum ProcessMemory {
     /// over many arenas: the bench/soak run held 2.8 MB more than it used after six minutes with
     /// the default and 0.8 MB with this. Threads' own malloc caches keep the arena locks cold.
     /// Call it first thing in `main`, before threads start.
-    public static func limitMallocArenas() {
+    package static func limitMallocArenas() {
         let environment = ProcessInfo.processInfo.environment
         guard environment["MALLOC_ARENA_MAX"] == nil,
             environment["GLIBC_TUNABLES"]?.contains("arena_max") != true

@@ -4,7 +4,7 @@ import RelayCloudKit
 extension Occurrence {
     /// The occurrence a record holds; nil when its date or state is not one this version understands (a
     /// write then replaces it, keeping the record's other fields).
-    public init?(record: OccurrenceRecord) {
+    package init?(record: OccurrenceRecord) {
         guard let date = LocalDate(record.date), let state = OccurrenceState(rawValue: record.state.rawValue) else {
             return nil
         }
@@ -17,7 +17,7 @@ extension Occurrence {
 extension OccurrenceRecord {
     /// `occurrence` written onto `base` (the stored record, for its change tag and unknown fields), or onto a
     /// new record when there is none. `snoozedUntil` is cleared unless the state is snoozed.
-    public init(_ occurrence: Occurrence, base: OccurrenceRecord?) {
+    package init(_ occurrence: Occurrence, base: OccurrenceRecord?) {
         self =
             base
             ?? OccurrenceRecord(

@@ -10,7 +10,7 @@ extension Todo {
     /// The to-do a record holds. Values this version does not know are read leniently: an unknown status is
     /// pending, an unknown source is app, an unknown sound is nil, a repeat rule is read member by member
     /// (`RepeatRule(recordValue:)`). Writes never send these guesses back unless the call changes that field.
-    public init(record: TodoRecord) {
+    package init(record: TodoRecord) {
         self.init(
             id: record.id, title: record.title, notes: record.notes.flatMap { $0.isEmpty ? nil : $0 },
             dueAt: record.dueAt, timeZone: record.timeZone, sound: record.sound.flatMap(Sound.init(rawValue:)),
@@ -24,14 +24,14 @@ extension Todo {
 
 extension TodoRecord {
     /// A record for a to-do the relay creates (no change tag: it is written with `create`).
-    public init(creating todo: Todo) {
+    package init(creating todo: Todo) {
         self = TodoRecord(id: todo.id, title: todo.title).applying(Set(TodoField.allCases), from: todo)
     }
 
     /// This record with `fields` set from `todo`. Everything else (other fields, values this version reads
     /// leniently, fields it does not know, the change tag) stays as read, so a `replace` of the result changes
     /// exactly `fields`. A field whose new value is nil is left out of the record, which `replace` clears.
-    public func applying(_ fields: Set<TodoField>, from todo: Todo) -> TodoRecord {
+    package func applying(_ fields: Set<TodoField>, from todo: Todo) -> TodoRecord {
         var record = self
         for field in fields {
             switch field {

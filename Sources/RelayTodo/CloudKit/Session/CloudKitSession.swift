@@ -31,7 +31,7 @@ import RelayMCP
 ///     }
 /// }
 /// ```
-public protocol CloudKitSession: Sendable {
+package protocol CloudKitSession: Sendable {
     /// Runs `call` with the current token, stores the token it rotated to, and returns its value.
     func perform<Value: Sendable>(
         _ call: (CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Value>
@@ -40,7 +40,7 @@ public protocol CloudKitSession: Sendable {
 
 /// What the to-do tools need from the MCP principal (the authenticated grant): its CloudKit session, and
 /// (for the endpoint's check before every call) the scopes it was granted.
-public protocol TodoPrincipal: MCPPrincipal {
+package protocol TodoPrincipal: MCPPrincipal {
     /// The session of the grant the request was authenticated with.
     var session: any CloudKitSession { get }
 }

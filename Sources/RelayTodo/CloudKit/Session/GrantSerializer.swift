@@ -9,7 +9,7 @@ import RelaySync
 ///
 /// Share one serializer per process: `CloudKitSession` implementations call `run(grant:_:)` around
 /// "read token → call → store rotated token", so no call goes out with a token the previous reply replaced.
-public final class GrantSerializer: Sendable {
+package final class GrantSerializer: Sendable {
     private struct Lane {
         var waiting: [(id: UInt64, continuation: CheckedContinuation<Admission, Never>)] = []
     }
@@ -20,21 +20,21 @@ public final class GrantSerializer: Sendable {
     }
 
     /// Calls of one grant that may wait behind the running one.
-    public let maxWaiting: Int
+    package let maxWaiting: Int
     private let state = Locked(State())
 
     /// A serializer; `maxWaiting` calls of one grant may wait (at least 0).
-    public init(maxWaiting: Int = 32) { self.maxWaiting = max(0, maxWaiting) }
+    package init(maxWaiting: Int = 32) { self.maxWaiting = max(0, maxWaiting) }
 
     /// Grants with a call running right now.
-    public var activeGrants: Int { state.withLock { $0.lanes.count } }
+    package var activeGrants: Int { state.withLock { $0.lanes.count } }
 
     /// Calls of `grant` waiting behind the running one.
-    public func waiting(for grant: String) -> Int { state.withLock { $0.lanes[grant]?.waiting.count ?? 0 } }
+    package func waiting(for grant: String) -> Int { state.withLock { $0.lanes[grant]?.waiting.count ?? 0 } }
 
     /// Runs `body` once no other `run` for `grant` is running.
     @discardableResult
-    public func run<Value>(
+    package func run<Value>(
         grant: String, _ body: () async throws(CloudKitError) -> Value
     ) async throws(CloudKitError) -> Value {
         try await acquire(grant)

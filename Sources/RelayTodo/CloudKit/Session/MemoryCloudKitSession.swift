@@ -5,14 +5,14 @@ import RelaySync
 /// A `CloudKitSession` whose token lives in memory: for tests and for the demo when no store is configured.
 /// Calls go through a `GrantSerializer`, so it keeps the same discipline as a stored grant: one call in flight,
 /// the rotated token in place before the next call starts.
-public final class MemoryCloudKitSession: CloudKitSession {
+package final class MemoryCloudKitSession: CloudKitSession {
     /// The key this session's calls are serialized under.
-    public let grantID: String
+    package let grantID: String
     private let serializer: GrantSerializer
     private let state: Locked<(token: CloudKitWebAuthToken, rotations: Int)>
 
     /// A session starting from `token`. Sessions that share `serializer` and `grantID` take turns.
-    public init(
+    package init(
         token: CloudKitWebAuthToken, grantID: String = UUID().uuidString,
         serializer: GrantSerializer = GrantSerializer()
     ) {
@@ -22,13 +22,13 @@ public final class MemoryCloudKitSession: CloudKitSession {
     }
 
     /// The token the next call will use.
-    public var token: CloudKitWebAuthToken { state.withLock { $0.token } }
+    package var token: CloudKitWebAuthToken { state.withLock { $0.token } }
 
     /// How many times CloudKit rotated the token so far.
-    public var rotations: Int { state.withLock { $0.rotations } }
+    package var rotations: Int { state.withLock { $0.rotations } }
 
     /// Runs `call` with the current token under the grant's turn, and keeps the token it rotated to.
-    public func perform<Value: Sendable>(
+    package func perform<Value: Sendable>(
         _ call: (CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Value>
     ) async throws(CloudKitError) -> Value {
         try await serializer.run(grant: grantID) { () async throws(CloudKitError) -> Value in
