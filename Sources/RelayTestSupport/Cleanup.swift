@@ -1,7 +1,7 @@
 /// Runs `body`, then `cleanup` whether `body` returned or threw (an asynchronous `defer`): a test's
 /// server, harness or child process is stopped even when an expectation inside throws, so the next
 /// test does not inherit its port, files or threads.
-public func withCleanup<Value>(
+package func withCleanup<Value>(
     _ body: () async throws -> Value, cleanup: () async -> Void
 ) async throws -> Value {
     let value: Value

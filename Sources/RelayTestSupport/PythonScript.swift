@@ -3,28 +3,28 @@ import Foundation
 /// A Python script of the repository (a test target's `e2e/` folder, `examples/`) run as a child
 /// process, usually with one of the MCP SDK virtualenvs; the last line of its output that is a JSON
 /// object or array is its report. The one way every test target runs the Python SDK clients and walks.
-public enum PythonScript {
+package enum PythonScript {
     /// The repository's root folder.
-    public static var repository: URL { ChildProcess.repository }
+    package static var repository: URL { ChildProcess.repository }
 
     /// What a run left behind.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The exit status.
-        public let status: Int32
+        package let status: Int32
         /// Standard output and error, as the script wrote them.
-        public let output: String
+        package let output: String
         /// The last line of the output that starts with `{` or `[`: the script's report.
-        public let reportLine: String?
+        package let reportLine: String?
 
         /// The report as Foundation values (`[:]` when there is none or it is not a JSON object).
-        public var report: [String: Any] {
+        package var report: [String: Any] {
             guard let reportLine else { return [:] }
             return (try? JSONSerialization.jsonObject(with: Data(reportLine.utf8))) as? [String: Any] ?? [:]
         }
     }
 
     /// The interpreter of one of the MCP SDK virtualenvs (`.venv-mcp1`, `.venv-mcp2`).
-    public static func virtualenv(_ name: String) throws -> String {
+    package static func virtualenv(_ name: String) throws -> String {
         let python = repository.appendingPathComponent(name + "/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw ChildProcess.ChildProcessError.missing(
@@ -34,11 +34,11 @@ public enum PythonScript {
     }
 
     /// The path of `script` (relative to the repository's root).
-    public static func path(_ script: String) -> String { repository.appendingPathComponent(script).path }
+    package static func path(_ script: String) -> String { repository.appendingPathComponent(script).path }
 
     /// Runs `script` (a path inside the repository) with `python` and waits for it; a script that
     /// hangs fails the test after `timeout` rather than hanging the suite.
-    public static func run(_ python: String, _ script: String, _ arguments: [String], timeout: Duration = .seconds(90))
+    package static func run(_ python: String, _ script: String, _ arguments: [String], timeout: Duration = .seconds(90))
         async throws -> Outcome
     {
         let child = try ChildProcess(
@@ -47,7 +47,7 @@ public enum PythonScript {
     }
 
     /// Waits for a script started some other way (`examples/connect`, a wrapper) and reads its report.
-    public static func finish(_ child: ChildProcess, timeout: Duration) async throws -> Outcome {
+    package static func finish(_ child: ChildProcess, timeout: Duration) async throws -> Outcome {
         let status = try await child.waitForExit(timeout: timeout)
         let output = child.text
         let line = output.split(separator: "\n").last { $0.hasPrefix("{") || $0.hasPrefix("[") }

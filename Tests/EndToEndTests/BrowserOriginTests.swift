@@ -4,7 +4,8 @@ import RelayJSON
 import RelayTestSupport
 import XCTest
 
-@testable import RelayApp
+@testable import RelayDemo
+@testable import RelayService
 
 /// Browser clients (the MCP Inspector's direct mode) call `/mcp` from their page's origin. The
 /// demo allows the Inspector's two origins; a production configuration keeps the operator's list,

@@ -18,11 +18,11 @@ import RelayJSON
 /// let endpoint = try MCPEndpoint(configuration: configuration, tools: tools, authenticator: auth)
 /// endpoint.mount(on: &router)
 /// ```
-public final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
+package final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
     /// The settings it was built with.
-    public let configuration: MCPEndpointConfiguration
+    package let configuration: MCPEndpointConfiguration
     /// The registered tools.
-    public let registry: ToolRegistry<Principal>
+    package let registry: ToolRegistry<Principal>
     /// The registered prompts (none: no `prompts` capability, and `prompts/*` are unknown methods).
     let prompts: PromptRegistry
     let authenticator: any MCPAuthenticator<Principal>
@@ -34,7 +34,7 @@ public final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
 
     /// An endpoint serving `tools` and `prompts`. Throws when a tool or prompt definition is invalid (see
     /// `ToolRegistry`).
-    public init(
+    package init(
         configuration: MCPEndpointConfiguration,
         tools: [any Tool<Principal>],
         prompts: [Prompt] = [],
@@ -91,7 +91,7 @@ public final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
 
     /// Answers one request to the endpoint path: at once when nothing needs to wait (refusals, a
     /// synchronous authentication followed by anything but `tools/call`), otherwise as a task.
-    public func respond(to request: Request) -> Responder.Outcome {
+    package func respond(to request: Request) -> Responder.Outcome {
         if let refusal = screen.refusal(for: request) { return .now(refusal) }
         if request.method == .options { return .now(MCPResponses.preflight(request)) }
         if request.body.count > configuration.maxBodyBytes {
@@ -116,13 +116,13 @@ public final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
     }
 
     /// The paths served: the configured one and the same with a trailing slash.
-    public var paths: [String] { [configuration.path, configuration.path + "/"] }
+    package var paths: [String] { [configuration.path, configuration.path + "/"] }
 
     /// Mounts the endpoint on `router` at both paths for every method, so every request there is
     /// authenticated before its 405, and named by the configured path in logs and metrics. The
     /// router hands the request straight to `respond(to:)`: what it answers at once (refusals, a
     /// cached token's `tools/list`) creates no task.
-    public func mount(on router: inout Router) {
+    package func mount(on router: inout Router) {
         router.mount(paths, as: configuration.path, Responder { [self] request in respond(to: request) })
     }
 }

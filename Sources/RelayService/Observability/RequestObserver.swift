@@ -1,0 +1,61 @@
+import RelayHTTP
+
+/// Wraps the router: gives every request an ID (`X-Request-Id`), logs one line per request
+/// (route pattern, status, duration — never the target, headers or body) and records metrics.
+struct RequestObserver: Sendable {
+    let logger: Logger
+    let metrics: Metrics
+    let router: Router
+    /// Paths answered without logs or metrics (exact routes, so the path is the route pattern).
+    let quietPaths: Set<Substring> = ["/healthz", "/readyz"]
+
+    static func declare(_ metrics: Metrics) {
+        metrics.declareCounter(
+            "relay_http_requests_total", help: "HTTP requests by route and status.", labels: ["route", "status"])
+        metrics.declareHistogram(
+            "relay_http_request_duration_seconds", help: "Time from a parsed request to its response, by route.",
+            labels: ["route"])
+    }
+
+    var responder: Responder { wrap(router.responder) }
+
+    /// `inner` with request IDs, logs and metrics around it.
+    func wrap(_ inner: Responder) -> Responder {
+        Responder { request in
+            // Health checks bypass logs and metrics: probes would drown both and they cost nothing to answer.
+            if quietPaths.contains(request.path) { return inner(request) }
+            let route = routeName(request)
+            let started = ContinuousClock.now
+            let id = RequestID.random()
+            switch inner(request) {
+            case .now(let response):
+                return .now(finish(response, id: id, route: route, started: started))
+            case .later(let work):
+                return .later { finish(await work(), id: id, route: route, started: started) }
+            }
+        }
+    }
+
+    /// The route pattern for logs and metrics: never the raw path, which may carry codes or tokens.
+    private func routeName(_ request: Request) -> String {
+        router.pattern(for: request) ?? "unmatched"
+    }
+
+    private func finish(_ response: Response, id: RequestID, route: String, started: ContinuousClock.Instant)
+        -> Response
+    {
+        let elapsed = ContinuousClock.now - started
+        let seconds = elapsed.seconds
+        metrics.increment("relay_http_requests_total", [route, String(response.status.code)])
+        metrics.observe("relay_http_request_duration_seconds", [route], seconds)
+        var response = response
+        response.headers.set("X-Request-Id", id.description)
+        var event = LogEvent(response.status.code >= 500 ? .error : .info, "http.request")
+        event.requestID = id
+        event.route = StaticOrRoute(name: route)
+        event.status = response.status.code
+        event.durationMilliseconds = seconds * 1000
+        logger.log(event)
+        return response
+    }
+}
