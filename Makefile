@@ -21,8 +21,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
 
+# Formatting, and docs/architecture.md's hop table against the code (every file and function it names).
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Sources Tests
+	scripts/check-architecture-table
 
 format:
 	$(SWIFT) format --in-place --recursive --parallel Package.swift Sources Tests

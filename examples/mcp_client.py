@@ -102,12 +102,16 @@ class Callback:
         await asyncio.to_thread(self.done.wait, 300)
         if self.result is None:
             raise RuntimeError("no authorization code arrived")
-        code, state, iss = self.result
-        if SDK_MAJOR >= 2:
-            from mcp.shared.auth import AuthorizationCodeResult
+        return code_result(*self.result)
 
-            return AuthorizationCodeResult(code=code, state=state, iss=iss)
-        return code, state
+
+def code_result(code: str, state: str | None, iss: str | None):
+    """What the installed SDK line's OAuth callback handler returns for an authorization code."""
+    if SDK_MAJOR >= 2:
+        from mcp.shared.auth import AuthorizationCodeResult
+
+        return AuthorizationCodeResult(code=code, state=state, iss=iss)
+    return code, state
 
 
 def provider(url: str, callback: Callback):
@@ -149,8 +153,13 @@ class Session:
 
 
 @contextlib.asynccontextmanager
-async def open_session(url: str, auth, cafile: str | None = None, mode: str = "auto"):
+async def open_session(
+    url: str, auth, cafile: str | None = None, mode: str = "auto", headers: dict | None = None,
+    event_hooks: dict | None = None,
+):
     """Connects with whichever SDK line is installed; `cafile` is the CA to trust instead of the system's.
+    `auth` is the SDK's OAuth provider, or None with a fixed `Authorization` in `headers` (tests that
+    hold a token already); `event_hooks` are httpx's (tests that record every exchange).
 
     With the 2.x SDK, `mode` is the Client's: "auto" probes server/discover and speaks MCP 2026-07-28
     with the relay (no initialize); "legacy" starts a 2025-11-25 session with initialize. The 1.x SDK
@@ -161,7 +170,9 @@ async def open_session(url: str, auth, cafile: str | None = None, mode: str = "a
         from mcp import Client
         from mcp.client.streamable_http import streamable_http_client
 
-        async with httpx2.AsyncClient(auth=auth, timeout=30, verify=verify) as http:
+        async with httpx2.AsyncClient(
+            auth=auth, headers=headers, timeout=30, verify=verify, event_hooks=event_hooks
+        ) as http:
             async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:
                 yield Session(client.call_tool, client.list_tools, client.protocol_version)
     else:
@@ -170,9 +181,13 @@ async def open_session(url: str, auth, cafile: str | None = None, mode: str = "a
         from mcp.client.streamable_http import streamablehttp_client
 
         def http_client(headers=None, timeout=None, auth=None):
-            return httpx.AsyncClient(headers=headers, timeout=timeout or 30, auth=auth, verify=verify)
+            return httpx.AsyncClient(
+                headers=headers, timeout=timeout or 30, auth=auth, verify=verify, event_hooks=event_hooks
+            )
 
-        async with streamablehttp_client(url, auth=auth, httpx_client_factory=http_client) as (read, write, _):
+        async with streamablehttp_client(url, headers=headers, auth=auth, httpx_client_factory=http_client) as (
+            read, write, _
+        ):
             async with ClientSession(read, write) as session:
                 version = (await session.initialize()).protocolVersion
                 yield Session(session.call_tool, session.list_tools, version)

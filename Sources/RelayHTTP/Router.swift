@@ -2,7 +2,9 @@
 /// written `:name` matches any one segment and is captured into `Request.parameters`.
 ///
 /// Unknown paths get 404, known paths with another method 405 with `Allow`, HEAD runs the GET
-/// handler (the server drops the body), OPTIONS without a handler gets 204 with `Allow`.
+/// handler (the server drops the body), OPTIONS without a handler gets 204 with `Allow`. A
+/// responder mounted on a path (`mount(_:as:_:)`, the MCP endpoint) answers every method there
+/// itself, at once or later as it decides.
 /// Errors conforming to `HTTPResponseError` render themselves; anything else is a bare 500 and
 /// goes to `onError` for the log.
 package struct Router: Sendable {
@@ -16,12 +18,20 @@ package struct Router: Sendable {
         case deferred(Handler)
     }
 
-    private struct Route: Sendable {
-        var segments: [Substring]
-        var handlers: [HTTPMethod: Entry]
+    /// What one path answers: a handler per method, or one responder for every method.
+    private struct Methods: Sendable {
+        var handlers: [HTTPMethod: Entry] = [:]
+        var everyMethod: Responder?
+        /// The route's name in logs and metrics when it is not the path (several paths, one route).
+        var name: String?
     }
 
-    private var exact: [String: [HTTPMethod: Entry]] = [:]
+    private struct Route: Sendable {
+        var segments: [Substring]
+        var methods: Methods
+    }
+
+    private var exact: [String: Methods] = [:]
     private var patterns: [Route] = []
     /// Called with every error that became a 500.
     package var onError: @Sendable (any Error, Request) -> Void
@@ -45,12 +55,22 @@ package struct Router: Sendable {
         if path.contains("/:") {
             let segments = path.split(separator: "/", omittingEmptySubsequences: false)
             if let index = patterns.firstIndex(where: { $0.segments == segments }) {
-                patterns[index].handlers[method] = handler
+                patterns[index].methods.handlers[method] = handler
             } else {
-                patterns.append(Route(segments: segments, handlers: [method: handler]))
+                patterns.append(Route(segments: segments, methods: Methods(handlers: [method: handler])))
             }
         } else {
-            exact[path, default: [:]][method] = handler
+            exact[path, default: Methods()].handlers[method] = handler
+        }
+    }
+
+    /// Hands every request to each of `paths` (exact paths), whatever its method, to `responder`,
+    /// which answers now or later as it decides (the MCP endpoint authenticates before its own 405).
+    /// Logs and metrics name all of them `name`.
+    package mutating func mount(_ paths: [String], as name: String, _ responder: Responder) {
+        for path in paths {
+            precondition(!path.contains("/:"), "a mounted path is exact")
+            exact[path] = Methods(everyMethod: responder, name: name)
         }
     }
 
@@ -73,10 +93,18 @@ package struct Router: Sendable {
 
     /// Routes one request: immediate handlers and routing errors answer now, others later.
     package func resolve(_ request: Request) -> Responder.Outcome {
+        // An exact path (every route but the `:name` ones, /mcp included) needs no copy of the request.
+        if let methods = exact[String(request.path)] { return answer(request, methods) }
         var request = request
-        guard let handlers = match(&request) else {
+        guard let methods = matchPattern(&request) else {
             return .now(Self.notFound)
         }
+        return answer(request, methods)
+    }
+
+    private func answer(_ request: Request, _ methods: Methods) -> Responder.Outcome {
+        if let responder = methods.everyMethod { return responder(request) }
+        let handlers = methods.handlers
         let entry: Entry
         if let exactEntry = handlers[request.method] {
             entry = exactEntry
@@ -109,9 +137,9 @@ package struct Router: Sendable {
     /// which must name routes, never raw targets.
     package func pattern(for request: Request) -> String? {
         let path = String(request.path)
-        if exact[path] != nil { return path }
+        if let methods = exact[path] { return methods.name ?? path }
         var copy = request
-        guard match(&copy) != nil else { return nil }
+        guard matchPattern(&copy) != nil else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         return patterns.first { route in
             route.segments.count == segments.count
@@ -128,9 +156,8 @@ package struct Router: Sendable {
     private static let notFound = HTTPError(.notFound).response()
     private static let internalError = Response.text("Internal Server Error", status: .internalServerError)
 
-    private func match(_ request: inout Request) -> [HTTPMethod: Entry]? {
+    private func matchPattern(_ request: inout Request) -> Methods? {
         let path = request.path
-        if let handlers = exact[String(path)] { return handlers }
         guard !patterns.isEmpty else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         for route in patterns where route.segments.count == segments.count {
@@ -151,7 +178,7 @@ package struct Router: Sendable {
             }
             if matched {
                 request.parameters = parameters
-                return route.handlers
+                return route.methods
             }
         }
         return nil

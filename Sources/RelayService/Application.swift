@@ -131,8 +131,10 @@ package func buildApplication(
             "Tools require scopes the authorization server does not offer: \(unoffered.sorted())")
     }
 
-    let observer = RequestObserver(logger: logger, metrics: metrics, router: router, mcpPaths: endpoint.paths)
-    var responder = endpoint.responder(otherwise: router.responder)
+    endpoint.mount(on: &router)
+    // The router names both MCP paths "/mcp", so logs and metrics name the route as before.
+    let observer = RequestObserver(logger: logger, metrics: metrics, router: router)
+    var responder = router.responder
     if let plainHTTP = PlainHTTPGuard(issuer: configuration.issuer, trustedProxies: configuration.server.trustedProxies)
     {
         responder = plainHTTP.wrap(responder)

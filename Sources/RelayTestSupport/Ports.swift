@@ -17,10 +17,7 @@ package func freePort(host: String = "127.0.0.1") throws -> Int {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw TestSupportFailure("socket() failed: errno \(errno)") }
     defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr(host)
-    address.sin_port = 0
+    var address = ipv4Address(host, port: 0)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
         pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
@@ -29,6 +26,27 @@ package func freePort(host: String = "127.0.0.1") throws -> Int {
     }
     guard bound else { throw TestSupportFailure("bind() on \(host) failed: errno \(errno)") }
     return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Whether something on `host` accepts TCP connections on `port` (a child process has started listening).
+package func isListening(port: Int, host: String = "127.0.0.1") -> Bool {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var address = ipv4Address(host, port: port)
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+}
+
+private func ipv4Address(_ host: String, port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr(host)
+    address.sin_port = UInt16(port).bigEndian
+    return address
 }
 
 /// A new empty directory under the system's temporary directory, named with `prefix`; the caller

@@ -142,18 +142,8 @@ extension RelayClient {
     func callToolText(_ name: String, _ arguments: JSONValue = [:], access: String, at base: String) async throws
         -> String
     {
-        let body: JSONValue = [
-            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": ["name": .string(name), "arguments": arguments],
-        ]
         let response = try await http.send(
-            ClientRequest(
-                method: .post, url: base + "/mcp",
-                headers: [
-                    "Content-Type": "application/json", "Accept": "application/json",
-                    "MCP-Protocol-Version": "2025-11-25", "Authorization": "Bearer " + access,
-                ],
-                body: body.bytes))
+            Self.toolCall(name, arguments, access: access, at: base, version: "2025-11-25", accept: "application/json"))
         return response.text
     }
 }

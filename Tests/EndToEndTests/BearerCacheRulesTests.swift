@@ -12,12 +12,10 @@ final class BearerCacheRulesTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: data) }
         let demo = try ChildProcess(product: "mustdo-relay-demo", ["--port", "0", "--data", data])
         let url = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)/mcp"#)
-        let path = DemoClientTests.repository.appendingPathComponent("Tests/EndToEndTests/e2e/" + script).path
-        let client = try ChildProcess(executable: "/usr/bin/env", ["python3", path, url])
-        let status = try await client.waitForExit(timeout: .seconds(120))
-        let text = client.text
-        XCTAssertEqual(status, 0, text)
-        let line = try XCTUnwrap(text.split(separator: "\n").last(where: { $0.hasPrefix("{") || $0.hasPrefix("[") }))
+        let run = try await PythonScript.run(
+            try ChildProcess.tool("python3"), "Tests/EndToEndTests/e2e/" + script, [url], timeout: .seconds(120))
+        XCTAssertEqual(run.status, 0, run.output)
+        let line = try XCTUnwrap(run.reportLine, run.output)
         demo.signal(SIGINT)
         _ = try await demo.waitForExit()
         return try JSONSerialization.jsonObject(with: Data(line.utf8))

@@ -1,6 +1,7 @@
 import Foundation
 import RelayHTTP
 import RelayJSON
+import RelayTestSupport
 import XCTest
 
 @testable import RelayDemo
@@ -15,7 +16,7 @@ final class BrowserOriginTests: XCTestCase {
     func testTheDemoLetsTheInspectorCallMCPAndProductionRefusesIt() async throws {
         XCTAssertEqual(Configuration().allowedOrigins, [], "production allows no browser origin by default")
         let demo = try await RelayHarness()
-        do {
+        try await withCleanup {
             let tokens = try await OAuthDriver(http: demo.http, issuer: demo.issuer).connect(
                 appleID: "page@example.com")
             for origin in Demo.inspectorOrigins {
@@ -40,16 +41,13 @@ final class BrowserOriginTests: XCTestCase {
             let stranger = try await demo.http.send(
                 Self.post(demo.mcpURL, origin: "http://localhost:6275", token: tokens.access))
             XCTAssertEqual(stranger.status, 403, "only the Inspector's origins, not any local page")
-        } catch {
+        } cleanup: {
             await demo.stop()
             demo.removeFiles()
-            throw error
         }
-        await demo.stop()
-        demo.removeFiles()
 
         let production = try await RelayHarness(configure: { $0.allowedOrigins = Configuration().allowedOrigins })
-        do {
+        try await withCleanup {
             let tokens = try await OAuthDriver(http: production.http, issuer: production.issuer).connect(
                 appleID: "server@example.com")
             for origin in Demo.inspectorOrigins {
@@ -62,13 +60,10 @@ final class BrowserOriginTests: XCTestCase {
             let serverSide = try await production.http.send(
                 Self.post(production.mcpURL, origin: nil, token: tokens.access))
             XCTAssertEqual(serverSide.status, 200, "clients without Origin are unaffected")
-        } catch {
+        } cleanup: {
             await production.stop()
             production.removeFiles()
-            throw error
         }
-        await production.stop()
-        production.removeFiles()
     }
 
     static func preflight(_ url: String, origin: String) -> ClientRequest {

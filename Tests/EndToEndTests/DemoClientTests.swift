@@ -11,9 +11,6 @@ import XCTest
 /// callback, tokens, then real tool calls. Afterwards nothing of the to-do is in the relay's store
 /// or its output.
 final class DemoClientTests: XCTestCase {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     func testTheExampleClientConnectsThroughTheDemoWithBothSDKLines() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
@@ -27,20 +24,15 @@ final class DemoClientTests: XCTestCase {
         let words = command.split(separator: " ").map(String.init)
         XCTAssertEqual(words[1], url)
         let canary = "canary-\(UUID().uuidString.prefix(8))"
-        let connect = Self.repository.appendingPathComponent(words[0]).path
+        let connect = PythonScript.path(words[0])
         let latest = try await runClient(
             connect, Array(words.dropFirst()) + ["--add", "\(canary) 2.x", "--due", "2030-01-02T09:00", "--json"])
         // And the 1.x line of the SDK as another person.
-        let python1 = Self.repository.appendingPathComponent(".venv-mcp1/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python1) else {
-            XCTFail("\(python1) is missing: run scripts/install-deps.sh (make test does)")
-            return
-        }
-        let script = Self.repository.appendingPathComponent("examples/mcp_client.py").path
         let older = try await runClient(
-            python1,
+            try PythonScript.virtualenv(".venv-mcp1"),
             [
-                script, url, "--headless", "bob@example.com", "--add", "\(canary) 1.x", "--due", "2030-01-02T09:00",
+                PythonScript.path("examples/mcp_client.py"), url, "--headless", "bob@example.com", "--add",
+                "\(canary) 1.x", "--due", "2030-01-02T09:00",
                 "--json",
             ])
         // The 2.x SDK's server/discover probe is answered: it speaks 2026-07-28; 1.x initializes.
@@ -72,16 +64,10 @@ final class DemoClientTests: XCTestCase {
     }
 
     private func runClient(_ executable: String, _ arguments: [String]) async throws -> [String: Any] {
-        let client = try ChildProcess(executable: executable, arguments)
-        let status = try await client.waitForExit(timeout: .seconds(60))
-        let text = client.text
-        XCTAssertEqual(status, 0, text)
-        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
-            let report = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        else {
-            XCTFail("no JSON report: \(text)")
-            return [:]
-        }
-        return report
+        let outcome = try await PythonScript.finish(
+            ChildProcess(executable: executable, arguments), timeout: .seconds(60))
+        XCTAssertEqual(outcome.status, 0, outcome.output)
+        XCTAssertNotNil(outcome.reportLine, "no JSON report: \(outcome.output)")
+        return outcome.report
     }
 }

@@ -23,8 +23,7 @@ final class LocalServerTests: XCTestCase {
     ]
 
     func testTheSDKStdioClientsSignInThroughTheBounceAndUseEverything() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("local-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try temporaryDirectory(prefix: "local").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let certificates = try await TestCertificates.make(in: directory)
         let port = try freePort()
@@ -35,21 +34,13 @@ final class LocalServerTests: XCTestCase {
 
         // The local server's API token has the bounce as its sign-in callback (a production token cannot
         // name http://localhost); the emulator sends the browser there.
-        let emulator = try ChildProcess(
-            product: "cloudkit-emulator",
-            [
-                "--port", "0", "--api-token", "test-api-token", "--container", "iCloud.test.mustdo", "--callback",
-                bounce,
-                "--token-lifetime", "0",
-            ])
-        let emulatorURL = try await emulator.waitForOutput(matching: #"listening on (http://\S+)"#)
+        let (emulator, emulatorURL) = try await ChildProcess.emulator(callback: bounce, ["--token-lifetime", "0"])
         let service = try await ServiceDirectory(extra: [
             "RELAY_ISSUER": issuer, "RELAY_TRUSTED_PROXIES": "127.0.0.1", "RELAY_CLOUDKIT_BASE_URL": emulatorURL,
             "RELAY_LOCAL_BOUNCE_PORTS": String(callbackPort),
         ])
         defer { service.remove() }
-        let relay = try ChildProcess(product: "mustdo-relay", ["serve", "--config", service.configFile])
-        let relayPort = Int(try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#))!
+        let (relay, relayPort) = try await ChildProcess.serve(service)
         let nginx = try await NginxProxy(
             directory: directory + "/nginx", certificates: certificates, upstreamPort: relayPort, port: port,
             redirectPort: redirectPort)

@@ -57,7 +57,7 @@ final class NginxProxy {
         try await ChildProcess.run(nginx, ["-t", "-q"] + arguments)
         let process = try ChildProcess(executable: nginx, arguments + ["-g", "daemon off;"])
         let deadline = Date().addingTimeInterval(30)
-        while !LoopbackPorts.isListening(port) {
+        while !isListening(port: port) {
             guard process.isRunning, Date() < deadline else {
                 let log = (try? String(contentsOfFile: directory + "/logs/error.log", encoding: .utf8)) ?? ""
                 throw ChildProcess.ChildProcessError.failed("nginx did not start: \(process.text) \(log)")

@@ -21,21 +21,14 @@ final class ProxyTests: XCTestCase {
     static let registrationsPerHour = 5
 
     func testTheSDKClientsWorkThroughNginxWithTLSAndForwardedHeadersCannotBeSpoofed() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("proxy-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try temporaryDirectory(prefix: "proxy").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let certificates = try await TestCertificates.make(in: directory)
         let port = try freePort()
         let redirectPort = try freePort()
         let issuer = "https://127.0.0.1:\(port)"
 
-        let emulator = try ChildProcess(
-            product: "cloudkit-emulator",
-            [
-                "--port", "0", "--api-token", "test-api-token", "--container", "iCloud.test.mustdo", "--callback",
-                issuer + "/oauth/apple/callback",
-            ])
-        let emulatorURL = try await emulator.waitForOutput(matching: #"listening on (http://\S+)"#)
+        let (emulator, emulatorURL) = try await ChildProcess.emulator(callback: issuer + "/oauth/apple/callback")
         // CloudKit as Apple serves it: TLS (a private CA the relay is told to trust) and HTTP/2.
         let cloudKit = try await CloudKitFront(
             directory: directory + "/cloudkit", certificates: certificates, emulatorURL: emulatorURL)
@@ -45,8 +38,7 @@ final class ProxyTests: XCTestCase {
             "RELAY_OAUTH_REGISTRATIONS_PER_HOUR": String(Self.registrationsPerHour),
         ])
         defer { service.remove() }
-        let relay = try ChildProcess(product: "mustdo-relay", ["serve", "--config", service.configFile])
-        let relayPort = Int(try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#))!
+        let (relay, relayPort) = try await ChildProcess.serve(service)
         let nginx = try await NginxProxy(
             directory: directory + "/nginx", certificates: certificates, upstreamPort: relayPort, port: port,
             redirectPort: redirectPort)

@@ -1,4 +1,5 @@
 import Foundation
+import RelayTestSupport
 import XCTest
 
 /// A person pastes the connector URL with a trailing slash (`…/mcp/`). The official Python SDK
@@ -7,7 +8,7 @@ import XCTest
 final class TrailingSlashSDKTests: XCTestCase {
     func testTheOfficialPythonSDKConnectsToTheURLTypedWithATrailingSlash() async throws {
         let relay = try await RelayHarness()
-        do {
+        try await withCleanup {
             for (line, venv) in [("2.x", ".venv-mcp2"), ("1.x", ".venv-mcp1")] {
                 let outcome = try await PythonScript.run(
                     try PythonScript.virtualenv(venv), "examples/mcp_client.py",
@@ -25,12 +26,9 @@ final class TrailingSlashSDKTests: XCTestCase {
             XCTAssertFalse(
                 metrics.contains(#"route="/.well-known/oauth-protected-resource/mcp",status="200""#),
                 "and not the metadata of the other spelling")
-        } catch {
+        } cleanup: {
             await relay.stop()
             relay.removeFiles()
-            throw error
         }
-        await relay.stop()
-        relay.removeFiles()
     }
 }

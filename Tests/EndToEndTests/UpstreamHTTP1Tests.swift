@@ -12,23 +12,13 @@ import XCTest
 /// way stop offering HTTP/2.
 final class UpstreamHTTP1Tests: XCTestCase {
     func testEveryToolWorksWhenCloudKitOffersOnlyHTTP1() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "upstream-h1-\(UUID().uuidString)"
-        )
-        .path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try temporaryDirectory(prefix: "upstream-h1").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let certificates = try await TestCertificates.make(in: directory)
         let port = try freePort()
         let issuer = "http://127.0.0.1:\(port)"
 
-        let emulator = try ChildProcess(
-            product: "cloudkit-emulator",
-            [
-                "--port", "0", "--api-token", "test-api-token", "--container", "iCloud.test.mustdo", "--callback",
-                issuer + "/oauth/apple/callback",
-            ])
-        let emulatorURL = try await emulator.waitForOutput(matching: #"listening on (http://\S+)"#)
+        let (emulator, emulatorURL) = try await ChildProcess.emulator(callback: issuer + "/oauth/apple/callback")
         let cloudKit = try await CloudKitFront(
             directory: directory + "/cloudkit", certificates: certificates, emulatorURL: emulatorURL, http2: false)
         let service = try await ServiceDirectory(extra: [
@@ -36,8 +26,7 @@ final class UpstreamHTTP1Tests: XCTestCase {
             "RELAY_CLOUDKIT_CA_FILE": certificates.caFile,
         ])
         defer { service.remove() }
-        let relay = try ChildProcess(product: "mustdo-relay", ["serve", "--config", service.configFile])
-        _ = try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#)
+        let (relay, _) = try await ChildProcess.serve(service)
 
         let run = try await PythonScript.run(
             try PythonScript.virtualenv(".venv-mcp2"), "Tests/EndToEndTests/e2e/all_tools.py",

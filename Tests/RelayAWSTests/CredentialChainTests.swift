@@ -196,9 +196,11 @@ struct CredentialChainTests {
         #expect(try await store.createTable())
         let other = try DynamoDBStore(
             tableName: table, configuration: AWSTestSupport.configuration(endpoint: moto.endpoint), httpClient: http)
-        await #expect(throws: (any Error).self, "the table is in the role's account, not the default one") {
+        let refused = await #expect(throws: StoreError.self, "the table is in the role's account, not the default one")
+        {
             _ = try await other.get(.init(pk: "a", sk: "b"))
         }
+        #expect(refused?.description.contains("ResourceNotFoundException") == true, "\(String(describing: refused))")
         _ = try await store.get(.init(pk: "a", sk: "b"))
     }
 }

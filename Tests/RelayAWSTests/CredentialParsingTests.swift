@@ -102,6 +102,11 @@ struct CredentialParsingTests {
                 _ = try CredentialDocument.parse(Array(body.utf8), origin: "the test endpoint")
                 Issue.record("accepted \(body)")
             } catch {
+                guard case .credentials(let reason) = error else {
+                    Issue.record("expected AWSError.credentials, got \(error)")
+                    continue
+                }
+                #expect(reason.contains("the test endpoint answered"), "\(reason)")
                 #expect(!"\(error)".contains(secret))
             }
         }

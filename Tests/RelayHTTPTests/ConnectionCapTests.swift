@@ -8,14 +8,6 @@ import XCTest
 /// several loopback addresses (127.0.0.2, 127.0.0.3), IPv6 is `::1`; the /64 grouping of distinct
 /// IPv6 addresses is checked on the table itself (loopback has one IPv6 address).
 final class ConnectionCapTests: XCTestCase {
-    private func configuration(_ adjust: (inout ServerConfiguration) -> Void) -> (ServerConfiguration, ServerEvents) {
-        let events = ServerEvents()
-        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 2)
-        configuration.onEvent = events.record
-        adjust(&configuration)
-        return (configuration, events)
-    }
-
     private func served(_ client: RawClient, file: StaticString = #filePath, line: UInt = #line) throws {
         try client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
         XCTAssertEqual(try client.readResponse().status, 200, file: file, line: line)
@@ -30,7 +22,7 @@ final class ConnectionCapTests: XCTestCase {
     }
 
     func testOneAddressHoldsAtMostTheCapWhileOthersAreServed() async throws {
-        let (configuration, events) = configuration { $0.maxConnectionsPerAddress = 2 }
+        let (configuration, events) = ServerEvents.configuration { $0.maxConnectionsPerAddress = 2 }
         let first = IPAddress("127.0.0.2")!
         try await withServer(configuration, router: testRouter()) { server in
             var held = try (0..<2).map { _ in try RawClient(port: server.port, source: "127.0.0.2") }
@@ -55,7 +47,7 @@ final class ConnectionCapTests: XCTestCase {
     }
 
     func testIPv6IsCappedOnARealSocket() async throws {
-        let (configuration, events) = configuration {
+        let (configuration, events) = ServerEvents.configuration {
             $0.host = "::1"
             $0.maxConnectionsPerAddress = 2
         }
@@ -89,7 +81,7 @@ final class ConnectionCapTests: XCTestCase {
     }
 
     func testTrustedProxiesAreNotCapped() async throws {
-        let (configuration, events) = configuration {
+        let (configuration, events) = ServerEvents.configuration {
             $0.maxConnectionsPerAddress = 1
             $0.trustedProxies = TrustedProxies([IPAddressRange("127.0.0.1")!])
         }
@@ -106,7 +98,7 @@ final class ConnectionCapTests: XCTestCase {
     }
 
     func testConnectionsBeyondTheLimitGet503FromAnyAddress() async throws {
-        let (configuration, events) = configuration {
+        let (configuration, events) = ServerEvents.configuration {
             $0.maxConnections = 2
             $0.maxConnectionsPerAddress = 10
         }

@@ -98,15 +98,12 @@ func withServer(
     configuration.port = 0
     let server = Server(configuration: configuration, responder: router.responder)
     try server.start()
-    do {
+    try await withCleanup {
         try await body(server)
-    } catch {
+    } cleanup: {
         server.shutdown()
         await server.waitUntilStopped()
-        throw error
     }
-    server.shutdown()
-    await server.waitUntilStopped()
 }
 
 /// A router with the handlers the socket tests use.

@@ -32,7 +32,10 @@ final class ServerShutdownTests: XCTestCase {
         XCTAssertEqual(response.text, "slow /slow?ms=700")
         XCTAssertEqual(response.header("connection"), "close")
         await server.waitUntilStopped()
-        XCTAssertThrowsError(try RawClient(port: port), "still accepting after shutdown")
+        XCTAssertThrowsError(try RawClient(port: port), "still accepting after shutdown") { error in
+            XCTAssertTrue("\(error)".hasPrefix("connect to 127.0.0.1:\(port)"), "\(error)")
+            XCTAssertTrue("\(error)".contains("refused"), "\(error)")
+        }
     }
 
     func testDrainGivesUpAfterTheTimeout() async throws {

@@ -14,6 +14,16 @@ final class ServerEvents: Sendable {
 
     /// The observer to put in a configuration.
     var record: @Sendable (ServerEvent) -> Void { { [events] event in events.withLock { $0.append(event) } } }
+
+    /// A loopback server configuration on port 0 with two loops, reporting to a new `ServerEvents`,
+    /// after `adjust`.
+    static func configuration(_ adjust: (inout ServerConfiguration) -> Void) -> (ServerConfiguration, ServerEvents) {
+        let events = ServerEvents()
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 2)
+        configuration.onEvent = events.record
+        adjust(&configuration)
+        return (configuration, events)
+    }
 }
 
 /// What a trickling client saw.

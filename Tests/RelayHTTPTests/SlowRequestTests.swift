@@ -8,16 +8,8 @@ import XCTest
 /// body sent at an honest pace is not cut. Each slow client keeps sending until it is answered (or
 /// for several times the deadline), so a deadline the bytes extended shows as no answer.
 final class SlowRequestTests: XCTestCase {
-    private func configuration(_ adjust: (inout ServerConfiguration) -> Void) -> (ServerConfiguration, ServerEvents) {
-        let events = ServerEvents()
-        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 2)
-        configuration.onEvent = events.record
-        adjust(&configuration)
-        return (configuration, events)
-    }
-
     func testTheHeadOfAKeptAliveConnectionsNextRequestHasATotalDeadline() async throws {
-        let (configuration, events) = configuration { $0.headerReadTimeoutMilliseconds = 1000 }
+        let (configuration, events) = ServerEvents.configuration { $0.headerReadTimeoutMilliseconds = 1000 }
         try await withServer(configuration, router: testRouter()) { server in
             let client = try RawClient(port: server.port)
             try client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
@@ -34,7 +26,7 @@ final class SlowRequestTests: XCTestCase {
     }
 
     func testABodyFastEnoughForTheIdleTimerStillEndsAtTheBodyDeadline() async throws {
-        let (configuration, events) = configuration {
+        let (configuration, events) = ServerEvents.configuration {
             $0.bodyTimeoutMilliseconds = 1500
             $0.bodyIdleTimeoutMilliseconds = 1000
             $0.bodyMinimumBytesPerSecond = 0
@@ -52,7 +44,7 @@ final class SlowRequestTests: XCTestCase {
     }
 
     func testABodySlowerThanTheMinimumRateIsCutAfterTheGracePeriod() async throws {
-        let (configuration, events) = configuration {
+        let (configuration, events) = ServerEvents.configuration {
             $0.bodyMinimumBytesPerSecond = 1000
             $0.bodyRateGraceMilliseconds = 1000
             $0.bodyIdleTimeoutMilliseconds = 30_000
@@ -73,7 +65,7 @@ final class SlowRequestTests: XCTestCase {
     }
 
     func testABodyAboveTheMinimumRateIsReceivedWhole() async throws {
-        let (configuration, events) = configuration {
+        let (configuration, events) = ServerEvents.configuration {
             $0.bodyMinimumBytesPerSecond = 1000
             $0.bodyRateGraceMilliseconds = 500
         }
@@ -94,7 +86,7 @@ final class SlowRequestTests: XCTestCase {
     }
 
     func testAChunkedBodyTrickledBelowTheRateIsCutToo() async throws {
-        let (configuration, events) = configuration {
+        let (configuration, events) = ServerEvents.configuration {
             $0.bodyMinimumBytesPerSecond = 1000
             $0.bodyRateGraceMilliseconds = 1000
         }

@@ -202,12 +202,9 @@ final class ReferenceServer: Sendable {
     let process: Subprocess
 
     init(tools: String, prompts: String? = nil) throws {
-        let python = PythonSDK.root.appendingPathComponent(".venv-mcp2/bin/python")
-        guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            throw PythonSDK.Failure(description: "\(python.path) is missing: run scripts/install-deps.sh first")
-        }
-        let script = PythonSDK.script.deletingLastPathComponent().appendingPathComponent("sdk_server.py")
-        process = try Subprocess(python.path, [script.path, tools] + (prompts.map { [$0] } ?? []))
+        process = try Subprocess(
+            try PythonScript.virtualenv(".venv-mcp2"),
+            [PythonScript.path(PythonSDK.folder + "sdk_server.py"), tools] + (prompts.map { [$0] } ?? []))
     }
 
     func port() async throws -> Int {

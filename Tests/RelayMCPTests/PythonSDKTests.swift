@@ -114,10 +114,7 @@ struct PythonSDKPromptTests {
 }
 
 enum PythonSDK {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-        "e2e/sdk_client.py")
+    static let folder = "Tests/RelayMCPTests/e2e/"
 
     static var pythonExists: Bool {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -128,22 +125,15 @@ enum PythonSDK {
         var description: String
     }
 
-    /// Runs the script with the venv's interpreter and returns its JSON summary.
+    /// Runs `e2e/sdk_client.py` with the venv's interpreter and returns its JSON summary.
     static func run(venv: String, port: Int, mode: String = "auto") async throws -> JSONValue {
-        let python = root.appendingPathComponent("\(venv)/bin/python")
-        guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            throw Failure(description: "\(python.path) is missing: run scripts/install-deps.sh (make deps) first")
+        let outcome = try await PythonScript.run(
+            try PythonScript.virtualenv(venv), folder + "sdk_client.py",
+            ["http://127.0.0.1:\(port)/mcp", TestServer.token, mode])
+        guard outcome.status == 0, let line = outcome.reportLine else {
+            throw Failure(description: "\(venv) client exited with \(outcome.status)\n\(outcome.output)")
         }
-        let client = try Subprocess(
-            python.path, [script.path, "http://127.0.0.1:\(port)/mcp", TestServer.token, mode], errors: .capture)
-        // A hung client must not hang the suite.
-        let status = try await client.wait(timeout: .seconds(90)).status
-        let output = client.text
-        let errors = client.errorText
-        guard status == 0, let line = output.split(separator: "\n").last else {
-            throw Failure(description: "\(venv) client exited with \(status)\n\(output)\n\(errors)")
-        }
-        return try JSONValue(parsing: String(line))
+        return try JSONValue(parsing: line)
     }
 
     /// What both SDK lines must have seen.

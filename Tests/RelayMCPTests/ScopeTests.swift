@@ -15,8 +15,7 @@ import Testing
     @Test(arguments: [true, false])
     func aReadOnlyTokenListsEveryToolAndCallsOnlyTheReadingOnes(immediate: Bool) async throws {
         let authenticator = FakeAuthenticator(immediate: immediate)
-        try await withServer(TestServer(authenticator: authenticator, mount: immediate ? .responder : .router)) {
-            server in
+        try await withServer(TestServer(authenticator: authenticator)) { server in
             let token = FakeAuthenticator.readOnlyToken
             let list = try await server.post(TestServer.request("tools/list"), token: token, extra: Self.version)
             #expect(list.json?["result"]?["tools"]?.arrayValue?.count == 5)

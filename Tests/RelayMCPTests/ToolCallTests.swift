@@ -192,7 +192,7 @@ import Testing
     @Test(arguments: [true, false])
     func sessionEndedBecomesA401WithTheChallenge(immediate: Bool) async throws {
         let authenticator = FakeAuthenticator(immediate: immediate)
-        try await withServer(TestServer(authenticator: authenticator, mount: .router)) { server in
+        try await withServer(TestServer(authenticator: authenticator)) { server in
             let response = try await server.post(
                 TestServer.call("fail", ["mode": "session"]), extra: [("MCP-Protocol-Version", "2025-11-25")])
             #expect(response.status == 401)

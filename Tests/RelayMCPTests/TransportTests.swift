@@ -16,9 +16,8 @@ import Testing
         }
     }
 
-    @Test(arguments: [TestServer.Mount.router, .responder])
-    func trailingSlashIsServedWithoutRedirect(mount: TestServer.Mount) async throws {
-        try await withServer(TestServer(mount: mount)) { server in
+    @Test func trailingSlashIsServedWithoutRedirect() async throws {
+        try await withServer(TestServer()) { server in
             let response = try await server.send(path: "/mcp/", body: TestServer.request("ping").jsonString)
             #expect(response.status == 200)
             #expect(response.header("Location") == nil)
@@ -26,9 +25,8 @@ import Testing
         }
     }
 
-    @Test(arguments: [TestServer.Mount.router, .responder])
-    func everyMethodButPostIs405AfterAuthentication(mount: TestServer.Mount) async throws {
-        try await withServer(TestServer(mount: mount)) { server in
+    @Test func everyMethodButPostIs405AfterAuthentication() async throws {
+        try await withServer(TestServer()) { server in
             for method in ["GET", "DELETE", "PUT", "PATCH", "HEAD"] {
                 let response = try await server.send(method, body: nil, extra: [])
                 #expect(response.status == 405, "\(method)")
@@ -41,7 +39,7 @@ import Testing
     @Test(arguments: [true, false])
     func unauthenticatedRequestsGetTheChallengeOnEveryMethod(immediate: Bool) async throws {
         let authenticator = FakeAuthenticator(immediate: immediate)
-        try await withServer(TestServer(authenticator: authenticator, mount: .router)) { server in
+        try await withServer(TestServer(authenticator: authenticator)) { server in
             for method in ["POST", "GET", "DELETE", "PUT"] {
                 for token in [nil, "wrong"] {
                     var headers = [("Host", "127.0.0.1:\(server.port)"), ("Content-Type", "application/json")]

@@ -16,7 +16,7 @@ import RelayJSON
 ///
 /// ```swift
 /// let endpoint = try MCPEndpoint(configuration: configuration, tools: tools, authenticator: auth)
-/// endpoint.mount(on: &router)                  // or: endpoint.responder(otherwise: router.responder)
+/// endpoint.mount(on: &router)
 /// ```
 package final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
     /// The settings it was built with.
@@ -107,14 +107,6 @@ package final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
         }
     }
 
-    /// Answers one request, awaiting whatever work it needs.
-    package func response(to request: Request) async -> Response {
-        switch respond(to: request) {
-        case .now(let response): response
-        case .later(let work): await work()
-        }
-    }
-
     private func proceed(_ request: Request, _ decision: MCPAuthentication<Principal>) -> Responder.Outcome {
         switch decision {
         case .rejected(let response): .now(MCPResponses.withCORS(response))
@@ -126,26 +118,11 @@ package final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
     /// The paths served: the configured one and the same with a trailing slash.
     package var paths: [String] { [configuration.path, configuration.path + "/"] }
 
-    /// Registers the endpoint on `router` for both paths and the methods clients use (POST, GET,
-    /// DELETE, OPTIONS, PUT, PATCH; HEAD follows GET), so every one of them is authenticated before
-    /// its 405. Router handlers always run as a task; `responder(otherwise:)` avoids that.
+    /// Mounts the endpoint on `router` at both paths for every method, so every request there is
+    /// authenticated before its 405, and named by the configured path in logs and metrics. The
+    /// router hands the request straight to `respond(to:)`: what it answers at once (refusals, a
+    /// cached token's `tools/list`) creates no task.
     package func mount(on router: inout Router) {
-        for path in paths {
-            for method in [HTTPMethod.post, .get, .delete, .options, .put, .patch] {
-                router.on(method, path) { [self] request in await response(to: request) }
-            }
-        }
-    }
-
-    /// A responder that answers the endpoint's paths itself (any method) and hands every other
-    /// request to `fallback`: the fastest way to serve `/mcp`.
-    package func responder(otherwise fallback: Responder) -> Responder {
-        let exact = configuration.path
-        let slashed = configuration.path + "/"
-        return Responder { [self] request in
-            let path = request.path
-            if path == exact || path == slashed { return respond(to: request) }
-            return fallback(request)
-        }
+        router.mount(paths, as: configuration.path, Responder { [self] request in respond(to: request) })
     }
 }

@@ -6,8 +6,6 @@ struct RequestObserver: Sendable {
     let logger: Logger
     let metrics: Metrics
     let router: Router
-    /// Paths the MCP endpoint answers (outside the router).
-    var mcpPaths: [String] = []
     /// Paths answered without logs or metrics (exact routes, so the path is the route pattern).
     let quietPaths: Set<Substring> = ["/healthz", "/readyz"]
 
@@ -40,8 +38,7 @@ struct RequestObserver: Sendable {
 
     /// The route pattern for logs and metrics: never the raw path, which may carry codes or tokens.
     private func routeName(_ request: Request) -> String {
-        if mcpPaths.contains(where: { $0 == request.path }) { return mcpPaths[0] }
-        return router.pattern(for: request) ?? "unmatched"
+        router.pattern(for: request) ?? "unmatched"
     }
 
     private func finish(_ response: Response, id: RequestID, route: String, started: ContinuousClock.Instant)

@@ -39,18 +39,8 @@ extension RelayClient {
         _ name: String, _ arguments: JSONValue = [:], access accessToken: String, at base: String,
         timeout: Duration = .seconds(30)
     ) async throws(ClientError) -> ToolOutcome {
-        let body: JSONValue = [
-            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": ["name": .string(name), "arguments": arguments],
-        ]
         let response = try await http.send(
-            ClientRequest(
-                method: .post, url: base + "/mcp",
-                headers: [
-                    "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-                    "MCP-Protocol-Version": "2025-06-18", "Authorization": "Bearer " + accessToken,
-                ],
-                body: body.bytes, timeout: timeout))
+            Self.toolCall(name, arguments, access: accessToken, at: base, version: "2025-06-18", timeout: timeout))
         guard response.status == 200, let json = try? JSONValue(parsing: response.body), let result = json["result"]
         else { return .http(status: response.status, body: response.text) }
         if result["isError"]?.boolValue == true {
@@ -59,6 +49,26 @@ extension RelayClient {
                 code: error?["code"]?.stringValue ?? "?", retryAfter: error?["retryAfter"]?.intValue)
         }
         return .result(result["structuredContent"] ?? .null)
+    }
+}
+
+extension RelayClient {
+    /// The POST of one stateless `tools/call` as a client of `version` sends it.
+    static func toolCall(
+        _ name: String, _ arguments: JSONValue, access: String, at base: String, version: String,
+        accept: String = "application/json, text/event-stream", timeout: Duration? = nil
+    ) -> ClientRequest {
+        let body: JSONValue = [
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": ["name": .string(name), "arguments": arguments],
+        ]
+        return ClientRequest(
+            method: .post, url: base + "/mcp",
+            headers: [
+                "Content-Type": "application/json", "Accept": accept, "MCP-Protocol-Version": version,
+                "Authorization": "Bearer " + access,
+            ],
+            body: body.bytes, timeout: timeout)
     }
 }
 

@@ -138,6 +138,11 @@ class Walk:
         )
         return driver
 
+    def failed(self, driver, label: str, error: Exception) -> None:
+        """A walk that stopped: a screenshot, and the error with the page it happened on."""
+        self.snap(driver, f"{label}-error")
+        self.failures.append(f"{label}: {type(error).__name__}: {str(error)[:300]} at {driver.current_url}")
+
     def snap(self, driver, name: str) -> None:
         driver.save_screenshot(os.path.join(self.out, name + ".png"))
 
@@ -216,11 +221,18 @@ class Walk:
             run["disconnected"] = result
             self.expect(count_word in result, f"{label}: the result does not say how many: {result!r}")
         except Exception as error:  # a missing element or a timeout: record it with where it happened
-            self.snap(driver, f"{label}-error")
-            self.failures.append(f"{label}: {type(error).__name__}: {str(error)[:300]} at {driver.current_url}")
+            self.failed(driver, label, error)
         finally:
             driver.quit()
         return run
+
+    @staticmethod
+    def page_headers(url: str, names: tuple[str, ...]) -> tuple[dict, list[str]]:
+        """The headers `names` of a page fetched without a browser, and its CSP's directives."""
+        with urllib.request.urlopen(url, timeout=15) as response:
+            headers = {name: response.headers.get(name) for name in names}
+        policy = [part.strip() for part in (headers.get("Content-Security-Policy") or "").split(";")]
+        return headers, policy
 
     def framing(self) -> dict:
         """The consent page inside an iframe on another origin is blocked; a page that allows
@@ -244,10 +256,8 @@ class Walk:
                 self.snap(driver, f"frame-{name}")
         finally:
             driver.quit()
-        with urllib.request.urlopen(self.authorization()[0], timeout=15) as response:
-            headers = {name: response.headers.get(name) for name in ("Content-Security-Policy", "X-Frame-Options")}
+        headers, policy = self.page_headers(self.authorization()[0], ("Content-Security-Policy", "X-Frame-Options"))
         result["headers"] = headers
-        policy = [part.strip() for part in (headers["Content-Security-Policy"] or "").split(";")]
         self.expect("default-src 'none'" in policy and "frame-ancestors 'none'" in policy, f"consent CSP: {policy}")
         self.expect(not any(part.startswith("script-src") for part in policy), f"consent CSP allows script: {policy}")
         self.expect(headers["X-Frame-Options"] == "DENY", f"consent X-Frame-Options: {headers}")
@@ -257,18 +267,23 @@ class Walk:
         return result
 
 
-def main() -> int:
+def walk_main(make_walk, run, framing, languages) -> int:
+    """The command line every walk shares (--relay, --emulator, --out): `run(walk, language, size)` for each
+    of `languages` and each window size, then `framing(walk)`; one JSON line; exit status 1 when a check failed."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--relay", required=True)
     parser.add_argument("--emulator", required=True)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    walk = Walk(args.relay.rstrip("/"), args.emulator.rstrip("/"), args.out)
-    runs = [walk.connect_and_disconnect(language, size) for language in WORDS for size in SIZES]
-    framing = walk.framing()
-    print(json.dumps({"runs": runs, "framing": framing, "failures": walk.failures}, ensure_ascii=False))
+    walk = make_walk(args.relay.rstrip("/"), args.emulator.rstrip("/"), args.out)
+    runs = [run(walk, language, size) for language in languages for size in SIZES]
+    print(json.dumps({"runs": runs, "framing": framing(walk), "failures": walk.failures}, ensure_ascii=False))
     return 1 if walk.failures else 0
+
+
+def main() -> int:
+    return walk_main(Walk, Walk.connect_and_disconnect, Walk.framing, WORDS)
 
 
 if __name__ == "__main__":

@@ -12,16 +12,14 @@ Prints one JSON line {"runs": [...], "framing": {...}, "failures": [...]}; exits
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 import urllib.parse
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from browser_walk import SIZES, Walk  # noqa: E402
+from browser_walk import SIZES, Walk, walk_main  # noqa: E402
 from relay_flow import tool_call  # noqa: E402
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -159,8 +157,7 @@ class ConnectionsWalk(Walk):
             run["endedAll"] = after
             self.expect(after == [401, "invalid_token"], f"{label}: after End all: {after}")
         except Exception as error:  # a missing element or a timeout: record it with where it happened
-            self.snap(driver, f"{label}-error")
-            self.failures.append(f"{label}: {type(error).__name__}: {str(error)[:300]} at {driver.current_url}")
+            self.failed(driver, label, error)
         finally:
             driver.quit()
         return run
@@ -179,9 +176,8 @@ class ConnectionsWalk(Walk):
             self.snap(driver, "conn-frame")
         finally:
             driver.quit()
-        with urllib.request.urlopen(self.relay + "/connections", timeout=15) as response:
-            headers = {name: response.headers.get(name) for name in ("Content-Security-Policy", "X-Frame-Options", "Cache-Control")}
-        policy = [part.strip() for part in (headers["Content-Security-Policy"] or "").split(";")]
+        headers, policy = self.page_headers(
+            self.relay + "/connections", ("Content-Security-Policy", "X-Frame-Options", "Cache-Control"))
         self.expect("frame-ancestors 'none'" in policy, f"connections CSP: {policy}")
         self.expect(headers["X-Frame-Options"] == "DENY", f"connections X-Frame-Options: {headers}")
         self.expect(headers["Cache-Control"] == "no-store", f"connections Cache-Control: {headers}")
@@ -190,17 +186,7 @@ class ConnectionsWalk(Walk):
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--relay", required=True)
-    parser.add_argument("--emulator", required=True)
-    parser.add_argument("--out", required=True)
-    args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    walk = ConnectionsWalk(args.relay.rstrip("/"), args.emulator.rstrip("/"), args.out)
-    runs = [walk.run(language, size) for language in WORDS for size in SIZES]
-    framing = walk.framing_connections()
-    print(json.dumps({"runs": runs, "framing": framing, "failures": walk.failures}, ensure_ascii=False))
-    return 1 if walk.failures else 0
+    return walk_main(ConnectionsWalk, ConnectionsWalk.run, ConnectionsWalk.framing_connections, WORDS)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.abspath(os.path.join(HERE, "..", "..", "..", "examples")))
 from headless_sign_in import sign_in  # noqa: E402
-from mcp_client import SDK_MAJOR, MemoryTokens  # noqa: E402
+from mcp_client import MemoryTokens, code_result, open_session  # noqa: E402
 from relay_flow import REDIRECT, connect  # noqa: E402
 
 
@@ -47,12 +47,7 @@ class Recorder:
         self.result = await asyncio.to_thread(sign_in, authorization_url, self.apple_id)
 
     async def callback(self):
-        code, state, iss = self.result
-        if SDK_MAJOR >= 2:
-            from mcp.shared.auth import AuthorizationCodeResult
-
-            return AuthorizationCodeResult(code=code, state=state, iss=iss)
-        return code, state
+        return code_result(*self.result)
 
     def count(self, path: str, status: int) -> int:
         return sum(1 for _, p, s in self.exchanges if p == path and s == status)
@@ -79,27 +74,8 @@ def provider(relay: str, tokens: dict, recorder: Recorder):
 
 @contextlib.asynccontextmanager
 async def session(relay: str, auth, recorder: Recorder):
-    hooks = {"response": [recorder.on_response]}
-    if SDK_MAJOR >= 2:
-        import httpx2
-        from mcp import Client
-        from mcp.client.streamable_http import streamable_http_client
-
-        async with httpx2.AsyncClient(auth=auth, timeout=30, event_hooks=hooks) as http:
-            async with Client(streamable_http_client(relay + "/mcp", http_client=http)) as client:
-                yield client.call_tool, client.list_tools
-    else:
-        import httpx
-        from mcp import ClientSession
-        from mcp.client.streamable_http import streamablehttp_client
-
-        def factory(headers=None, timeout=None, auth=None):
-            return httpx.AsyncClient(headers=headers, timeout=timeout or 30, auth=auth, event_hooks=hooks)
-
-        async with streamablehttp_client(relay + "/mcp", auth=auth, httpx_client_factory=factory) as (read, write, _):
-            async with ClientSession(read, write) as client:
-                await client.initialize()
-                yield client.call_tool, client.list_tools
+    async with open_session(relay + "/mcp", auth, event_hooks={"response": [recorder.on_response]}) as opened:
+        yield opened.call_tool, opened.list_tools
 
 
 def is_error(result) -> bool:

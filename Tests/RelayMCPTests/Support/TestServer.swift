@@ -1,15 +1,11 @@
 import RelayHTTP
 import RelayJSON
 import RelayMCP
+import RelayTestSupport
 
 /// The endpoint behind a real `Server` on a free loopback port, with the fake authenticator and
-/// the sample tools. `mount` picks how it is wired: through `Router` or the fast responder.
+/// the sample tools, mounted on a `Router` as the relay mounts it.
 final class TestServer: Sendable {
-    enum Mount {
-        case router
-        case responder
-    }
-
     static let token = "test-token"
 
     let server: Server
@@ -20,7 +16,6 @@ final class TestServer: Sendable {
 
     init(
         authenticator: FakeAuthenticator = FakeAuthenticator(),
-        mount: Mount = .responder,
         pageSize: Int = 100,
         maxBodyBytes: Int = 4096,
         tools: [any Tool<TestPrincipal>] = SampleTools.all,
@@ -44,14 +39,8 @@ final class TestServer: Sendable {
             configuration: configuration, tools: tools, prompts: prompts, authenticator: authenticator)
         var router = Router()
         router.get("/healthz", immediate: { _ in .text("ok") })
-        let responder: Responder
-        switch mount {
-        case .router:
-            endpoint.mount(on: &router)
-            responder = router.responder
-        case .responder:
-            responder = endpoint.responder(otherwise: router.responder)
-        }
+        endpoint.mount(on: &router)
+        let responder = router.responder
         let exchanges = Recorder<String>()
         exchangesBox = exchanges
         let logged = responder.mapResponse { request, response in
@@ -160,11 +149,9 @@ func withServer(
     _ server: @autoclosure () throws -> TestServer, _ body: (TestServer) async throws -> Void
 ) async throws {
     let server = try server()
-    do {
+    try await withCleanup {
         try await body(server)
-    } catch {
+    } cleanup: {
         await server.stop()
-        throw error
     }
-    await server.stop()
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RelayCrypto
 import RelayHTTP
+import RelayTestSupport
 import Testing
 
 @testable import RelayOAuth
@@ -106,7 +107,7 @@ struct BearerTests {
             let secret = try h.oauth.grantSecret(for: grantA, in: OAuthHarness.bearerRequest(a.accessToken))
             // Ciphertext swap: A's sealed token does not open as B's grant.
             let grantB = try await h.oauth.validateBearer(OAuthHarness.bearerRequest(b.accessToken))
-            #expect(throws: (any Error).self) {
+            #expect(throws: CryptoError.authenticationFailed) {
                 try FakeGrantSealer.open(grantA.sealed, secret: secret, userID: grantB.userID, grantID: grantB.grantID)
             }
             #expect(grantA.userID != grantB.userID)
@@ -162,11 +163,9 @@ func withHarnessReopening(
 ) async throws {
     let harness = try await OAuthHarness.start(secrets: secrets, directory: old.directory)
     harness.clock.set(to: old.clock.now())
-    do {
+    try await withCleanup {
         try await body(harness)
-    } catch {
+    } cleanup: {
         await harness.stop()
-        throw error
     }
-    await harness.stop()
 }

@@ -3,6 +3,7 @@ import RelayHTTP
 import RelayJSON
 import RelayStore
 import RelaySync
+import RelayTestSupport
 import Testing
 
 @testable import RelayOAuth
@@ -36,22 +37,19 @@ struct MetadataFetcherTests {
         let server = Server(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 1), responder: router.responder)
         try server.start()
-        do {
+        try await withCleanup {
             try await body(server.port)
-        } catch {
+        } cleanup: {
             server.shutdown()
             await server.waitUntilStopped()
-            throw error
         }
-        server.shutdown()
-        await server.waitUntilStopped()
     }
 
     @Test func publicOnlyRefusesLoopbackAndTheTestSettingAllowsIt() async throws {
         let client = try HTTPClient()
         try await Self.withDocumentServer { port in
             let url = "http://127.0.0.1:\(port)/client.json"
-            await #expect(throws: (any Error).self) {
+            await #expect(throws: ClientError.addressRefused) {
                 try await HTTPClientMetadataFetcher(client: client).fetch(url, maximumBytes: 5120, timeout: .seconds(5))
             }
             let document = try await HTTPClientMetadataFetcher(client: client, allowsLoopback: true).fetch(
@@ -68,10 +66,10 @@ struct MetadataFetcherTests {
             let moved = try await fetcher.fetch(
                 "http://127.0.0.1:\(port)/moved.json", maximumBytes: 5120, timeout: .seconds(5))
             #expect(moved.status == 302, "the redirect comes back as is; the policy refuses anything but 200")
-            await #expect(throws: (any Error).self) {
+            await #expect(throws: ClientError.responseTooLarge(limit: 5120 + 8192)) {
                 try await fetcher.fetch("http://127.0.0.1:\(port)/big.json", maximumBytes: 5120, timeout: .seconds(5))
             }
-            await #expect(throws: (any Error).self) {
+            await #expect(throws: ClientError.timedOut) {
                 try await fetcher.fetch(
                     "http://127.0.0.1:\(port)/slow.json", maximumBytes: 5120, timeout: .milliseconds(300))
             }

@@ -4,6 +4,7 @@ import RelayHTTP
 import RelayJSON
 import RelayStore
 import RelaySync
+import RelayTestSupport
 import Testing
 
 @testable import RelayOAuth
@@ -238,13 +239,11 @@ func withHarness(
     configure: (inout OAuthConfiguration) -> Void = { _ in }, _ body: (OAuthHarness) async throws -> Void
 ) async throws {
     let harness = try await OAuthHarness.start(issuer: issuer, secrets: secrets, memory: memory, configure: configure)
-    do {
+    try await withCleanup {
         try await body(harness)
-    } catch {
+    } cleanup: {
         await harness.stop()
-        throw error
     }
-    await harness.stop()
 }
 
 /// The audit events a harness saw.

@@ -53,6 +53,7 @@ final class ToolHarness: Sendable {
         // The tools' clock, for a client in another process (the SDK end-to-end script): POST
         // /test/clock {"now": "<ISO 8601 with offset>"}. Test code only; the relay has no such route.
         var router = Router()
+        endpoint.mount(on: &router)
         router.on(
             .post, "/test/clock",
             immediate: { request in
@@ -64,7 +65,7 @@ final class ToolHarness: Sendable {
             })
         server = Server(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 1),
-            responder: endpoint.responder(otherwise: router.responder))
+            responder: router.responder)
         try server.start()
     }
 

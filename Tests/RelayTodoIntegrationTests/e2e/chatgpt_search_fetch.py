@@ -15,29 +15,13 @@ model and whose structuredContent holds {"error": {code, message, field}}.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
-import urllib.request
-from importlib import metadata
+
+import sdk_run
+from sdk_run import Checks, post, stamp, text
 
 MCP_URL, TOKEN, EMULATOR, USER = sys.argv[1:5]
-SDK = metadata.version("mcp")
-
-
-def post(url: str, body: dict) -> dict:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())
-
-
-def text(value: str) -> dict:
-    return {"value": value, "type": "STRING"}
-
-
-def stamp(iso: str) -> dict:
-    from datetime import datetime
-    return {"value": int(datetime.fromisoformat(iso).timestamp() * 1000), "type": "TIMESTAMP"}
 
 
 def todo(name: str, title: str, due: str | None, **extra) -> dict:
@@ -50,18 +34,7 @@ def todo(name: str, title: str, due: str | None, **extra) -> dict:
     return {"recordName": name, "recordType": "Todo", "fields": fields}
 
 
-class Run:
-    def __init__(self, client):
-        self.client = client
-        self.failures: list[str] = []
-        self.checks = 0
-        self.calls = 0
-
-    def expect(self, condition: bool, label: str, value=None) -> None:
-        self.checks += 1
-        if not condition:
-            self.failures.append(f"{label}: {json.dumps(value, ensure_ascii=False, default=str)[:500]}")
-
+class Run(Checks):
     async def call(self, name: str, arguments: dict) -> tuple[bool, dict | None, dict]:
         """Calls a tool as ChatGPT does; the document is the JSON in the one text item."""
         self.calls += 1
@@ -163,28 +136,5 @@ async def exercise(client) -> Run:
     return run
 
 
-async def main() -> int:
-    headers = {"Authorization": f"Bearer {TOKEN}"}
-    if SDK.startswith("1."):
-        from mcp import ClientSession
-        from mcp.client.streamable_http import streamablehttp_client
-
-        async with streamablehttp_client(MCP_URL, headers=headers) as (read, write, _):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                run = await exercise(session)
-    else:
-        import httpx2
-        from mcp import Client
-        from mcp.client.streamable_http import streamable_http_client
-
-        async with httpx2.AsyncClient(headers=headers) as http:
-            async with Client(streamable_http_client(MCP_URL, http_client=http)) as client:
-                run = await exercise(client)
-    print(json.dumps({"sdk": SDK, "checks": run.checks, "calls": run.calls, "failures": run.failures},
-                     ensure_ascii=False))
-    return 1 if run.failures else 0
-
-
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    sdk_run.main(MCP_URL, TOKEN, exercise)

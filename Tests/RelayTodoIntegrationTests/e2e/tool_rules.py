@@ -12,14 +12,13 @@ failed.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
-import urllib.request
-from importlib import metadata
+
+import sdk_run
+from sdk_run import Checks, get, millis, post, stamp, text
 
 MCP_URL, TOKEN, EMULATOR, CLOCK, USER = sys.argv[1:6]
-SDK = metadata.version("mcp")
 
 # Saturday, the Sunday the clocks change (Tokyo: an ordinary Sunday), Monday, the next Sunday; the UTC offset at
 # 07:30 on the Saturday and on the Sunday; the skipped hour's quiet-hours end and the first minute after it.
@@ -33,42 +32,7 @@ WEEKENDS = [
 ]
 
 
-def post(url: str, body: dict) -> dict:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())
-
-
-def get(url: str) -> dict:
-    with urllib.request.urlopen(url, timeout=30) as response:
-        return json.loads(response.read())
-
-
-def text(value: str) -> dict:
-    return {"value": value, "type": "STRING"}
-
-
-def millis(iso: str) -> int:
-    from datetime import datetime
-    return int(datetime.fromisoformat(iso).timestamp() * 1000)
-
-
-def stamp(iso: str) -> dict:
-    return {"value": millis(iso), "type": "TIMESTAMP"}
-
-
-class Run:
-    def __init__(self, client):
-        self.client = client
-        self.failures: list[str] = []
-        self.checks = 0
-        self.calls = 0
-
-    def expect(self, condition: bool, label: str, value=None) -> None:
-        self.checks += 1
-        if not condition:
-            self.failures.append(f"{label}: {json.dumps(value, ensure_ascii=False)[:500]}")
-
+class Run(Checks):
     # The relay: tool calls through the SDK.
     async def call(self, name: str, arguments: dict) -> tuple[bool, dict, str]:
         self.calls += 1
@@ -259,28 +223,5 @@ async def exercise(client) -> Run:
     return run
 
 
-async def main() -> int:
-    headers = {"Authorization": f"Bearer {TOKEN}"}
-    if SDK.startswith("1."):
-        from mcp import ClientSession
-        from mcp.client.streamable_http import streamablehttp_client
-
-        async with streamablehttp_client(MCP_URL, headers=headers) as (read, write, _):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                run = await exercise(session)
-    else:
-        import httpx2
-        from mcp import Client
-        from mcp.client.streamable_http import streamable_http_client
-
-        async with httpx2.AsyncClient(headers=headers) as http:
-            async with Client(streamable_http_client(MCP_URL, http_client=http)) as client:
-                run = await exercise(client)
-    print(json.dumps({"sdk": SDK, "checks": run.checks, "calls": run.calls, "failures": run.failures},
-                     ensure_ascii=False))
-    return 1 if run.failures else 0
-
-
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    sdk_run.main(MCP_URL, TOKEN, exercise)
