@@ -6,6 +6,7 @@ extension AuthorizationServer {
     /// that record and always succeed; new metadata counts against the address's budget and the
     /// cap on unused clients (`ClientRegistry.register`).
     func registerClient(_ request: Request) async throws(OAuthError) -> Response {
+        if let wait = registrationShedWait(request) { throw clients.tooManyNewClients(wait) }
         guard request.body.count <= configuration.maximumRegistrationBytes else {
             throw OAuthError(.invalidClientMetadata, "The registration is too large.", status: .contentTooLarge)
         }

@@ -21,6 +21,8 @@ struct ClientRegistry: Sendable {
     /// New records per client address.
     let newClients: SharedLimiter
     let capacity: ClientCapacity
+    /// Addresses refused often enough to be refused from the head alone.
+    let shedding: RegistrationShedding
 
     var redirectPolicy: RedirectURIPolicy {
         RedirectURIPolicy(
@@ -49,7 +51,7 @@ struct ClientRegistry: Sendable {
         let key = OAuthKeys.client(recordID)
         if let existing = try await reusable(key, request) { return await issue(existing, reused: true) }
         // An address this instance knows to be over its budget costs no write.
-        if let wait = newClients.knownWait(address) { throw tooManyNewClients(wait) }
+        if let wait = newClients.knownWait(address) { throw refuse(address, wait) }
         let now = context.now
         let window = now - now % ClientCapacity.window
         let expiry = now + context.configuration.lifetimes.unusedClient
@@ -68,7 +70,7 @@ struct ClientRegistry: Sendable {
         }
         if let wait = try await newClients.count(address) {
             _ = try? await context.delete(key, condition: .versionEquals(1))
-            throw tooManyNewClients(wait)
+            throw refuse(address, wait)
         }
         switch try await capacity.admit() {
         case .success: break
@@ -83,7 +85,14 @@ struct ClientRegistry: Sendable {
         return await issue(client, reused: false)
     }
 
-    private func tooManyNewClients(_ wait: Int) -> OAuthError {
+    /// The 429 for new metadata from `address`, noted for `shedding`.
+    private func refuse(_ address: String, _ wait: Int) -> OAuthError {
+        shedding.refused(address, wait: wait, now: context.now)
+        return tooManyNewClients(wait)
+    }
+
+    /// The 429 for an address over its budget of new clients (counted in the limit's metric).
+    func tooManyNewClients(_ wait: Int) -> OAuthError {
         context.events(.limitReached(limit: .registrationsPerAddress))
         return OAuthError(
             .tooManyRequests, "Too many new clients from this address; try again later.",
