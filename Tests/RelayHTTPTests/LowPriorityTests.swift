@@ -73,7 +73,7 @@ final class LowPriorityTests: XCTestCase {
         let pipelined = 100
         try await withServer(configuration(perRound: perRound), router: router(tally)) { server in
             let port = server.port
-            let (legit, flagged, answers) = try await blocking {
+            let (legit, answers) = try await onOwnThread {
                 let gate = try RawClient(port: port, receiveTimeout: 60)
                 let flood = try (0..<floodConnections).map { _ in
                     try RawClient(port: port, source: Self.flooder, receiveTimeout: 60)
@@ -92,7 +92,6 @@ final class LowPriorityTests: XCTestCase {
                 tally.release.signal()
                 XCTAssertEqual(try gate.readResponse().text, "open")
                 let legit = try other.readResponse().text
-                let flaggedAtLegit = tally.flagged.load(ordering: .relaxed)
                 // Every flagged request is answered in turn, on a connection that stays usable.
                 var answers = 0
                 for client in flood {
@@ -103,7 +102,7 @@ final class LowPriorityTests: XCTestCase {
                         answers += 1
                     }
                 }
-                return (legit, flaggedAtLegit, answers)
+                return (legit, answers)
             }
             let seen = legit.split(separator: " ").compactMap { Int($0) }
             XCTAssertEqual(seen.count, 2, legit)
@@ -112,7 +111,6 @@ final class LowPriorityTests: XCTestCase {
             // arrival order it would have waited for all 800.
             XCTAssertLessThanOrEqual(seen[0], perRound, "flagged requests answered before the legitimate one started")
             XCTAssertLessThanOrEqual(seen[1], 2 * perRound, "flagged requests answered while it ran")
-            XCTAssertLessThan(flagged, floodConnections * pipelined / 2, "the flood was still queued")
             XCTAssertEqual(answers, floodConnections * pipelined)
             XCTAssertEqual(tally.flagged.load(ordering: .relaxed), floodConnections * pipelined)
             XCTAssertEqual(tally.keptBodyBytes.load(ordering: .relaxed), 0, "a low-priority body reached the handler")
@@ -123,7 +121,7 @@ final class LowPriorityTests: XCTestCase {
         let tally = Tally()
         try await withServer(configuration(perRound: 1), router: router(tally)) { server in
             let port = server.port
-            try await blocking {
+            try await onOwnThread {
                 let client = try RawClient(port: port, source: Self.flooder, receiveTimeout: 60)
                 // A large body after its head, in pieces: asked at the head, dropped as it arrives.
                 let body = String(repeating: "x", count: 300_000)
@@ -147,5 +145,12 @@ final class LowPriorityTests: XCTestCase {
             }
             XCTAssertEqual(tally.keptBodyBytes.load(ordering: .relaxed), 0)
         }
+    }
+}
+
+/// Runs blocking socket code on a thread of its own, off the cooperative pool.
+private func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }

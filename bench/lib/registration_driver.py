@@ -165,7 +165,7 @@ class LegitimateProcess:
         )
 
     async def result(self):
-        self.child.stdin.close()
+        # communicate() closes the child's stdin: the end of the flood.
         out, _ = await asyncio.to_thread(self.child.communicate)
         answer = json.loads(out)
         return answer["new"], answer["reused"], answer["failures"]

@@ -19,7 +19,8 @@ extension AuthorizationServer {
         let validated = try RegistrationPolicy.validate(
             body, redirects: clients.redirectPolicy, supportedScopes: configuration.scopes
         ).get()
-        let registration = try await clients.register(validated, address: Self.address(request))
+        let registration = try await clients.register(
+            validated, address: Self.address(request), block: request.origin.client?.block)
         let (client, secret) = (registration.client, registration.secret)
         var answer: JSONObject = ["client_id": .string(client.id), "client_id_issued_at": .int(client.issuedAt)]
         if let secret {

@@ -28,6 +28,7 @@ extension AuthorizationServer {
     /// body the server dropped (it was shed at its head) is refused even if the address's window
     /// ended since: there is nothing left to register, and it may try again at once.
     func registrationShedWait(_ request: Request) -> Int? {
-        clients.shedding.wait(Self.address(request), now: context.now) ?? (request.bodyDropped ? 1 : nil)
+        let shed = request.origin.client.flatMap { clients.shedding.wait($0.block, now: context.now) }
+        return shed ?? (request.bodyDropped ? 1 : nil)
     }
 }

@@ -1,3 +1,4 @@
+import RelayHTTP
 import RelaySync
 
 /// Client addresses whose registrations are refused from the request's head alone: no body
@@ -10,8 +11,9 @@ import RelaySync
 /// still answered through the whole registration path, so a platform that merely reached its
 /// budget keeps having its known metadata answered (reusing a stored record never counts).
 ///
-/// Per instance and in memory, keyed by the folded address (`RateLimiter.key`) as `RateLimiter`
-/// keeps it; never stored or logged. At most `capacity` addresses: past it, ended windows go, and
+/// Per instance and in memory, keyed by the client's `AddressBlock` (an IPv4 address, an IPv6
+/// /64: the key every per-address limit counts), which hashes without allocating; never stored or
+/// logged. At most `capacity` addresses: past it, ended windows go, and
 /// if that is not enough the table starts afresh (each address then costs `threshold` full
 /// refusals again before it is shed).
 final class RegistrationShedding: Sendable {
@@ -25,7 +27,7 @@ final class RegistrationShedding: Sendable {
     /// Refusals in one window after which an address is shed.
     let threshold: Int
     private let capacity: Int
-    private let entries = Locked<[String: Entry]>([:])
+    private let entries = Locked<[AddressBlock: Entry]>([:])
 
     init(threshold: Int, capacity: Int = 100_000) {
         self.threshold = max(1, threshold)
@@ -33,7 +35,7 @@ final class RegistrationShedding: Sendable {
     }
 
     /// Notes one refusal of new metadata from `address`, whose window ends in `wait` seconds.
-    func refused(_ address: String, wait: Int, now: Int) {
+    func refused(_ address: AddressBlock, wait: Int, now: Int) {
         entries.withLock { entries in
             if entries[address] == nil && entries.count >= capacity {
                 entries = entries.filter { $0.value.end > now }
@@ -47,7 +49,7 @@ final class RegistrationShedding: Sendable {
     }
 
     /// Seconds until `address` may register again, when it is shed now; nil otherwise.
-    func wait(_ address: String, now: Int) -> Int? {
+    func wait(_ address: AddressBlock, now: Int) -> Int? {
         entries.withLock { entries in
             guard let entry = entries[address] else { return nil }
             if entry.end <= now {

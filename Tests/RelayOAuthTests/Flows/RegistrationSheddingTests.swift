@@ -11,8 +11,8 @@ import Testing
 /// touching the store; an address that merely reached its budget still has its known metadata
 /// answered; the next window starts afresh.
 struct RegistrationSheddingTests {
-    static let budget: (inout OAuthConfiguration) -> Void = {
-        $0.registrationRateLimit = .init(requests: 2, window: 3600)
+    static func budget(_ configuration: inout OAuthConfiguration) {
+        configuration.registrationRateLimit = .init(requests: 2, window: 3600)
     }
 
     static func register(_ h: OAuthHarness, _ name: String) async throws -> TestResponse {
@@ -74,16 +74,18 @@ struct RegistrationSheddingTests {
     }
 
     @Test func theSheddingTableIsBounded() {
+        func block(_ text: String) -> AddressBlock { IPAddress(text)!.block }
         let table = RegistrationShedding(threshold: 1, capacity: 10)
-        for n in 0..<10 { table.refused("192.0.2.\(n)", wait: 100, now: 0) }
+        for n in 0..<10 { table.refused(block("192.0.2.\(n)"), wait: 100, now: 0) }
         #expect(table.count == 10)
-        #expect(table.wait("192.0.2.3", now: 50) == 50)
-        // Full of live windows: the table starts afresh rather than grow.
-        table.refused("192.0.2.200", wait: 100, now: 50)
-        #expect(table.count == 1)
-        #expect(table.wait("192.0.2.3", now: 50) == nil)
+        #expect(table.wait(block("192.0.2.3"), now: 50) == 50)
+        // An IPv6 client is its /64.
+        table.refused(block("2001:db8:1:2::1"), wait: 100, now: 0)
+        #expect(table.wait(block("2001:db8:1:2::99"), now: 50) == 50)
+        #expect(table.count == 1, "full of live windows: the table started afresh rather than grow")
+        #expect(table.wait(block("192.0.2.3"), now: 50) == nil)
         // Ended windows are forgotten when asked about.
-        #expect(table.wait("192.0.2.200", now: 150) == nil)
+        #expect(table.wait(block("2001:db8:1:2::1"), now: 150) == nil)
         #expect(table.count == 0)
     }
 
