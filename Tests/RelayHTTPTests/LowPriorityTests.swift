@@ -33,8 +33,8 @@ final class LowPriorityTests: XCTestCase {
 
     private func router(_ tally: Tally) -> Router {
         var router = Router()
-        router.post(
-            "/register",
+        router.on(
+            .post, "/register",
             immediate: { request in
                 tally.keptBodyBytes.wrappingAdd(request.body.count, ordering: .relaxed)
                 let served = tally.flagged.wrappingAdd(1, ordering: .relaxed).newValue
