@@ -122,6 +122,15 @@ printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$package" >"
     >"$stage/substvars"
 libraries=$(sed -n 's/^shlibs:Depends=//p' "$stage/substvars")
 [ -n "$libraries" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# dpkg-shlibdeps sees only the functions the programs call, so it asks for libcurl4 (>= 7.16.3);
+# the options they pass need more. CURLOPT_PROTOCOLS_STR, the newest, came with curl 7.85.0
+# (https://curl.se/libcurl/c/CURLOPT_PROTOCOLS_STR.html).
+curl_floor=7.85.0
+libraries=$(printf '%s' "$libraries" | sed -E "s/(^|, )libcurl4( \([^)]*\))?(,|$)/\1libcurl4 (>= $curl_floor)\3/")
+case "$libraries" in
+*"libcurl4 (>= $curl_floor)"*) ;;
+*) echo "build-deb: no libcurl4 in the dependencies ($libraries)" >&2; exit 1 ;;
+esac
 installed_size=$(du -k -s --apparent-size --exclude=DEBIAN "$tree" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCHITECTURE@/$architecture/" -e "s/@DEPENDS@/$libraries/" \
     -e "s/@INSTALLED_SIZE@/$installed_size/" "$source_dir/packaging/debian/control.in" >"$tree/DEBIAN/control"

@@ -52,13 +52,15 @@ public final class DynamoDBStore: Store {
         case .versionEquals(let version):
             return try await create(key, attributes, expiresAt, version: version + 1, condition: condition)
         case .exists:
-            return try await replaceLive(key, attributes, expiresAt)
+            return try await replace(key, attributes, expiresAt, orCreate: false)
         case .none:
-            // Replace a live item, else create one. Both failing means another writer created,
-            // deleted or expired the item in between; try again, a bounded number of times.
+            // One UpdateItem replaces a live item or creates a missing one. Only an expired item
+            // DynamoDB has not deleted yet fails it; a PutItem then starts it again at version 1.
+            // Both failing means another writer changed the item in between: try again, a bounded
+            // number of times.
             for _ in 0..<8 {
                 do throws(StoreError) {
-                    return try await replaceLive(key, attributes, expiresAt)
+                    return try await replace(key, attributes, expiresAt, orCreate: true)
                 } catch .conditionFailed {}
                 do throws(StoreError) {
                     return try await create(key, attributes, expiresAt, version: 1, condition: .absent)
@@ -155,14 +157,18 @@ public final class DynamoDBStore: Store {
         return item
     }
 
-    /// UpdateItem replacing every attribute of a live item and counting its version up.
-    private func replaceLive(_ key: ItemKey, _ attributes: JSONObject, _ expiresAt: Int?) async throws(StoreError)
-        -> Item
+    /// UpdateItem replacing every attribute of a live item and counting its version up; with
+    /// `orCreate`, a missing item is created at version 1 by the same request.
+    private func replace(_ key: ItemKey, _ attributes: JSONObject, _ expiresAt: Int?, orCreate: Bool)
+        async throws(StoreError) -> Item
     {
         var parts = ExpressionParts()
+        let one = parts.value(":one", DynamoDBItem.number(1))
+        var version = parts.version
+        if orCreate { version = "if_not_exists(\(version), \(parts.value(":zero", DynamoDBItem.number(0))))" }
         var set = [
             "\(parts.attributes) = \(parts.value(":attributes", ["M": .object(AttributeValue.encode(attributes))]))",
-            "\(parts.version) = \(parts.version) + \(parts.value(":one", DynamoDBItem.number(1)))",
+            "\(parts.version) = \(version) + \(one)",
         ]
         var remove: [String] = []
         if let expiresAt {
@@ -170,7 +176,8 @@ public final class DynamoDBStore: Store {
         } else {
             remove.append(parts.expiresAt)
         }
-        let condition = parts.live(now: clock.epochSeconds())
+        // A missing item has no expiry, so "not expired" also lets the request create it.
+        let condition = orCreate ? parts.notExpired(now: clock.epochSeconds()) : parts.live(now: clock.epochSeconds())
         var body: JSONObject = [
             "Key": DynamoDBItem.key(key), "UpdateExpression": .string(Self.updateExpression(set: set, remove: remove)),
             "ConditionExpression": .string(condition), "ReturnValues": "ALL_NEW",
