@@ -50,7 +50,7 @@ fuzz: deps
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
 
 demo: release
-	.build/release/mustdo-relay demo --port $(DEMO_PORT)
+	.build/release/mustdo-relay-demo --port $(DEMO_PORT)
 
 # The Debian package, .build/mustdo-relay_<version>_amd64.deb (packaging/README.md): the programs
 # with the Swift runtime linked in, the systemd unit, the settings, the docs; lintian must find no error.

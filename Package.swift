@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "mustdo-relay", targets: ["mustdo-relay"]),
         .executable(name: "mustdo-relayctl", targets: ["mustdo-relayctl"]),
+        .executable(name: "mustdo-relay-demo", targets: ["mustdo-relay-demo"]),
         .executable(name: "cloudkit-emulator", targets: ["cloudkit-emulator"]),
     ],
     targets: [
@@ -21,22 +22,23 @@ let package = Package(
 
         // Libraries, lowest layer first.
         .target(name: "RelayJSON"),
-        // `Locked`: a pthread-mutex box ThreadSanitizer understands (it cannot see Synchronization.Mutex on Linux).
+        // The base every layer may use: `Locked` (a pthread-mutex box ThreadSanitizer understands; it cannot see
+        // Synchronization.Mutex on Linux) and `WallClock` (dates as a seam).
         .target(name: "RelaySync"),
         // Child processes for the tests: posix_spawn with nothing inherited (Foundation's Process leaks
         // descriptors into children started meanwhile on other threads; see Subprocess.swift).
         .target(name: "RelayTestSupport", dependencies: ["CSpawn", "RelaySync", "RelayHTTP"]),
         .target(name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl"]),
         // The to-do domain (pure values and rules) and the nine tools on RelayMCP, reaching CloudKit through a
-        // per-grant `CloudKitSession` that RelayApp implements on the vault and the grant store.
+        // per-grant `CloudKitSession` that RelayService implements on the vault and the grant store.
         .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP", "RelaySync"]),
         .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON", "RelaySync"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
         .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON", "RelaySync"]),
         // The store conformance suite, a library so every backend's tests (DynamoDB too) can run it.
-        .target(name: "RelayStoreConformance", dependencies: ["RelayStore", "RelayJSON"]),
-        // RelayStore only for `Clock` and `Locked`; the vault stores nothing itself.
-        .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelayStore", "RelaySync"]),
+        .target(name: "RelayStoreConformance", dependencies: ["RelayStore", "RelayJSON", "RelaySync"]),
+        // The vault stores nothing itself: it needs no RelayStore.
+        .target(name: "RelayVault", dependencies: ["RelayCrypto", "RelaySync"]),
         .target(
             name: "RelayOAuth", dependencies: ["RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelaySync"]),
         .target(name: "RelayCloudKit", dependencies: ["RelayHTTP", "RelayJSON"]),
@@ -44,17 +46,31 @@ let package = Package(
         .target(
             name: "RelayAWS",
             dependencies: ["RelayHTTP", "RelayCrypto", "RelayStore", "RelayVault", "RelayJSON", "RelaySync"]),
+        // The service: configuration, backends, `buildApplication`, grants, wiring, observability, and the
+        // `mustdo-relay` command line (`serve`, `local`). It must never depend on RelayEmulator: the binary
+        // that serves people carries no emulator (EndToEndTests/EmulatorFreeBinaryTests checks the symbols).
         .target(
-            name: "RelayApp",
+            name: "RelayService",
             dependencies: [
                 "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault", "RelayAWS", "RelayCloudKit",
-                "RelayEmulator", "RelayMCP", "RelayTodo", "RelayOAuth", "RelaySync", "CMalloc", "CSpawn",
+                "RelayMCP", "RelayTodo", "RelayOAuth", "RelaySync", "CMalloc", "CSpawn",
             ]
         ),
+        // The operator's commands: what only `mustdo-relayctl` runs.
+        .target(
+            name: "RelayOperator",
+            dependencies: [
+                "RelayService", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayStore", "RelayVault", "RelayAWS",
+                "RelayCloudKit", "RelayTodo", "RelayOAuth",
+            ]
+        ),
+        // The local demo: the service with the CloudKit emulator, the only service code that links it.
+        .target(name: "RelayDemo", dependencies: ["RelayService", "RelayEmulator", "RelayVault"]),
 
         // Thin executables.
-        .executableTarget(name: "mustdo-relay", dependencies: ["RelayApp"]),
-        .executableTarget(name: "mustdo-relayctl", dependencies: ["RelayApp"]),
+        .executableTarget(name: "mustdo-relay", dependencies: ["RelayService"]),
+        .executableTarget(name: "mustdo-relayctl", dependencies: ["RelayOperator"]),
+        .executableTarget(name: "mustdo-relay-demo", dependencies: ["RelayDemo", "RelayService"]),
         .executableTarget(name: "cloudkit-emulator", dependencies: ["RelayEmulator"]),
         // bench/oauth: bearer validation cost and token endpoint throughput on real SQLite.
         .executableTarget(name: "oauth-bench", dependencies: ["RelayOAuth", "RelayVault", "RelayStore", "RelayHTTP"]),
@@ -94,7 +110,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "RelayTestSupport", "RelayApp", "RelayHTTP", "RelayJSON", "RelayCrypto", "RelayEmulator", "RelayStore",
+                "RelayTestSupport", "RelayService", "RelayOperator", "RelayDemo", "RelayHTTP", "RelayJSON",
+                "RelayCrypto", "RelayEmulator", "RelayStore", "RelaySync", "RelayOAuth",
             ],
             // e2e/: the Python and Selenium scripts; clients/: one replay fixture per real client (JSON).
             exclude: ["e2e", "clients"]
@@ -111,9 +128,10 @@ let package = Package(
         ),
         .testTarget(name: "RelayTestSupportTests", dependencies: ["RelayTestSupport", "RelaySync"]),
         .testTarget(
-            name: "RelayAppTests",
+            name: "RelayServiceTests",
             dependencies: [
-                "RelayTestSupport", "RelayApp", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore", "RelayCloudKit",
+                "RelayTestSupport", "RelayService", "RelayAWS", "RelayJSON", "RelayOAuth", "RelayStore",
+                "RelayCloudKit",
                 "RelayTodo",
                 "RelayHTTP", "RelayEmulator",
                 "RelaySync",
@@ -126,12 +144,13 @@ let package = Package(
         .testTarget(
             name: "RelayStoreTests",
             dependencies: [
-                "RelayTestSupport", "RelayStore", "RelayStoreConformance", "RelayJSON", "store-crash-writer",
+                "RelayTestSupport", "RelayStore", "RelayStoreConformance", "RelayJSON", "RelaySync",
+                "store-crash-writer",
             ]
         ),
         .testTarget(
             name: "RelayVaultTests",
-            dependencies: ["RelayTestSupport", "RelayVault", "RelayCrypto", "RelayStore", "RelaySync"]),
+            dependencies: ["RelayTestSupport", "RelayVault", "RelayCrypto", "RelaySync"]),
         .testTarget(
             name: "RelayOAuthTests",
             dependencies: [

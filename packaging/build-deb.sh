@@ -3,7 +3,7 @@
 #
 #   packaging/build-deb.sh [--source DIR] [--scratch DIR] [--out DIR] [--no-lintian]
 #
-# The version is RelayCommand.version in Sources/RelayApp/RelayCommand.swift, the one place it is
+# The version is RelayCommand.version in Sources/RelayService/RelayCommand.swift, the one place it is
 # written: `--version` and MCP's serverInfo print it, and this script reads it from there. Both
 # executables are built with the Swift runtime (and Foundation) linked statically, so the server
 # needs only Debian's own libraries, which dpkg-shlibdeps turns into the package's Depends.
@@ -27,7 +27,7 @@ done
 export PATH=/opt/swift/usr/bin:$PATH
 package=mustdo-relay
 architecture=$(dpkg --print-architecture)
-version=$(sed -n 's/^ *public static let version = "\(.*\)"$/\1/p' "$source_dir/Sources/RelayApp/RelayCommand.swift")
+version=$(sed -n 's/^ *public static let version = "\(.*\)"$/\1/p' "$source_dir/Sources/RelayService/RelayCommand.swift")
 # Debian's version syntax (upstream part only: a native package has no revision).
 if ! [[ $version =~ ^[0-9][A-Za-z0-9.+~]*$ ]]; then
     echo "build-deb: RelayCommand.version \"$version\" is not a Debian version (digits first; then letters, digits, . + ~)" >&2
@@ -36,7 +36,7 @@ fi
 deb=$out/${package}_${version}_${architecture}.deb
 # Reproducible: every timestamp is the last commit's (or, outside git, the version file's).
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$source_dir" log -1 --format=%ct 2>/dev/null ||
-    stat -c %Y "$source_dir/Sources/RelayApp/RelayCommand.swift")}
+    stat -c %Y "$source_dir/Sources/RelayService/RelayCommand.swift")}
 export SOURCE_DATE_EPOCH
 
 echo "build-deb: $package $version ($architecture): swift build -c release --static-swift-stdlib"

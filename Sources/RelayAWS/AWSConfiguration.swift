@@ -3,23 +3,23 @@ import RelayHTTP
 
 /// Where and how to reach an AWS service: region, credentials, an optional endpoint override
 /// (moto, DynamoDB Local, a VPC endpoint), timeouts and retries.
-public struct AWSConfiguration: Sendable {
+package struct AWSConfiguration: Sendable {
     /// The region, e.g. `eu-west-1`; it names the default endpoint and the signing scope.
-    public var region: String
+    package var region: String
     /// Where each request's signing credentials come from.
-    public var credentials: any AWSCredentialsProvider
+    package var credentials: any AWSCredentialsProvider
     /// `scheme://host[:port]` to use instead of `https://<service>.<region>.amazonaws.com`.
-    public var endpoint: String?
+    package var endpoint: String?
     /// Longest time to connect (TLS included) for one attempt.
-    public var connectTimeout: Duration
+    package var connectTimeout: Duration
     /// Longest time for one attempt; a call that times out is not retried (its outcome is unknown).
-    public var requestTimeout: Duration
+    package var requestTimeout: Duration
     /// Retries of throttled, 5xx and refused-connection attempts.
-    public var retry: RetryPolicy
+    package var retry: RetryPolicy
 
     /// A configuration; defaults suit a relay in the same region as its table and key (connect
     /// 1 s, attempt 3 s, 4 attempts).
-    public init(
+    package init(
         region: String, credentials: any AWSCredentialsProvider, endpoint: String? = nil,
         connectTimeout: Duration = .seconds(1), requestTimeout: Duration = .seconds(3),
         retry: RetryPolicy = RetryPolicy()
@@ -33,7 +33,7 @@ public struct AWSConfiguration: Sendable {
     }
 
     /// A configuration that signs with fixed `credentials`.
-    public init(
+    package init(
         region: String, credentials: AWSCredentials, endpoint: String? = nil, connectTimeout: Duration = .seconds(1),
         requestTimeout: Duration = .seconds(3), retry: RetryPolicy = RetryPolicy()
     ) {
@@ -45,17 +45,18 @@ public struct AWSConfiguration: Sendable {
 
 /// Bounded retries with "full jitter" exponential backoff: attempt n waits a random time in
 /// `0...min(maximumDelay, baseDelay × 2ⁿ)`, so many clients throttled together spread out.
-public struct RetryPolicy: Sendable, Equatable {
+package struct RetryPolicy: Sendable, Equatable {
     /// Attempts in all, the first included (1 disables retries).
-    public var maximumAttempts: Int
+    package var maximumAttempts: Int
     /// The backoff ceiling before the first retry.
-    public var baseDelay: Duration
+    package var baseDelay: Duration
     /// The largest backoff ceiling.
-    public var maximumDelay: Duration
+    package var maximumDelay: Duration
 
     /// A policy; the default makes 4 attempts with ceilings of 50, 100 and 200 ms.
-    public init(maximumAttempts: Int = 4, baseDelay: Duration = .milliseconds(50), maximumDelay: Duration = .seconds(1))
-    {
+    package init(
+        maximumAttempts: Int = 4, baseDelay: Duration = .milliseconds(50), maximumDelay: Duration = .seconds(1)
+    ) {
         self.maximumAttempts = max(1, maximumAttempts)
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay

@@ -3,20 +3,20 @@ import Foundation
 /// An AWS access key, with a session token for temporary credentials. No description, debug
 /// description or reflection shows the secret key or the token, so a credential that reaches a
 /// log line by accident says only which key it was.
-public struct AWSCredentials: Sendable, CustomStringConvertible, CustomDebugStringConvertible,
+package struct AWSCredentials: Sendable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
     /// The access key ID (`AKIA…` or `ASIA…`): an identifier, not a secret, but shown only in part.
-    public let accessKeyID: String
+    package let accessKeyID: String
     let secretAccessKey: String
     let sessionToken: String?
     /// When temporary credentials stop working, in seconds since the Unix epoch; nil for long-term
     /// keys and for temporary ones whose end is not known (given in the environment).
-    public let expiration: Double?
+    package let expiration: Double?
 
     /// Credentials from their parts; `sessionToken` is set for temporary (STS) credentials, and
     /// `expiration` when their source says when they end.
-    public init(
+    package init(
         accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil, expiration: Double? = nil
     ) throws(AWSError) {
         guard !accessKeyID.isEmpty, !secretAccessKey.isEmpty else {
@@ -33,7 +33,7 @@ public struct AWSCredentials: Sendable, CustomStringConvertible, CustomDebugStri
 
     /// Credentials from `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and, if set,
     /// `AWS_SESSION_TOKEN` (the variables every AWS SDK reads).
-    public static func fromEnvironment(
+    package static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(AWSError) -> AWSCredentials {
         guard let id = environment["AWS_ACCESS_KEY_ID"], !id.isEmpty,
@@ -46,13 +46,13 @@ public struct AWSCredentials: Sendable, CustomStringConvertible, CustomDebugStri
     }
 
     /// Whether these are temporary credentials with a session token.
-    public var hasSessionToken: Bool { sessionToken != nil }
+    package var hasSessionToken: Bool { sessionToken != nil }
 
-    public var description: String {
+    package var description: String {
         "AWSCredentials(\(accessKeyID.prefix(4))…, secret redacted\(hasSessionToken ? ", session token redacted" : ""))"
     }
 
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
-    public var customMirror: Mirror { Mirror(self, children: ["redacted": description]) }
+    package var customMirror: Mirror { Mirror(self, children: ["redacted": description]) }
 }

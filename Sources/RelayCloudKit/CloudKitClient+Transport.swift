@@ -121,9 +121,9 @@ extension CloudKitClient {
 
 /// Builds operation URLs. The tokens are percent-encoded by hand: `URLComponents` leaves `+` and
 /// `/` raw, and a server that reads `+` as a space would receive a corrupted token.
-public enum CloudKitURL {
+package enum CloudKitURL {
     /// `{base}/database/1/{container}/{environment}/{database}/{operation}?ckAPIToken=…&ckWebAuthToken=…`
-    public static func make(
+    package static func make(
         _ configuration: CloudKitConfiguration,
         _ database: CloudKitDatabase,
         _ operation: String,
@@ -138,7 +138,7 @@ public enum CloudKitURL {
 
     /// Percent-encodes everything but RFC 3986 unreserved characters (`+` → `%2B`, `/` → `%2F`,
     /// `=` → `%3D`). Works on bytes: a 1 KB token is encoded on every call.
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count * 3 / 2)

@@ -8,20 +8,20 @@ import RelayJSON
 ///
 /// Reads (users/caller, query, lookup, zones/list, changes/zone) retry throttling and outages a
 /// bounded number of times with jitter; writes never retry.
-public struct CloudKitClient: Sendable {
+package struct CloudKitClient: Sendable {
     /// The settings it runs with.
-    public let configuration: CloudKitConfiguration
+    package let configuration: CloudKitConfiguration
     let http: HTTPClient
 
     /// A client that sends through `http` (share one `HTTPClient` across the process).
-    public init(configuration: CloudKitConfiguration, http: HTTPClient) {
+    package init(configuration: CloudKitConfiguration, http: HTTPClient) {
         self.configuration = configuration
         self.http = http
     }
 
     /// The sign-in URL: `users/caller` without a web auth token answers 421 with `redirectURL`.
     /// No user token is sent, so a 401 here is about the API token (`.authenticationFailed`).
-    public func signInURL() async throws(CloudKitError) -> String {
+    package func signInURL() async throws(CloudKitError) -> String {
         do {
             _ = try await call(.get, "users/caller", database: .public, token: nil, idempotent: true)
         } catch  where error.status == 421 {
@@ -35,7 +35,7 @@ public struct CloudKitClient: Sendable {
     /// sign-in starts: `users/caller` without a web auth token must answer 421 AUTHENTICATION_REQUIRED
     /// with a sign-in URL. Any other refusal (401 AUTHENTICATION_FAILED, 403, 400, 404) means
     /// CloudKit does not take the credentials; no answer, 5xx or throttling tells nothing.
-    public func checkAPIToken() async -> APITokenCheck {
+    package func checkAPIToken() async -> APITokenCheck {
         do {
             _ = try await signInURL()
             return .accepted
@@ -50,13 +50,13 @@ public struct CloudKitClient: Sendable {
     }
 
     /// The signed-in user (`users/caller` on the public database, as documented).
-    public func caller(token: CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<CloudKitUser> {
+    package func caller(token: CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<CloudKitUser> {
         let reply = try await call(.get, "users/caller", database: .public, token: token, idempotent: true)
         return try reply.decode(CloudKitUser.init(json:))
     }
 
     /// One page of a query in the configured zone.
-    public func query(
+    package func query(
         _ query: RecordQuery, token: CloudKitWebAuthToken
     ) async throws(CloudKitError) -> CloudKitResponse<QueryPage> {
         let body = query.json(zoneName: configuration.zoneName)
@@ -73,7 +73,7 @@ public struct CloudKitClient: Sendable {
 
     /// Every page of a query (up to `maxRecords`), each page sent with the token the previous
     /// one rotated to. The response's `rotatedToken` is the newest of them.
-    public func queryAll(
+    package func queryAll(
         _ query: RecordQuery, token: CloudKitWebAuthToken, maxRecords: Int = 2000
     ) async throws(CloudKitError) -> CloudKitResponse<[Record]> {
         var query = query
@@ -102,7 +102,7 @@ public struct CloudKitClient: Sendable {
 
     /// Looks records up by name. Missing records come back as `.failure` items with kind
     /// `.notFound`; match results by `recordName`, not position.
-    public func lookup(
+    package func lookup(
         _ recordNames: [String], desiredKeys: [String]? = nil, token: CloudKitWebAuthToken
     ) async throws(CloudKitError) -> CloudKitResponse<[RecordResult]> {
         var body: JSONObject = [
@@ -116,7 +116,7 @@ public struct CloudKitClient: Sendable {
 
     /// Runs operations in order with `atomic: false`: each item succeeds or fails on its own, so
     /// check every result. Never retried.
-    public func modify(
+    package func modify(
         _ operations: [RecordOperation], desiredKeys: [String]? = nil, token: CloudKitWebAuthToken
     ) async throws(CloudKitError) -> CloudKitResponse<[RecordResult]> {
         var body: JSONObject = [
@@ -130,7 +130,7 @@ public struct CloudKitClient: Sendable {
     }
 
     /// The zones of the database (`zones/list`).
-    public func zones(token: CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<[Zone]> {
+    package func zones(token: CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<[Zone]> {
         let reply = try await call(.get, "zones/list", token: token, idempotent: true)
         return try reply.decode { json throws(CloudKitError) in
             guard let items = json["zones"]?.arrayValue else {
@@ -143,7 +143,7 @@ public struct CloudKitClient: Sendable {
     }
 
     /// Creates the configured zone (`zones/modify`); an existing zone counts as success.
-    public func createZone(token: CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Zone> {
+    package func createZone(token: CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Zone> {
         let zoneID: JSONValue = ["zoneName": .string(configuration.zoneName)]
         let body: JSONValue = ["operations": [["operationType": "create", "zone": ["zoneID": zoneID]]]]
         let reply = try await call(.post, "zones/modify", token: token, body: body, idempotent: false)
@@ -161,7 +161,7 @@ public struct CloudKitClient: Sendable {
     }
 
     /// One page of the configured zone's change feed after `syncToken` (nil: from the start).
-    public func zoneChanges(
+    package func zoneChanges(
         syncToken: String?, resultsLimit: Int? = nil, token: CloudKitWebAuthToken
     ) async throws(CloudKitError) -> CloudKitResponse<ZoneChanges> {
         var zone: JSONObject = ["zoneID": ["zoneName": .string(configuration.zoneName)]]
@@ -188,7 +188,7 @@ public struct CloudKitClient: Sendable {
 }
 
 /// The outcome of `CloudKitClient.checkAPIToken()`.
-public enum APITokenCheck: String, Sendable, Equatable {
+package enum APITokenCheck: String, Sendable, Equatable {
     /// CloudKit takes the API token: it asked for a sign-in (421 with a redirect URL).
     case accepted
     /// CloudKit refuses the API token, the container or the environment: the operator must fix it.

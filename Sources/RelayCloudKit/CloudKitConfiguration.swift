@@ -1,29 +1,29 @@
 /// Where and how the client talks to CloudKit Web Services.
-public struct CloudKitConfiguration: Sendable {
+package struct CloudKitConfiguration: Sendable {
     /// `https://api.apple-cloudkit.com`, or the emulator's base URL. No trailing slash needed.
-    public var baseURL: String
+    package var baseURL: String
     /// The container ID, e.g. `iCloud.jp.lightning.mustdo`.
-    public var container: String
+    package var container: String
     /// `development` or `production`.
-    public var environment: CloudKitEnvironment
+    package var environment: CloudKitEnvironment
     /// The API token for this container and environment.
-    public var apiToken: CloudKitAPIToken
+    package var apiToken: CloudKitAPIToken
     /// The database that holds the records (always `private` for the relay).
-    public var database: CloudKitDatabase
+    package var database: CloudKitDatabase
     /// The custom zone that holds the records.
-    public var zoneName: String
+    package var zoneName: String
     /// Time allowed to connect (TLS included).
-    public var connectTimeout: Duration
+    package var connectTimeout: Duration
     /// Time allowed for one attempt of one call.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Largest response accepted.
-    public var maxResponseBytes: Int
+    package var maxResponseBytes: Int
     /// Retries for reads.
-    public var retry: CloudKitRetryPolicy
+    package var retry: CloudKitRetryPolicy
 
     /// A configuration; the defaults are Apple's service, the private database, zone `MustDo`,
     /// connect 5 s, total 15 s.
-    public init(
+    package init(
         baseURL: String = "https://api.apple-cloudkit.com",
         container: String,
         environment: CloudKitEnvironment = .production,
@@ -49,7 +49,7 @@ public struct CloudKitConfiguration: Sendable {
 }
 
 /// A CloudKit environment (lowercase on the wire).
-public enum CloudKitEnvironment: String, Sendable {
+package enum CloudKitEnvironment: String, Sendable {
     /// The development environment (schema changes allowed).
     case development
     /// The production environment (only deployed schema).
@@ -57,7 +57,7 @@ public enum CloudKitEnvironment: String, Sendable {
 }
 
 /// A CloudKit database.
-public enum CloudKitDatabase: String, Sendable {
+package enum CloudKitDatabase: String, Sendable {
     /// The app's public database (`users/caller` lives here).
     case `public`
     /// The signed-in user's private database (the to-dos).
@@ -68,18 +68,18 @@ public enum CloudKitDatabase: String, Sendable {
 
 /// Bounded retries with jitter. Only reads are retried (query, lookup, zone list, changes,
 /// users/caller); writes are not idempotent and fail at once.
-public struct CloudKitRetryPolicy: Sendable {
+package struct CloudKitRetryPolicy: Sendable {
     /// Attempts in all, the first included (1 turns retries off).
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// Pause before the first retry when the server gives no `retryAfter`; doubles each time.
-    public var baseDelay: Duration
+    package var baseDelay: Duration
     /// Longest pause between attempts.
-    public var maxDelay: Duration
+    package var maxDelay: Duration
     /// A `retryAfter` longer than this is not waited for: the error goes to the caller.
-    public var maxRetryAfter: Duration
+    package var maxRetryAfter: Duration
 
     /// A policy; defaults: 3 attempts, 200 ms doubling, at most 2 s, honour `retryAfter` up to 3 s.
-    public init(
+    package init(
         maxAttempts: Int = 3,
         baseDelay: Duration = .milliseconds(200),
         maxDelay: Duration = .seconds(2),
@@ -92,7 +92,7 @@ public struct CloudKitRetryPolicy: Sendable {
     }
 
     /// The pause before attempt `attempt + 1` (`attempt` counts from 1), or nil to give up.
-    public func delay(after attempt: Int, retryAfter: Duration?) -> Duration? {
+    package func delay(after attempt: Int, retryAfter: Duration?) -> Duration? {
         guard attempt < maxAttempts else { return nil }
         if let retryAfter {
             guard retryAfter <= maxRetryAfter else { return nil }

@@ -1,9 +1,9 @@
 /// Why a CloudKit call failed. `kind` is what callers branch on; the other fields are detail.
 /// `description` carries no token and no server `reason` (which can echo record values), so it
 /// is safe to log.
-public struct CloudKitError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct CloudKitError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, as the relay needs to act on it.
-    public enum Kind: String, Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable {
         /// The person's session is over (421 AUTHENTICATION_REQUIRED): they must sign in again.
         case sessionDead
         /// 401 AUTHENTICATION_FAILED: CloudKit refused the call's credentials without saying which.
@@ -41,24 +41,24 @@ public struct CloudKitError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// What went wrong.
-    public var kind: Kind
+    package var kind: Kind
     /// The HTTP status, when a response came back.
-    public var status: Int?
+    package var status: Int?
     /// CloudKit's `serverErrorCode`, e.g. `THROTTLED`.
-    public var serverErrorCode: String?
+    package var serverErrorCode: String?
     /// CloudKit's `reason` (may quote request values: do not log it).
-    public var reason: String?
+    package var reason: String?
     /// How long CloudKit asked to wait (`retryAfter`, its unit decided by `RetryAfter`, or a `Retry-After` header).
-    public var retryAfter: Duration?
+    package var retryAfter: Duration?
     /// The sign-in URL a 421 carried.
-    public var redirectURL: String?
+    package var redirectURL: String?
     /// The record an item error belongs to.
-    public var recordName: String?
+    package var recordName: String?
     /// A token CloudKit rotated to before the failure. Store it like a successful call's.
-    public var rotatedToken: CloudKitWebAuthToken?
+    package var rotatedToken: CloudKitWebAuthToken?
 
     /// An error.
-    public init(
+    package init(
         _ kind: Kind,
         status: Int? = nil,
         serverErrorCode: String? = nil,
@@ -79,7 +79,7 @@ public struct CloudKitError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// A summary safe to log.
-    public var description: String {
+    package var description: String {
         var text = "CloudKit \(kind.rawValue)"
         if let status { text += " (HTTP \(status)" + (serverErrorCode.map { " \($0)" } ?? "") + ")" }
         if let retryAfter { text += ", retry after \(retryAfter)" }

@@ -7,22 +7,22 @@ import RelayJSON
 /// seconds or more has not been seen), from 1000 up milliseconds. Callers cap what they wait for
 /// (`CloudKitRetryPolicy.maxRetryAfter`) and what they tell others (`maxAdvised`).
 /// https://developer.apple.com/documentation/technotes/tn3162-understanding-cloudkit-throttles
-public enum RetryAfter {
+package enum RetryAfter {
     /// From this value up, `retryAfter` is read as milliseconds.
-    public static let millisecondsFrom = 1000.0
+    package static let millisecondsFrom = 1000.0
     /// The longest wait worth telling a caller (five minutes): a longer one is more likely a misread unit than a
     /// real throttle, and asking again after five minutes costs one refused call.
-    public static let maxAdvised: Duration = .seconds(300)
+    package static let maxAdvised: Duration = .seconds(300)
 
     /// The wait a body's `retryAfter` asks for; nil when absent, not a number, or not positive.
-    public static func duration(_ json: JSONValue?) -> Duration? {
+    package static func duration(_ json: JSONValue?) -> Duration? {
         guard let value = json?.doubleValue, value.isFinite, value > 0 else { return nil }
         if value >= millisecondsFrom { return .milliseconds(Int64(min(value, 1e12))) }
         return .milliseconds(Int64((value * 1000).rounded(.up)))
     }
 
     /// Whole seconds to tell a caller for `duration`: rounded up, at least 1, at most `maxAdvised`.
-    public static func advisedSeconds(_ duration: Duration) -> Int {
+    package static func advisedSeconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = min(duration, maxAdvised).components
         return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
     }

@@ -2,19 +2,19 @@
 ///
 /// A sealed box is `nonce (12) ‖ ciphertext ‖ tag (16)`. Random nonces are safe for up to about
 /// 2^32 seals under one key (NIST SP 800-38D §8.3); the relay seals a handful of values per key.
-public enum AES256GCM {
+package enum AES256GCM {
     /// The key length in bytes.
-    public static let keyByteCount = 32
+    package static let keyByteCount = 32
     /// The nonce length in bytes.
-    public static let nonceByteCount = 12
+    package static let nonceByteCount = 12
     /// The tag length in bytes.
-    public static let tagByteCount = 16
+    package static let tagByteCount = 16
     /// The bytes a sealed box adds to its plaintext.
-    public static let overhead = nonceByteCount + tagByteCount
+    package static let overhead = nonceByteCount + tagByteCount
 
     /// Encrypts `plaintext` under `key`, authenticating `authenticatedData` (AAD) as well, with a
     /// fresh random nonce. Returns `nonce ‖ ciphertext ‖ tag`.
-    public static func seal(
+    package static func seal(
         _ plaintext: [UInt8], key: SymmetricKey, authenticatedData: [UInt8] = []
     ) throws(CryptoError) -> [UInt8] {
         let nonce = SecureRandom.bytes(count: nonceByteCount)
@@ -24,7 +24,7 @@ public enum AES256GCM {
 
     /// Decrypts a box made by `seal`. Any wrong key, wrong AAD, truncation or altered byte throws
     /// `CryptoError.authenticationFailed`; no plaintext is returned unless the tag verifies.
-    public static func open(
+    package static func open(
         _ box: [UInt8], key: SymmetricKey, authenticatedData: [UInt8] = []
     ) throws(CryptoError) -> [UInt8] {
         guard box.count >= overhead else { throw .authenticationFailed }

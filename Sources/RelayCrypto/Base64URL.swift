@@ -1,5 +1,5 @@
 /// Base64url without padding (RFC 4648 §5), the encoding of tokens, PKCE values and key files.
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Maps an ASCII byte to its 6-bit value, or 0xFF for bytes outside the alphabet.
@@ -10,7 +10,7 @@ public enum Base64URL {
     }()
 
     /// Encodes `bytes` with no `=` padding.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count * 4 + 2) / 3)
         var index = 0
@@ -35,7 +35,7 @@ public enum Base64URL {
     /// Decodes unpadded base64url. Returns nil for padding, characters outside the alphabet, an
     /// impossible length, or non-zero unused trailing bits (so every byte string has exactly one
     /// accepted encoding).
-    public static func decode(_ string: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ string: some StringProtocol) -> [UInt8]? {
         let input = Array(string.utf8)
         guard input.count % 4 != 1 else { return nil }
         var output: [UInt8] = []

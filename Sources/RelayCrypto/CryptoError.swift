@@ -1,5 +1,5 @@
 /// Every failure RelayCrypto reports. Messages never contain key material, plaintext or tokens.
-public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Opening a sealed box failed: wrong key, wrong associated data, or altered bytes. The causes
     /// are deliberately indistinguishable.
     case authenticationFailed
@@ -10,7 +10,7 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// OpenSSL reported an internal failure in the named call.
     case library(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .authenticationFailed: "authentication failed"
         case .invalidKeySize(let expected, let actual): "invalid key size: expected \(expected) bytes, got \(actual)"

@@ -1,48 +1,48 @@
 /// SHA-256 (FIPS 180-4).
-public enum SHA256 {
+package enum SHA256 {
     /// The digest length in bytes.
-    public static let byteCount = 32
+    package static let byteCount = 32
 
     /// The 32-byte digest of `bytes`.
-    public static func hash(_ bytes: [UInt8]) -> [UInt8] {
+    package static func hash(_ bytes: [UInt8]) -> [UInt8] {
         LibCrypto.sha256(bytes)
     }
 
     /// The 32-byte digest of the UTF-8 bytes of `string`.
-    public static func hash(_ string: String) -> [UInt8] {
+    package static func hash(_ string: String) -> [UInt8] {
         hash(Array(string.utf8))
     }
 }
 
 /// HMAC-SHA256 (RFC 2104, FIPS 198-1).
-public enum HMACSHA256 {
+package enum HMACSHA256 {
     /// The tag length in bytes.
-    public static let byteCount = 32
+    package static let byteCount = 32
 
     /// The 32-byte authentication code of `message` under `key` (any key length).
-    public static func authenticationCode(for message: [UInt8], key: SymmetricKey) -> [UInt8] {
+    package static func authenticationCode(for message: [UInt8], key: SymmetricKey) -> [UInt8] {
         LibCrypto.hmacSHA256(key: key.bytes, message: message)
     }
 
     /// The authentication code of the UTF-8 bytes of `message`.
-    public static func authenticationCode(for message: String, key: SymmetricKey) -> [UInt8] {
+    package static func authenticationCode(for message: String, key: SymmetricKey) -> [UInt8] {
         authenticationCode(for: Array(message.utf8), key: key)
     }
 
     /// Whether `code` is the authentication code of `message`, compared in constant time.
-    public static func isValid(_ code: [UInt8], for message: [UInt8], key: SymmetricKey) -> Bool {
+    package static func isValid(_ code: [UInt8], for message: [UInt8], key: SymmetricKey) -> Bool {
         ConstantTime.equals(code, authenticationCode(for: message, key: key))
     }
 }
 
 /// HKDF with HMAC-SHA256 (RFC 5869): extract-then-expand key derivation.
-public enum HKDF {
+package enum HKDF {
     /// The longest output RFC 5869 allows with SHA-256 (255 blocks).
-    public static let maximumOutputByteCount = 255 * HMACSHA256.byteCount
+    package static let maximumOutputByteCount = 255 * HMACSHA256.byteCount
 
     /// Derives `outputByteCount` bytes from `inputKeyMaterial`. An empty `salt` means a string of
     /// 32 zero bytes, as the RFC specifies.
-    public static func deriveKey(
+    package static func deriveKey(
         inputKeyMaterial: [UInt8], salt: [UInt8], info: [UInt8], outputByteCount: Int = 32
     ) throws(CryptoError) -> SymmetricKey {
         guard outputByteCount > 0, outputByteCount <= maximumOutputByteCount else {

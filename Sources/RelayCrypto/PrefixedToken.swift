@@ -4,16 +4,16 @@
 /// The prefix makes a leaked token recognisable to secret scanners and tells token kinds apart;
 /// the checksum lets a server reject typos and garbage without touching its store. The checksum is
 /// not a secret and adds no security: the 256 random bits do that.
-public enum PrefixedToken {
+package enum PrefixedToken {
     /// Random bytes per token.
-    public static let randomByteCount = 32
+    package static let randomByteCount = 32
     /// Characters of the encoded random part.
-    public static let bodyLength = 43
+    package static let bodyLength = 43
     /// Characters of the checksum.
-    public static let checksumLength = 6
+    package static let checksumLength = 6
 
     /// A new token with `prefix` (lowercase ASCII letters, digits and `_`, e.g. `mdr_at_`).
-    public static func generate(prefix: String) -> String {
+    package static func generate(prefix: String) -> String {
         precondition(isValidPrefix(prefix), "token prefixes are lowercase ASCII letters, digits and _")
         let body = Base64URL.encode(SecureRandom.bytes(count: randomByteCount))
         return prefix + body + checksum(prefix: prefix, body: body)
@@ -21,7 +21,7 @@ public enum PrefixedToken {
 
     /// The token with `prefix` whose body is `bytes` (exactly `randomByteCount` of them): for a
     /// secret derived from a key rather than drawn at random, in the same shape.
-    public static func encode(prefix: String, body bytes: [UInt8]) -> String {
+    package static func encode(prefix: String, body bytes: [UInt8]) -> String {
         precondition(isValidPrefix(prefix), "token prefixes are lowercase ASCII letters, digits and _")
         precondition(bytes.count == randomByteCount, "a token body is \(randomByteCount) bytes")
         let body = Base64URL.encode(bytes)
@@ -30,7 +30,7 @@ public enum PrefixedToken {
 
     /// Whether `token` has this prefix, the exact length, only base64url characters and a matching
     /// checksum. Costs one SHA-256 of about 50 bytes; does no I/O.
-    public static func isWellFormed(_ token: String, prefix: String) -> Bool {
+    package static func isWellFormed(_ token: String, prefix: String) -> Bool {
         let bytes = Array(token.utf8)
         let prefixBytes = Array(prefix.utf8)
         guard bytes.count == prefixBytes.count + bodyLength + checksumLength,

@@ -4,7 +4,7 @@ import RelayJSON
 /// what the `/control/…` endpoint of the same name does.
 extension Emulator {
     /// What an injected whole-request failure's body is.
-    public enum FaultBody: String, Sendable {
+    package enum FaultBody: String, Sendable {
         /// CloudKit's JSON error dictionary.
         case json
         /// An HTML page (what a proxy in front of CloudKit sends).
@@ -14,21 +14,21 @@ extension Emulator {
     }
 
     /// The `userRecordName` an Apple ID signs in as.
-    public static func userRecordName(appleID: String) -> String { Opaque.userRecordName(appleID: appleID) }
+    package static func userRecordName(appleID: String) -> String { Opaque.userRecordName(appleID: appleID) }
 
     /// Changes where sign-in sends the browser (nil: show the token on a page).
-    public func setCallbackURL(_ url: String?) {
+    package func setCallbackURL(_ url: String?) {
         state.update(changed: false) { world, _ in world.callbackURL = url }
     }
 
     /// Adds latency to every database call.
-    public func setLatency(milliseconds: Int) {
+    package func setLatency(milliseconds: Int) {
         state.update(changed: false) { world, _ in world.latencyMilliseconds = max(0, milliseconds) }
     }
 
     /// Fails the next `count` database calls (of `operations`, or any) with `status`.
     /// `serverErrorCode` defaults from the status (429 THROTTLED, 503 TRY_AGAIN_LATER, …).
-    public func injectFault(
+    package func injectFault(
         status: Int, serverErrorCode: String? = nil, reason: String? = nil, retryAfter: Double? = nil,
         retryAfterHeader: Int? = nil, body: FaultBody = .json, count: Int = 1, operations: [String]? = nil
     ) {
@@ -42,7 +42,7 @@ extension Emulator {
 
     /// Fails the next `count` `records/modify` operations (on `recordName`, or any) with a
     /// per-item error inside a 200.
-    public func injectItemFault(
+    package func injectItemFault(
         serverErrorCode: String = "CONFLICT", reason: String? = nil, count: Int = 1, recordName: String? = nil
     ) {
         var description: JSONObject = ["serverErrorCode": .string(serverErrorCode), "count": .int(max(1, count))]
@@ -53,7 +53,7 @@ extension Emulator {
     }
 
     /// Drops every pending fault.
-    public func clearFaults() {
+    package func clearFaults() {
         state.update(changed: false) { world, _ in
             world.faults.removeAll()
             world.itemFaults.removeAll()
@@ -62,7 +62,7 @@ extension Emulator {
 
     /// Ends the sessions of one user (Apple ID or `userRecordName`), or of everyone.
     @discardableResult
-    public func expireSessions(user: String? = nil) throws(EmulatorError) -> Int {
+    package func expireSessions(user: String? = nil) throws(EmulatorError) -> Int {
         try state.withWorld { world, _ throws(EmulatorError) in
             let key = try user.map { (id: String) throws(EmulatorError) in try world.knownUser(id) }
             return world.expireSessions(userKey: key)
@@ -71,7 +71,7 @@ extension Emulator {
 
     /// Marks a user (created if new) as having Advanced Data Protection or web access off, so
     /// sign-in fails as Apple's does.
-    public func setUserFlags(
+    package func setUserFlags(
         _ user: String, advancedDataProtection: Bool? = nil, webAccessOff: Bool? = nil
     ) throws(EmulatorError) {
         let zoneName = configuration.zoneAtSignIn
@@ -82,7 +82,7 @@ extension Emulator {
     }
 
     /// Signs a user in without the page (created if new): their record name and a web auth token.
-    public func createSession(
+    package func createSession(
         appleID: String, keepSignedIn: Bool = false
     ) throws(EmulatorError) -> (userRecordName: String, webAuthToken: String) {
         let zoneName = configuration.zoneAtSignIn
@@ -95,7 +95,7 @@ extension Emulator {
     }
 
     /// A user's records in a zone (default: the configured zone), as the wire shows them.
-    public func records(of user: String, zone: String? = nil, recordType: String? = nil) throws(EmulatorError)
+    package func records(of user: String, zone: String? = nil, recordType: String? = nil) throws(EmulatorError)
         -> [JSONValue]
     {
         let zoneName = zone ?? configuration.zoneName
@@ -108,7 +108,7 @@ extension Emulator {
     /// Writes records (`{recordName, recordType, fields}` each) for a user, created if new;
     /// returns them as saved, with change tags.
     @discardableResult
-    public func seed(_ user: String, records: [JSONValue], zone: String? = nil) throws(EmulatorError) -> [JSONValue] {
+    package func seed(_ user: String, records: [JSONValue], zone: String? = nil) throws(EmulatorError) -> [JSONValue] {
         let zoneName = configuration.zoneName
         let zoneAtSignIn = configuration.zoneAtSignIn
         return try state.withWorld { world, now throws(EmulatorError) in
@@ -118,30 +118,30 @@ extension Emulator {
     }
 
     /// Moves the emulator's clock forward (to expire sessions without waiting).
-    public func advanceClock(seconds: Int) {
+    package func advanceClock(seconds: Int) {
         state.update(changed: false) { world, _ in world.clockOffsetMilliseconds += Int64(max(0, seconds)) * 1000 }
     }
 
     /// The schema a call to `environment` (`production` or `development`) sees now: production's as
     /// configured, development's with what saves added.
-    public func schema(environment: String = "production") -> ContainerSchema {
+    package func schema(environment: String = "production") -> ContainerSchema {
         state.update(changed: false) { world, _ in world.schemas.schema(world.schemas.mode(environment)) }
     }
 
     /// The current settings.
-    public var settings: EmulatorSettings { state.update(changed: false) { world, _ in world.settings } }
+    package var settings: EmulatorSettings { state.update(changed: false) { world, _ in world.settings } }
 
     /// Changes settings.
-    public func updateSettings(_ change: (inout EmulatorSettings) -> Void) {
+    package func updateSettings(_ change: (inout EmulatorSettings) -> Void) {
         state.update(changed: false) { world, _ in change(&world.settings) }
     }
 
     /// Counters: requests, database requests per operation, sign-ins, faults, connections.
-    public func statistics() -> JSONValue {
+    package func statistics() -> JSONValue {
         let open = port > 0 ? openConnections : 0
         return state.update(changed: false) { world, _ in world.statsJSON(openConnections: open) }
     }
 
     /// Forgets users, records, sessions, faults and counters; settings stay.
-    public func reset() { state.update { world, _ in world.reset() } }
+    package func reset() { state.update { world, _ in world.reset() } }
 }

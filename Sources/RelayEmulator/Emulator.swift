@@ -10,14 +10,14 @@ import RelayHTTP
 /// try emulator.start()
 /// // CloudKitConfiguration(baseURL: emulator.baseURL, container: "iCloud.test", apiToken: …)
 /// ```
-public final class Emulator: Sendable {
+package final class Emulator: Sendable {
     /// The configuration it was started with.
-    public let configuration: EmulatorConfiguration
+    package let configuration: EmulatorConfiguration
     let state: EmulatorState
     private let server: Server
 
     /// An emulator, not yet listening. Loads the state file if one is configured.
-    public init(configuration: EmulatorConfiguration = EmulatorConfiguration()) throws(EmulatorError) {
+    package init(configuration: EmulatorConfiguration = EmulatorConfiguration()) throws(EmulatorError) {
         self.configuration = configuration
         state = try EmulatorState(configuration: configuration)
         let serverConfiguration = ServerConfiguration(
@@ -28,7 +28,7 @@ public final class Emulator: Sendable {
     }
 
     /// Starts listening.
-    public func start() throws(EmulatorError) {
+    package func start() throws(EmulatorError) {
         do {
             try server.start()
         } catch {
@@ -37,22 +37,22 @@ public final class Emulator: Sendable {
     }
 
     /// Stops listening (in-flight requests finish) and writes the state file.
-    public func shutdown() {
+    package func shutdown() {
         server.shutdown()
         state.flush()
     }
 
     /// Waits until the server has stopped.
-    public func waitUntilStopped() async { await server.waitUntilStopped() }
+    package func waitUntilStopped() async { await server.waitUntilStopped() }
 
     /// The bound port.
-    public var port: Int { server.port }
+    package var port: Int { server.port }
 
     /// TCP connections open right now.
-    public var openConnections: Int { server.openConnections }
+    package var openConnections: Int { server.openConnections }
 
     /// `http://127.0.0.1:<port>` (or the configured public URL): the CloudKit base URL to use.
-    public var baseURL: String {
+    package var baseURL: String {
         if let publicURL = configuration.publicURL { return publicURL }
         let host = configuration.host == "0.0.0.0" || configuration.host == "::" ? "127.0.0.1" : configuration.host
         return "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"

@@ -1,6 +1,6 @@
 extension EmulatorCommand {
     /// The `--help` text: flags and the control API.
-    public static let usage = """
+    package static let usage = """
         cloudkit-emulator: a local CloudKit Web Services emulator with a fake Apple sign-in page.
 
         USAGE

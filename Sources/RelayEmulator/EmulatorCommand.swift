@@ -2,9 +2,9 @@ import Foundation
 import RelayHTTP
 
 /// `cloudkit-emulator`: parses the command line, runs the emulator until SIGTERM/SIGINT.
-public enum EmulatorCommand {
+package enum EmulatorCommand {
     /// Runs the command; returns the exit status.
-    public static func main(_ arguments: [String]) async -> Int32 {
+    package static func main(_ arguments: [String]) async -> Int32 {
         let configuration: EmulatorConfiguration
         do {
             guard let parsed = try parse(Array(arguments.dropFirst())) else {
@@ -32,7 +32,7 @@ public enum EmulatorCommand {
     }
 
     /// The configuration for `arguments`, or nil when `--help` was asked for.
-    public static func parse(_ arguments: [String]) throws(EmulatorError) -> EmulatorConfiguration? {
+    package static func parse(_ arguments: [String]) throws(EmulatorError) -> EmulatorConfiguration? {
         var configuration = EmulatorConfiguration(port: 8787, eventLoops: 2)
         var settings = EmulatorSettings()
         var index = 0

@@ -1,41 +1,41 @@
 /// How an `Emulator` listens and what it accepts. Behaviour that tests switch at run time lives
 /// in `EmulatorSettings`.
-public struct EmulatorConfiguration: Sendable {
+package struct EmulatorConfiguration: Sendable {
     /// Address to listen on. The control API answers loopback peers only, whatever this is.
-    public var host: String
+    package var host: String
     /// TCP port; 0 picks a free one (read it back from `Emulator.port`).
-    public var port: Int
+    package var port: Int
     /// Event loop threads.
-    public var eventLoops: Int
+    package var eventLoops: Int
     /// The `ckAPIToken` every database call must carry.
-    public var apiToken: String
+    package var apiToken: String
     /// The only container accepted; nil accepts any.
-    public var container: String?
+    package var container: String?
     /// Where the sign-in page sends the browser with `ckWebAuthToken` and `ckSession`; nil shows
     /// the token on a page instead. `Emulator.setCallbackURL(_:)` changes it later (a demo that
     /// learns its own port after starting).
-    public var callbackURL: String?
+    package var callbackURL: String?
     /// The emulator's own origin as browsers reach it (for `redirectURL`); nil means
     /// `http://<host>:<port>`.
-    public var publicURL: String?
+    package var publicURL: String?
     /// The zone created for every user at first sign-in.
-    public var zoneName: String
+    package var zoneName: String
     /// Whether a user's first sign-in creates `zoneName` (as if the app had synced); false leaves only the default
     /// zone, as for an account that never ran the app.
-    public var createsZoneAtSignIn: Bool
+    package var createsZoneAtSignIn: Bool
     /// The container's schema (production's, and development's starting point): the relay's by default,
     /// `deploy/cloudkit/schema.ckdb`.
-    public var schema: ContainerSchema
+    package var schema: ContainerSchema
     /// Check nothing against the schema in either environment: any record type, field and query is accepted,
     /// as before the emulator knew schemas. Only for tests that say why they need it.
-    public var lenientSchema: Bool
+    package var lenientSchema: Bool
     /// A JSON file the users, records and sessions are kept in across restarts; nil keeps them in memory only.
-    public var stateFile: String?
+    package var stateFile: String?
     /// Run-time behaviour (token rotation, response shapes…), changeable through the control API.
-    public var settings: EmulatorSettings
+    package var settings: EmulatorSettings
 
     /// A configuration for tests: loopback, a free port, one loop.
-    public init(
+    package init(
         host: String = "127.0.0.1",
         port: Int = 0,
         eventLoops: Int = 1,

@@ -3,20 +3,20 @@ import RelayJSON
 
 /// Everything the emulator refuses, rendered as the service would: database calls get CloudKit's
 /// `{uuid, serverErrorCode, reason, …}` body, the control API a plain JSON message.
-public struct EmulatorError: Error, Sendable, HTTPResponseError, CustomStringConvertible {
+package struct EmulatorError: Error, Sendable, HTTPResponseError, CustomStringConvertible {
     /// The HTTP status.
-    public var status: Int
+    package var status: Int
     /// CloudKit's `serverErrorCode` (nil for control API errors).
-    public var serverErrorCode: String?
+    package var serverErrorCode: String?
     /// The `reason` text.
-    public var reason: String
+    package var reason: String
     /// Extra body members (`redirectURL`, `retryAfter`).
-    public var extra: JSONObject
+    package var extra: JSONObject
     /// A body to send instead of the error dictionary (the per-record atomic failure shape).
     var bodyOverride: JSONValue?
 
     /// A CloudKit-style error.
-    public init(status: Int, code: String?, reason: String, extra: JSONObject = [:]) {
+    package init(status: Int, code: String?, reason: String, extra: JSONObject = [:]) {
         self.status = status
         self.serverErrorCode = code
         self.reason = reason
@@ -35,7 +35,7 @@ public struct EmulatorError: Error, Sendable, HTTPResponseError, CustomStringCon
     static func startup(_ message: String) -> EmulatorError { EmulatorError(status: 500, code: nil, reason: message) }
 
     /// A summary safe to log.
-    public var description: String { "\(status) \(serverErrorCode ?? "") \(reason)" }
+    package var description: String { "\(status) \(serverErrorCode ?? "") \(reason)" }
 
     /// The error body CloudKit sends.
     var body: JSONValue {
@@ -49,7 +49,7 @@ public struct EmulatorError: Error, Sendable, HTTPResponseError, CustomStringCon
     }
 
     /// The response this error renders as.
-    public func response() -> Response {
+    package func response() -> Response {
         Response.json(body, status: HTTPStatus(code: status, reason: Self.reasonPhrase(status)))
     }
 

@@ -2,9 +2,9 @@ import RelayJSON
 
 /// Behaviour where Apple's documentation and the live service disagree, or that tests vary.
 /// `GET`/`POST /control/settings` read and change it as JSON with the same member names.
-public struct EmulatorSettings: Sendable, Equatable {
+package struct EmulatorSettings: Sendable, Equatable {
     /// What happens to a token after CloudKit rotated it.
-    public enum Rotation: String, Sendable {
+    package enum Rotation: String, Sendable {
         /// The old token stops working at once (the documented behaviour; the default).
         case invalidate
         /// The old token keeps working until it expires (seen live, MistKit #462).
@@ -12,7 +12,7 @@ public struct EmulatorSettings: Sendable, Equatable {
     }
 
     /// What an existing session of a user who turns on Advanced Data Protection gets.
-    public enum ProtectedSessions: String, Sendable {
+    package enum ProtectedSessions: String, Sendable {
         /// The sessions end (web access is switched off): 421 on the next call.
         case expire
         /// The sessions stay but the private database answers 403 ACCESS_DENIED.
@@ -20,45 +20,45 @@ public struct EmulatorSettings: Sendable, Equatable {
     }
 
     /// Old-token behaviour after rotation.
-    public var rotation: Rotation = .invalidate
+    package var rotation: Rotation = .invalidate
     /// Session lifetime without "keep me signed in" (Apple: 30 minutes); nil never expires.
-    public var tokenLifetimeSeconds: Int? = 1800
+    package var tokenLifetimeSeconds: Int? = 1800
     /// Session lifetime with "keep me signed in" (Apple: 2 weeks); nil never expires.
-    public var keepSignedInLifetimeSeconds: Int? = 14 * 86_400
+    package var keepSignedInLifetimeSeconds: Int? = 14 * 86_400
     /// Whether a rotated token starts a fresh lifetime (otherwise it inherits the expiry).
-    public var rotationRenewsLifetime = true
+    package var rotationRenewsLifetime = true
     /// Whether error responses to an authenticated call also rotate the token.
-    public var rotateOnErrors = false
+    package var rotateOnErrors = false
     /// Status for a dead or unknown token: 421 AUTHENTICATION_REQUIRED (documented) or
     /// 401 AUTHENTICATION_FAILED (what some clients report).
-    public var deadTokenStatus = 421
+    package var deadTokenStatus = 421
     /// `users/caller` answers `{"users":[…]}` (documented) or a bare identity object.
-    public var callerShape = "users"
+    package var callerShape = "users"
     /// What a field sent as `{"value": null}` does: `reject` (BAD_REQUEST, the default) or `clear` (the field is
     /// removed). Apple documents neither (`reference/cloudkit-ws.md` §4: "UNCERTAIN whether `update` with
     /// `{"value":null}` clears one field"), so by default the relay must clear with `replace`, as documented.
-    public var nullValues = "reject"
+    package var nullValues = "reject"
     /// The item error for `create` on an existing record: `EXISTS` (documented) or `CONFLICT`.
-    public var createExistsCode = "EXISTS"
+    package var createExistsCode = "EXISTS"
     /// A failed atomic modify answers 400 with per-record errors (`perRecord`) or one
     /// ATOMIC_ERROR body (`wholeRequest`).
-    public var atomicFailure = "perRecord"
+    package var atomicFailure = "perRecord"
     /// A write the schema refuses (unknown type or field, wrong value type) fails as one item's BAD_REQUEST
     /// inside a 200 (`perRecord`, as the native framework reports it: a partial failure) or as the whole
     /// request's 400 BAD_REQUEST (`wholeRequest`). Apple documents neither for Web Services.
-    public var schemaErrors = "perRecord"
+    package var schemaErrors = "perRecord"
     /// Records per `changes/zone` page at most.
-    public var changesPageSize = 200
+    package var changesPageSize = 200
     /// The callback gets percent-encoded tokens (`percent`) or raw ones with `+ / =` (`raw`).
-    public var callbackEncoding = "percent"
+    package var callbackEncoding = "percent"
     /// What existing sessions get when a user is marked Advanced Data Protection.
-    public var protectedSessions: ProtectedSessions = .expire
+    package var protectedSessions: ProtectedSessions = .expire
 
     /// The defaults: documented behaviour.
-    public init() {}
+    package init() {}
 
     /// The settings as JSON.
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "rotation": .string(rotation.rawValue),
             "tokenLifetimeSeconds": tokenLifetimeSeconds.map { .int($0) } ?? .null,
@@ -78,7 +78,7 @@ public struct EmulatorSettings: Sendable, Equatable {
     }
 
     /// Applies the members present in `json`; an unknown member or a bad value is an error.
-    public mutating func apply(_ json: JSONValue) throws(EmulatorError) {
+    package mutating func apply(_ json: JSONValue) throws(EmulatorError) {
         guard let object = json.objectValue else { throw .control("settings must be a JSON object") }
         var next = self
         for (key, value) in object {

@@ -4,17 +4,17 @@
 /// One IPv6 subscriber gets at least a /64 and can draw a fresh address from it for every request
 /// or connection, so a budget per IPv6 address would be no budget. Two 64-bit words, so a table
 /// keyed by blocks hashes without allocating. Its `description` is redacted like `IPAddress`'s.
-public struct AddressBlock: Sendable, Hashable, CustomStringConvertible {
+package struct AddressBlock: Sendable, Hashable, CustomStringConvertible {
     /// The first 64 bits of the 16-byte form (zero for IPv4, which is stored IPv4-mapped).
     let high: UInt64
     /// The last 64 bits for IPv4 (`::ffff:a.b.c.d`); zero for an IPv6 /64.
     let low: UInt64
 
     /// Always `<address>`: blocks are never logged.
-    public var description: String { "<address>" }
+    package var description: String { "<address>" }
 
     /// `192.0.2.7` or `2001:db8:0:a::/64`. Use only as a key, never in output.
-    public var unredacted: String {
+    package var unredacted: String {
         if low != 0 {
             return [24, 16, 8, 0].map { String((low >> UInt64($0)) & 0xFF) }.joined(separator: ".")
         }
@@ -25,7 +25,7 @@ public struct AddressBlock: Sendable, Hashable, CustomStringConvertible {
 
 extension IPAddress {
     /// The block this address is counted in.
-    public var block: AddressBlock {
+    package var block: AddressBlock {
         var high: UInt64 = 0
         for index in 0..<8 { high = high << 8 | UInt64(bytes[index]) }
         guard isIPv4 else { return AddressBlock(high: high, low: 0) }

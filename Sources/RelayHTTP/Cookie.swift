@@ -1,24 +1,24 @@
 /// A `Set-Cookie` value (RFC 6265bis). Defaults are the safe ones: HttpOnly, Secure, SameSite=Lax,
 /// Path=/.
-public struct Cookie: Sendable, Equatable {
+package struct Cookie: Sendable, Equatable {
     /// `SameSite` attribute values.
-    public enum SameSite: String, Sendable {
+    package enum SameSite: String, Sendable {
         case strict = "Strict"
         case lax = "Lax"
         case none = "None"
     }
 
-    public var name: String
-    public var value: String
-    public var path: String?
+    package var name: String
+    package var value: String
+    package var path: String?
     /// Lifetime in seconds; 0 deletes the cookie.
-    public var maxAge: Int?
-    public var httpOnly: Bool
-    public var secure: Bool
-    public var sameSite: SameSite?
+    package var maxAge: Int?
+    package var httpOnly: Bool
+    package var secure: Bool
+    package var sameSite: SameSite?
 
     /// A cookie with safe defaults.
-    public init(
+    package init(
         name: String,
         value: String,
         path: String? = "/",
@@ -37,7 +37,7 @@ public struct Cookie: Sendable, Equatable {
     }
 
     /// The `Set-Cookie` header value.
-    public var headerValue: String {
+    package var headerValue: String {
         var parts = ["\(name)=\(value)"]
         if let path { parts.append("Path=\(path)") }
         if let maxAge { parts.append("Max-Age=\(maxAge)") }
@@ -50,7 +50,7 @@ public struct Cookie: Sendable, Equatable {
 
 extension Request {
     /// Cookies sent with the request, in order; a name sent twice appears twice.
-    public var cookies: [(name: String, value: String)] {
+    package var cookies: [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
         for header in headers.values("cookie") {
             for part in header.split(separator: ";") {
@@ -67,7 +67,7 @@ extension Request {
 
     /// The value of cookie `name`, or nil when it is absent or sent more than once (a planted
     /// duplicate must not be able to choose which value wins).
-    public func cookie(_ name: String) -> String? {
+    package func cookie(_ name: String) -> String? {
         let matches = cookies.filter { $0.name == name }
         return matches.count == 1 ? matches[0].value : nil
     }
@@ -75,5 +75,5 @@ extension Request {
 
 extension Response {
     /// Adds a `Set-Cookie` header.
-    public mutating func setCookie(_ cookie: Cookie) { headers.add("Set-Cookie", cookie.headerValue) }
+    package mutating func setCookie(_ cookie: Cookie) { headers.add("Set-Cookie", cookie.headerValue) }
 }

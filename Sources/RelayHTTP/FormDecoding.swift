@@ -1,14 +1,14 @@
 /// `application/x-www-form-urlencoded` decoding (WHATWG URL §5.1), used for query strings and
 /// form bodies. Malformed percent-escapes and invalid UTF-8 make the whole input invalid rather
 /// than silently producing something else.
-public enum FormDecoding {
+package enum FormDecoding {
     /// The name/value pairs in order, or nil when the input is malformed.
-    public static func pairs(_ encoded: some StringProtocol) -> [(name: String, value: String)]? {
+    package static func pairs(_ encoded: some StringProtocol) -> [(name: String, value: String)]? {
         pairs(bytes: Array(encoded.utf8))
     }
 
     /// The name/value pairs of an encoded byte string (a form body), or nil when malformed.
-    public static func pairs(bytes encoded: [UInt8]) -> [(name: String, value: String)]? {
+    package static func pairs(bytes encoded: [UInt8]) -> [(name: String, value: String)]? {
         var result: [(name: String, value: String)] = []
         for part in encoded.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let pieces = part.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
@@ -22,7 +22,7 @@ public enum FormDecoding {
 
     /// Percent-decodes one component, turning `+` into a space unless `plusAsSpace` is false
     /// (path segments keep `+`).
-    public static func decode(_ bytes: some Collection<UInt8>, plusAsSpace: Bool = true) -> String? {
+    package static func decode(_ bytes: some Collection<UInt8>, plusAsSpace: Bool = true) -> String? {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var iterator = bytes.makeIterator()
@@ -43,7 +43,7 @@ public enum FormDecoding {
     }
 
     /// Percent-encodes a component for a query string or form body (everything but unreserved).
-    public static func encode(_ string: String) -> String {
+    package static func encode(_ string: String) -> String {
         var output = ""
         output.reserveCapacity(string.utf8.count)
         for byte in string.utf8 {
@@ -63,27 +63,27 @@ public enum FormDecoding {
     }
 
     /// Encodes pairs as `a=1&b=2`.
-    public static func encode(_ pairs: [(String, String)]) -> String {
+    package static func encode(_ pairs: [(String, String)]) -> String {
         pairs.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
     }
 }
 
 /// Decoded form or query parameters, keeping repeats so callers can refuse them.
-public struct FormParameters: Sendable {
+package struct FormParameters: Sendable {
     /// Every pair in order.
-    public let pairs: [(name: String, value: String)]
+    package let pairs: [(name: String, value: String)]
 
     /// Parameters from pairs.
-    public init(_ pairs: [(name: String, value: String)]) { self.pairs = pairs }
+    package init(_ pairs: [(name: String, value: String)]) { self.pairs = pairs }
 
     /// The first value of `name`.
-    public subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
+    package subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
 
     /// Every value of `name`.
-    public func values(_ name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }
+    package func values(_ name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }
 
     /// Names that appear more than once (OAuth refuses repeated parameters).
-    public var repeatedNames: Set<String> {
+    package var repeatedNames: Set<String> {
         var seen = Set<String>()
         var repeated = Set<String>()
         for pair in pairs where !seen.insert(pair.name).inserted { repeated.insert(pair.name) }
@@ -93,7 +93,7 @@ public struct FormParameters: Sendable {
 
 extension Request {
     /// The decoded query; a malformed query throws a 400 `HTTPError`.
-    public func query() throws(HTTPError) -> FormParameters {
+    package func query() throws(HTTPError) -> FormParameters {
         guard let raw = rawQuery else { return FormParameters([]) }
         guard let pairs = FormDecoding.pairs(raw) else {
             throw HTTPError(.badRequest, message: "The query string is malformed.")
@@ -102,7 +102,7 @@ extension Request {
     }
 
     /// The decoded `application/x-www-form-urlencoded` body; anything else throws a 4xx `HTTPError`.
-    public func formBody() throws(HTTPError) -> FormParameters {
+    package func formBody() throws(HTTPError) -> FormParameters {
         guard hasContentType("application/x-www-form-urlencoded") else {
             throw HTTPError(.unsupportedMediaType, message: "Expected application/x-www-form-urlencoded.")
         }

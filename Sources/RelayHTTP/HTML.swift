@@ -1,7 +1,7 @@
 /// HTML escaping for server-rendered pages.
-public enum HTML {
+package enum HTML {
     /// Escapes `& < > " '` so text is safe in element content and quoted attribute values.
-    public static func escape(_ text: some StringProtocol) -> String {
+    package static func escape(_ text: some StringProtocol) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for character in text.unicodeScalars {

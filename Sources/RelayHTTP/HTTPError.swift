@@ -2,29 +2,29 @@ import RelayJSON
 
 /// An error that knows the response it should produce. Handlers throw these; any other error
 /// becomes a bare 500 with the detail kept for the log.
-public protocol HTTPResponseError: Error {
+package protocol HTTPResponseError: Error {
     /// The response to send in place of the handler's.
     func response() -> Response
 }
 
 /// A plain HTTP error: status, optional message, extra headers. Rendered as
 /// `{"error":{"message":…}}` so machine clients always get JSON.
-public struct HTTPError: HTTPResponseError, Equatable {
+package struct HTTPError: HTTPResponseError, Equatable {
     /// The status to answer with.
-    public var status: HTTPStatus
+    package var status: HTTPStatus
     /// A message safe to show the client.
-    public var message: String?
+    package var message: String?
     /// Extra headers such as `Allow` or `WWW-Authenticate`.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
 
     /// An error.
-    public init(_ status: HTTPStatus, message: String? = nil, headers: HTTPHeaders = [:]) {
+    package init(_ status: HTTPStatus, message: String? = nil, headers: HTTPHeaders = [:]) {
         self.status = status
         self.message = message
         self.headers = headers
     }
 
-    public func response() -> Response {
+    package func response() -> Response {
         var response = Response.json(
             JSONValue.object(["error": .object(["message": .string(message ?? status.reason)])]),
             status: status

@@ -1,46 +1,46 @@
 /// An ordered list of header fields. Names compare case-insensitively; the parser stores request
 /// names lowercased, response names keep the case they were written with.
-public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields in order.
-    public private(set) var fields: [(name: String, value: String)]
+    package private(set) var fields: [(name: String, value: String)]
 
     /// An empty header list.
-    public init() { fields = [] }
+    package init() { fields = [] }
 
     /// Headers from name/value pairs, in order.
-    public init(_ fields: [(String, String)]) { self.fields = fields.map { (name: $0.0, value: $0.1) } }
+    package init(_ fields: [(String, String)]) { self.fields = fields.map { (name: $0.0, value: $0.1) } }
 
     /// Headers from a literal; order is the literal's.
-    public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
+    package init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
 
     /// The number of fields.
-    public var count: Int { fields.count }
+    package var count: Int { fields.count }
 
     /// The first value of `name`, or nil.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         for field in fields where field.name == name || Self.equalsIgnoringCase(field.name, name) { return field.value }
         return nil
     }
 
     /// Every value of `name`, in order.
-    public func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         fields.filter { Self.equalsIgnoringCase($0.name, name) }.map(\.value)
     }
 
     /// Appends a field, keeping any existing ones with the same name (as `Set-Cookie` needs).
-    public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
+    package mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
 
     /// Replaces every field called `name` with one field.
-    public mutating func set(_ name: String, _ value: String) {
+    package mutating func set(_ name: String, _ value: String) {
         remove(name)
         fields.append((name: name, value: value))
     }
 
     /// Removes every field called `name`.
-    public mutating func remove(_ name: String) { fields.removeAll { Self.equalsIgnoringCase($0.name, name) } }
+    package mutating func remove(_ name: String) { fields.removeAll { Self.equalsIgnoringCase($0.name, name) } }
 
     /// Whether a comma-separated header such as `Connection` lists `token` (case-insensitive).
-    public func contains(_ name: String, token: String) -> Bool {
+    package func contains(_ name: String, token: String) -> Bool {
         values(name).contains { value in
             value.split(separator: ",").contains {
                 Self.equalsIgnoringCase(String($0.trimmingOWS), token)
@@ -48,9 +48,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         }
     }
 
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
+    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }
 
-    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.count == rhs.fields.count
             && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }

@@ -1,21 +1,21 @@
 /// A request method token, compared case-sensitively as RFC 9110 §9.1 requires.
-public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
+package struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     /// The method token as sent.
-    public let rawValue: String
+    package let rawValue: String
 
     /// A method from its token.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
+    package init(_ rawValue: String) { self.rawValue = rawValue }
 
     /// The token.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static let get = HTTPMethod("GET")
-    public static let head = HTTPMethod("HEAD")
-    public static let post = HTTPMethod("POST")
-    public static let put = HTTPMethod("PUT")
-    public static let patch = HTTPMethod("PATCH")
-    public static let delete = HTTPMethod("DELETE")
-    public static let options = HTTPMethod("OPTIONS")
+    package static let get = HTTPMethod("GET")
+    package static let head = HTTPMethod("HEAD")
+    package static let post = HTTPMethod("POST")
+    package static let put = HTTPMethod("PUT")
+    package static let patch = HTTPMethod("PATCH")
+    package static let delete = HTTPMethod("DELETE")
+    package static let options = HTTPMethod("OPTIONS")
 
     /// Builds the method from bytes without allocating for the common methods.
     init(bytes: UnsafeRawBufferPointer) {
@@ -28,7 +28,7 @@ public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The HTTP/1.x minor version of a request.
-public enum HTTPVersion: Sendable, Hashable {
+package enum HTTPVersion: Sendable, Hashable {
     case http10
     case http11
 }

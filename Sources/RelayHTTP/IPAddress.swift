@@ -6,12 +6,12 @@
 
 /// An IPv4 or IPv6 address. Its `description` is redacted so an address cannot reach a log by
 /// accident; `unredacted` exists for rate-limit keys and proxy checks only.
-public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
+package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// 16 bytes; IPv4 addresses are stored IPv4-mapped (::ffff:a.b.c.d).
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// An address from 4 or 16 bytes.
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         switch bytes.count {
         case 4: self.bytes = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] + bytes
         case 16: self.bytes = bytes
@@ -20,7 +20,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses dotted IPv4 or RFC 4291 IPv6 text (brackets allowed around IPv6).
-    public init?(_ text: some StringProtocol) {
+    package init?(_ text: some StringProtocol) {
         var text = String(text)
         if text.hasPrefix("["), text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         var v4 = in_addr()
@@ -34,16 +34,16 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether this is an IPv4 address (or IPv4-mapped IPv6).
-    public var isIPv4: Bool { bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF }
+    package var isIPv4: Bool { bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF }
 
     /// Whether this is 127.0.0.0/8 or ::1.
-    public var isLoopback: Bool { isIPv4 ? bytes[12] == 127 : bytes == [UInt8](repeating: 0, count: 15) + [1] }
+    package var isLoopback: Bool { isIPv4 ? bytes[12] == 127 : bytes == [UInt8](repeating: 0, count: 15) + [1] }
 
     /// Always `<address>`: addresses are never logged.
-    public var description: String { "<address>" }
+    package var description: String { "<address>" }
 
     /// The address as text. Use only where the address is needed as a key, never in output.
-    public var unredacted: String {
+    package var unredacted: String {
         if isIPv4 { return bytes[12...].map(String.init).joined(separator: ".") }
         var address = in6_addr()
         withUnsafeMutableBytes(of: &address) { $0.copyBytes(from: bytes) }
@@ -54,14 +54,14 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A CIDR block such as `10.0.0.0/8`, `::1/128` or a single address.
-public struct IPAddressRange: Sendable, Hashable {
+package struct IPAddressRange: Sendable, Hashable {
     /// The network address.
-    public let network: IPAddress
+    package let network: IPAddress
     /// Prefix length over the 128-bit form (IPv4 prefixes are offset by 96).
-    public let prefixLength: Int
+    package let prefixLength: Int
 
     /// Parses `address` or `address/prefix`.
-    public init?(_ text: some StringProtocol) {
+    package init?(_ text: some StringProtocol) {
         let parts = text.split(separator: "/", maxSplits: 1)
         guard let first = parts.first, let address = IPAddress(first) else { return nil }
         let maxPrefix = address.isIPv4 ? 32 : 128
@@ -75,7 +75,7 @@ public struct IPAddressRange: Sendable, Hashable {
     }
 
     /// Whether `address` lies inside the block.
-    public func contains(_ address: IPAddress) -> Bool {
+    package func contains(_ address: IPAddress) -> Bool {
         var remaining = prefixLength
         for index in 0..<16 where remaining > 0 {
             let bits = min(8, remaining)

@@ -1,26 +1,26 @@
 /// A complete request as handlers see it.
-public struct Request: Sendable {
+package struct Request: Sendable {
     /// The method token.
-    public var method: HTTPMethod
+    package var method: HTTPMethod
     /// The request-target as sent: path and optional query.
-    public var target: String
+    package var target: String
     /// HTTP/1.0 or HTTP/1.1.
-    public var version: HTTPVersion
+    package var version: HTTPVersion
     /// Header fields, names lowercased.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The decoded body.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// Where the request came from, after the trusted-proxy rules.
-    public var origin: RequestOrigin
+    package var origin: RequestOrigin
     /// Values captured by `:name` segments of the matched route.
-    public var parameters: [String: String] = [:]
+    package var parameters: [String: String] = [:]
     /// True when the server read this request's body without keeping it (`body` is empty) because
     /// `ServerConfiguration.lowPriority` named the request at its head: a request the app had
     /// already decided to refuse.
-    public var bodyDropped = false
+    package var bodyDropped = false
 
     /// A request; tests build these directly.
-    public init(
+    package init(
         method: HTTPMethod,
         target: String,
         version: HTTPVersion = .http11,
@@ -37,13 +37,13 @@ public struct Request: Sendable {
     }
 
     /// The path part of the target, still percent-encoded.
-    public var path: Substring {
+    package var path: Substring {
         guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target[...] }
         return target[..<mark]
     }
 
     /// The raw query string after `?`, or nil when there is none.
-    public var rawQuery: Substring? {
+    package var rawQuery: Substring? {
         guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
         return target[target.utf8.index(after: mark)...]
     }
@@ -51,18 +51,18 @@ public struct Request: Sendable {
 
 /// The request's scheme, host and client address. Set from `X-Forwarded-*` only when the peer is a
 /// configured trusted proxy. Addresses are kept for rate limiting and never logged.
-public struct RequestOrigin: Sendable, Equatable {
+package struct RequestOrigin: Sendable, Equatable {
     /// The TCP peer.
-    public var peer: IPAddress?
+    package var peer: IPAddress?
     /// The client: the peer, or the forwarded client when the peer is a trusted proxy.
-    public var client: IPAddress?
+    package var client: IPAddress?
     /// `http` or `https`.
-    public var scheme: String
+    package var scheme: String
     /// Host (and port) the client addressed, from `Host` or a trusted `X-Forwarded-Host`.
-    public var host: String?
+    package var host: String?
 
     /// An origin; all fields optional for tests.
-    public init(peer: IPAddress? = nil, client: IPAddress? = nil, scheme: String = "http", host: String? = nil) {
+    package init(peer: IPAddress? = nil, client: IPAddress? = nil, scheme: String = "http", host: String? = nil) {
         self.peer = peer
         self.client = client ?? peer
         self.scheme = scheme

@@ -2,9 +2,9 @@
 /// health checks, errors decided before any I/O) or hands back work to run as a task on the
 /// connection's event loop. Answering at once skips creating a task, which is most of the cost
 /// of a trivial request.
-public struct Responder: Sendable {
+package struct Responder: Sendable {
     /// A responder's answer to one request.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// The response, ready now.
         case now(Response)
         /// Work that produces the response; the server runs it as a task.
@@ -14,18 +14,18 @@ public struct Responder: Sendable {
     private let body: @Sendable (Request) -> Outcome
 
     /// A responder from a function that decides per request.
-    public init(_ body: @escaping @Sendable (Request) -> Outcome) { self.body = body }
+    package init(_ body: @escaping @Sendable (Request) -> Outcome) { self.body = body }
 
     /// A responder that always runs `handler` as a task.
-    public init(async handler: @escaping @Sendable (Request) async -> Response) {
+    package init(async handler: @escaping @Sendable (Request) async -> Response) {
         body = { request in .later { await handler(request) } }
     }
 
     /// Routes one request.
-    public func callAsFunction(_ request: Request) -> Outcome { body(request) }
+    package func callAsFunction(_ request: Request) -> Outcome { body(request) }
 
     /// The response, awaiting the work if there is any (for tests and wrappers).
-    public func respond(to request: Request) async -> Response {
+    package func respond(to request: Request) async -> Response {
         switch body(request) {
         case .now(let response): response
         case .later(let work): await work()
@@ -33,7 +33,7 @@ public struct Responder: Sendable {
     }
 
     /// A responder that passes every response through `transform` (logging, headers, metrics).
-    public func mapResponse(
+    package func mapResponse(
         _ transform: @escaping @Sendable (Request, Response) -> Response
     ) -> Responder {
         let inner = body

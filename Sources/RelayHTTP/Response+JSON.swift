@@ -3,13 +3,13 @@ import RelayJSON
 
 extension Response {
     /// An `application/json` response from a `JSONValue`, written without Foundation's encoder.
-    public static func json(_ value: JSONValue, status: HTTPStatus = .ok) -> Response {
+    package static func json(_ value: JSONValue, status: HTTPStatus = .ok) -> Response {
         Response(status: status, headers: ["Content-Type": "application/json"], body: value.bytes)
     }
 
     /// An `application/json` response from an `Encodable` value (sorted keys, no escaped slashes),
     /// for cold paths where a Codable model is clearer than a `JSONValue`.
-    public static func json(encoding value: some Encodable, status: HTTPStatus = .ok) throws -> Response {
+    package static func json(encoding value: some Encodable, status: HTTPStatus = .ok) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Response(
@@ -22,7 +22,7 @@ extension Response {
 
 extension Request {
     /// The body parsed as JSON; a malformed body throws a 400 `HTTPError`.
-    public func jsonBody() throws(HTTPError) -> JSONValue {
+    package func jsonBody() throws(HTTPError) -> JSONValue {
         do {
             return try JSONValue(parsing: body)
         } catch {
@@ -31,7 +31,7 @@ extension Request {
     }
 
     /// The body decoded into `type`; a malformed body throws a 400 `HTTPError`.
-    public func decodeJSON<Value: Decodable>(_ type: Value.Type) throws(HTTPError) -> Value {
+    package func decodeJSON<Value: Decodable>(_ type: Value.Type) throws(HTTPError) -> Value {
         do {
             return try JSONDecoder().decode(type, from: Data(body))
         } catch {
@@ -40,7 +40,7 @@ extension Request {
     }
 
     /// Whether the `Content-Type` media type is `mediaType` (parameters such as charset ignored).
-    public func hasContentType(_ mediaType: String) -> Bool {
+    package func hasContentType(_ mediaType: String) -> Bool {
         guard let value = headers["content-type"] else { return false }
         let type = value.split(separator: ";", maxSplits: 1).first.map { String($0.trimmingOWS) } ?? ""
         return HTTPHeaders.equalsIgnoringCase(type, mediaType)

@@ -1,31 +1,31 @@
 /// A response a handler returns. The server adds `Content-Length`, `Date` and `Connection`.
-public struct Response: Sendable {
+package struct Response: Sendable {
     /// The status.
-    public var status: HTTPStatus
+    package var status: HTTPStatus
     /// Header fields, written in order with the case given.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body; for HEAD requests the server sends only its length.
-    public var body: [UInt8]
+    package var body: [UInt8]
 
     /// A response.
-    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+    package init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A `text/plain; charset=utf-8` response.
-    public static func text(_ text: String, status: HTTPStatus = .ok) -> Response {
+    package static func text(_ text: String, status: HTTPStatus = .ok) -> Response {
         Response(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
     }
 
     /// A `text/html; charset=utf-8` response.
-    public static func html(_ html: String, status: HTTPStatus = .ok) -> Response {
+    package static func html(_ html: String, status: HTTPStatus = .ok) -> Response {
         Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: Array(html.utf8))
     }
 
     /// A redirect to `location` (302 unless told otherwise).
-    public static func redirect(to location: String, status: HTTPStatus = .found) -> Response {
+    package static func redirect(to location: String, status: HTTPStatus = .found) -> Response {
         Response(status: status, headers: ["Location": location])
     }
 }

@@ -5,11 +5,11 @@
 /// handler (the server drops the body), OPTIONS without a handler gets 204 with `Allow`.
 /// Errors conforming to `HTTPResponseError` render themselves; anything else is a bare 500 and
 /// goes to `onError` for the log.
-public struct Router: Sendable {
+package struct Router: Sendable {
     /// A route handler.
-    public typealias Handler = @Sendable (Request) async throws -> Response
+    package typealias Handler = @Sendable (Request) async throws -> Response
     /// A handler that answers without suspending (health checks, static documents).
-    public typealias ImmediateHandler = @Sendable (Request) throws -> Response
+    package typealias ImmediateHandler = @Sendable (Request) throws -> Response
 
     private enum Entry: Sendable {
         case immediate(ImmediateHandler)
@@ -24,20 +24,20 @@ public struct Router: Sendable {
     private var exact: [String: [HTTPMethod: Entry]] = [:]
     private var patterns: [Route] = []
     /// Called with every error that became a 500.
-    public var onError: @Sendable (any Error, Request) -> Void
+    package var onError: @Sendable (any Error, Request) -> Void
 
     /// An empty router.
-    public init(onError: @escaping @Sendable (any Error, Request) -> Void = { _, _ in }) {
+    package init(onError: @escaping @Sendable (any Error, Request) -> Void = { _, _ in }) {
         self.onError = onError
     }
 
     /// Adds a handler for `method` on `path`.
-    public mutating func on(_ method: HTTPMethod, _ path: String, _ handler: @escaping Handler) {
+    package mutating func on(_ method: HTTPMethod, _ path: String, _ handler: @escaping Handler) {
         add(method, path, .deferred(handler))
     }
 
     /// Adds a handler that answers without suspending; the server skips creating a task for it.
-    public mutating func on(_ method: HTTPMethod, _ path: String, immediate handler: @escaping ImmediateHandler) {
+    package mutating func on(_ method: HTTPMethod, _ path: String, immediate handler: @escaping ImmediateHandler) {
         add(method, path, .immediate(handler))
     }
 
@@ -55,24 +55,24 @@ public struct Router: Sendable {
     }
 
     /// Adds a GET handler.
-    public mutating func get(_ path: String, _ handler: @escaping Handler) { on(.get, path, handler) }
+    package mutating func get(_ path: String, _ handler: @escaping Handler) { on(.get, path, handler) }
 
     /// Adds a GET handler that answers without suspending.
-    public mutating func get(_ path: String, immediate handler: @escaping ImmediateHandler) {
+    package mutating func get(_ path: String, immediate handler: @escaping ImmediateHandler) {
         on(.get, path, immediate: handler)
     }
 
     /// Adds a POST handler.
-    public mutating func post(_ path: String, _ handler: @escaping Handler) { on(.post, path, handler) }
+    package mutating func post(_ path: String, _ handler: @escaping Handler) { on(.post, path, handler) }
 
     /// This router as the server's responder.
-    public var responder: Responder { Responder { request in self.resolve(request) } }
+    package var responder: Responder { Responder { request in self.resolve(request) } }
 
     /// Routes one request and awaits the answer.
-    public func respond(to request: Request) async -> Response { await responder.respond(to: request) }
+    package func respond(to request: Request) async -> Response { await responder.respond(to: request) }
 
     /// Routes one request: immediate handlers and routing errors answer now, others later.
-    public func resolve(_ request: Request) -> Responder.Outcome {
+    package func resolve(_ request: Request) -> Responder.Outcome {
         var request = request
         guard let handlers = match(&request) else {
             return .now(Self.notFound)
@@ -107,7 +107,7 @@ public struct Router: Sendable {
 
     /// The pattern of the route `request` matches (`/items/:id`), or nil. For logs and metrics,
     /// which must name routes, never raw targets.
-    public func pattern(for request: Request) -> String? {
+    package func pattern(for request: Request) -> String? {
         let path = String(request.path)
         if exact[path] != nil { return path }
         var copy = request

@@ -1,20 +1,20 @@
 /// Applies `X-Forwarded-Proto`, `X-Forwarded-Host` and `X-Forwarded-For` only when the TCP peer is
 /// one of the configured proxies; from anyone else they are ignored.
-public struct TrustedProxies: Sendable, Equatable {
+package struct TrustedProxies: Sendable, Equatable {
     /// The proxy addresses whose forwarded headers are believed.
-    public let ranges: [IPAddressRange]
+    package let ranges: [IPAddressRange]
 
     /// Trust these ranges (empty: trust nobody).
-    public init(_ ranges: [IPAddressRange] = []) { self.ranges = ranges }
+    package init(_ ranges: [IPAddressRange] = []) { self.ranges = ranges }
 
     /// Whether `address` is a trusted proxy.
-    public func trusts(_ address: IPAddress?) -> Bool {
+    package func trusts(_ address: IPAddress?) -> Bool {
         guard let address else { return false }
         return ranges.contains { $0.contains(address) }
     }
 
     /// The origin of a request that arrived from `peer` with `headers`.
-    public func origin(peer: IPAddress?, headers: HTTPHeaders) -> RequestOrigin {
+    package func origin(peer: IPAddress?, headers: HTTPHeaders) -> RequestOrigin {
         let host = headers["host"]
         guard trusts(peer) else { return RequestOrigin(peer: peer, client: peer, scheme: "http", host: host) }
 

@@ -9,9 +9,9 @@
 /// - the nesting limit is exact: the written form of a value nested `d` deep parses with
 ///   `maxDepth: d` and fails with `maxDepth: d - 1`;
 /// - the input parses the same when it is surrounded by whitespace.
-public enum JSONFuzzing {
+package enum JSONFuzzing {
     /// Checks every property on `input`.
-    public static func run(_ input: [UInt8]) {
+    package static func run(_ input: [UInt8]) {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: input)

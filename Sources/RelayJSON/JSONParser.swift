@@ -1,17 +1,17 @@
 /// Why a JSON document was refused, with the byte offset where parsing stopped.
-public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What was wrong.
-    public let reason: String
+    package let reason: String
     /// Byte offset into the input.
-    public let offset: Int
+    package let offset: Int
 
-    public var description: String { "\(reason) at byte \(offset)" }
+    package var description: String { "\(reason) at byte \(offset)" }
 }
 
 extension JSONValue {
     /// Parses a complete RFC 8259 document: no comments, no trailing commas, no leading zeros,
     /// no unescaped control characters, valid UTF-8, nesting at most `maxDepth` deep.
-    public init(parsing bytes: some Collection<UInt8>, maxDepth: Int = 64) throws(JSONParseError) {
+    package init(parsing bytes: some Collection<UInt8>, maxDepth: Int = 64) throws(JSONParseError) {
         let contiguous = Array(bytes)
         let result = contiguous.withUnsafeBufferPointer { buffer -> Result<JSONValue, JSONParseError> in
             var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
@@ -25,7 +25,7 @@ extension JSONValue {
     }
 
     /// Parses a document held in a string.
-    public init(parsing string: String) throws(JSONParseError) {
+    package init(parsing string: String) throws(JSONParseError) {
         try self.init(parsing: Array(string.utf8))
     }
 }

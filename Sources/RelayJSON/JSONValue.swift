@@ -1,6 +1,6 @@
 /// A JSON document as a value. The relay parses and writes JSON with this type on hot paths
 /// (JSON-RPC, logs) because Foundation's coders cost tens of microseconds per small message.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     /// An integer that fits in `Int`.
@@ -12,13 +12,13 @@ public enum JSONValue: Sendable, Equatable {
     case object(JSONObject)
 
     /// The string, if this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The integer, if this is an integer (or a double with an exact integer value).
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case .int(let value): value
         case .double(let value) where value.rounded() == value && abs(value) < 9.0e15: Int(value)
@@ -27,7 +27,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The number as a double, if this is a number.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .int(let value): Double(value)
         case .double(let value): value
@@ -36,31 +36,31 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The boolean, if this is a boolean.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
     /// The elements, if this is an array.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
     /// The members, if this is an object.
-    public var objectValue: JSONObject? {
+    package var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil
     }
 
     /// Whether this is `null`.
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 
     /// The member `key` when this is an object.
-    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+    package subscript(key: String) -> JSONValue? { objectValue?[key] }
 
     /// The JSON type name used in validation messages ("string", "object", …).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"
@@ -76,41 +76,41 @@ public enum JSONValue: Sendable, Equatable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .int(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(floatLiteral value: Double) { self = .double(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(nilLiteral: ()) { self = .null }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int) { self = .int(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(nilLiteral: ()) { self = .null }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
 }
 
 /// A JSON object that keeps its members in insertion order, so written documents read naturally
 /// and compare byte for byte.
-public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+package struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// The members in order. Keys are unique.
-    public private(set) var members: [(key: String, value: JSONValue)]
+    package private(set) var members: [(key: String, value: JSONValue)]
 
     /// An empty object.
-    public init() { members = [] }
+    package init() { members = [] }
 
     /// An object from pairs; a repeated key keeps its first position and its last value.
-    public init(_ pairs: [(String, JSONValue)]) {
+    package init(_ pairs: [(String, JSONValue)]) {
         members = []
         members.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
     }
 
-    public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
 
     /// The number of members.
-    public var count: Int { members.count }
+    package var count: Int { members.count }
 
     /// The member names in order.
-    public var keys: [String] { members.map(\.key) }
+    package var keys: [String] { members.map(\.key) }
 
     /// Reads or writes a member; writing nil removes it.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get {
             for member in members where member.key == key { return member.value }
             return nil
@@ -124,9 +124,9 @@ public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionary
         }
     }
 
-    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
+    package func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
 
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }

@@ -1,6 +1,6 @@
 extension JSONValue {
     /// The compact UTF-8 encoding of this value.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(256)
         write(into: &output)
@@ -8,10 +8,10 @@ extension JSONValue {
     }
 
     /// The compact encoding as a string.
-    public var jsonString: String { String(decoding: bytes, as: UTF8.self) }
+    package var jsonString: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Appends the compact encoding to `output`.
-    public func write(into output: inout [UInt8]) {
+    package func write(into output: inout [UInt8]) {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
@@ -56,7 +56,7 @@ extension JSONValue {
     /// Copies the runs between escapes in one go: most strings have nothing to escape, and a
     /// tool result's text (JSON inside a string) has long runs between its quotes. Byte by byte,
     /// with each escape a small array, this was 2.5 % of the relay's CPU per `get_me`.
-    public static func writeString(_ string: String, into output: inout [UInt8]) {
+    package static func writeString(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in

@@ -1,7 +1,7 @@
 import RelayHTTP
 
 /// What an authenticator decided about one request.
-public enum MCPAuthentication<Principal: MCPPrincipal>: Sendable {
+package enum MCPAuthentication<Principal: MCPPrincipal>: Sendable {
     /// Serve the request for `principal`.
     case authorized(Principal)
     /// Answer with this response instead (a 401 or 403 with `WWW-Authenticate`). The endpoint adds
@@ -12,7 +12,7 @@ public enum MCPAuthentication<Principal: MCPPrincipal>: Sendable {
 /// The seam where OAuth plugs into the MCP endpoint. Every request to the endpoint except an
 /// `OPTIONS` preflight is authenticated, whatever its method, before anything else about it is
 /// looked at (a request for an unknown Host or from a refused Origin is turned away first).
-public protocol MCPAuthenticator<Principal>: Sendable {
+package protocol MCPAuthenticator<Principal>: Sendable {
     /// What a successful authentication yields; tools receive it in `ToolContext`. It carries the
     /// scopes the endpoint checks before every tool call.
     associatedtype Principal: MCPPrincipal
@@ -46,8 +46,8 @@ public protocol MCPAuthenticator<Principal>: Sendable {
 
 extension MCPAuthenticator {
     /// By default every decision goes through `authenticate`.
-    public func authenticateImmediately(_ request: Request) -> MCPAuthentication<Principal>? { nil }
+    package func authenticateImmediately(_ request: Request) -> MCPAuthentication<Principal>? { nil }
 
     /// By default every call is admitted.
-    public func admitToolCall(_ principal: Principal) -> ToolError? { nil }
+    package func admitToolCall(_ principal: Principal) -> ToolError? { nil }
 }

@@ -3,62 +3,62 @@ import RelayJSON
 /// A JSON-RPC error: what RelayMCP answers when a message cannot be served. It renders as the
 /// `error` member of a JSON-RPC response; the HTTP status that carries it is decided by the
 /// endpoint (400 for transport-level refusals, 200 for method-level errors).
-public struct MCPError: Error, Sendable, Equatable {
+package struct MCPError: Error, Sendable, Equatable {
     /// The JSON-RPC error code.
-    public var code: Int
+    package var code: Int
     /// A one-line message safe to show the client (never secrets or to-do content).
-    public var message: String
+    package var message: String
     /// Optional structured detail (`{"supported": [...], "requested": …}` for version errors).
-    public var data: JSONValue?
+    package var data: JSONValue?
 
     /// An error with any code.
-    public init(code: Int, message: String, data: JSONValue? = nil) {
+    package init(code: Int, message: String, data: JSONValue? = nil) {
         self.code = code
         self.message = message
         self.data = data
     }
 
     /// The `error` object of a JSON-RPC response.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = ["code": .int(code), "message": .string(message)]
         if let data { object["data"] = data }
         return .object(object)
     }
 
     /// -32700: the body is not JSON.
-    public static func parseError(_ message: String = "Parse error") -> MCPError {
+    package static func parseError(_ message: String = "Parse error") -> MCPError {
         MCPError(code: Code.parseError, message: message)
     }
 
     /// -32600: JSON, but not a valid JSON-RPC message for this transport.
-    public static func invalidRequest(_ message: String, data: JSONValue? = nil) -> MCPError {
+    package static func invalidRequest(_ message: String, data: JSONValue? = nil) -> MCPError {
         MCPError(code: Code.invalidRequest, message: message, data: data)
     }
 
     /// -32601: the method does not exist here.
-    public static func methodNotFound(_ method: String) -> MCPError {
+    package static func methodNotFound(_ method: String) -> MCPError {
         MCPError(code: Code.methodNotFound, message: "Method not found: \(method)")
     }
 
     /// -32602: invalid parameters (also unknown tools and invalid cursors).
-    public static func invalidParams(_ message: String) -> MCPError {
+    package static func invalidParams(_ message: String) -> MCPError {
         MCPError(code: Code.invalidParams, message: message)
     }
 
     /// -32603: the server failed; the detail stays in the log.
-    public static func internalError(_ message: String = "Internal error") -> MCPError {
+    package static func internalError(_ message: String = "Internal error") -> MCPError {
         MCPError(code: Code.internalError, message: message)
     }
 
     /// -32020 (2026-07-28): a routing header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) is
     /// missing, repeated, or disagrees with the body.
-    public static func headerMismatch(_ message: String) -> MCPError {
+    package static func headerMismatch(_ message: String) -> MCPError {
         MCPError(code: Code.headerMismatch, message: "Header mismatch: " + message)
     }
 
     /// -32022 (2026-07-28): the requested revision is not served; `data` names every served version
     /// (both eras, as the spec's own example does) and the one requested.
-    public static func unsupportedProtocolVersion(_ requested: String) -> MCPError {
+    package static func unsupportedProtocolVersion(_ requested: String) -> MCPError {
         MCPError(
             code: Code.unsupportedProtocolVersion,
             message: "Unsupported protocol version \"\(requested)\". Supported: "
@@ -71,24 +71,24 @@ public struct MCPError: Error, Sendable, Equatable {
     }
 
     /// The JSON-RPC codes RelayMCP uses.
-    public enum Code {
+    package enum Code {
         /// Invalid JSON.
-        public static let parseError = -32700
+        package static let parseError = -32700
         /// Not a valid request object.
-        public static let invalidRequest = -32600
+        package static let invalidRequest = -32600
         /// Unknown method.
-        public static let methodNotFound = -32601
+        package static let methodNotFound = -32601
         /// Invalid method parameters.
-        public static let invalidParams = -32602
+        package static let invalidParams = -32602
         /// Internal JSON-RPC error.
-        public static let internalError = -32603
+        package static let internalError = -32603
         /// Implementation-defined server error, used for HTTP-level refusals (403, 405, 406, 415, 421).
-        public static let serverError = -32000
+        package static let serverError = -32000
         /// 2026-07-28 `HeaderMismatch`.
-        public static let headerMismatch = -32020
+        package static let headerMismatch = -32020
         /// 2026-07-28 `MissingRequiredClientCapability` (never needed: no tool asks the client for anything).
-        public static let missingRequiredClientCapability = -32021
+        package static let missingRequiredClientCapability = -32021
         /// 2026-07-28 `UnsupportedProtocolVersion`.
-        public static let unsupportedProtocolVersion = -32022
+        package static let unsupportedProtocolVersion = -32022
     }
 }

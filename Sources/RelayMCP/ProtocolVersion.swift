@@ -2,7 +2,7 @@
 /// the three legacy revisions open with `initialize`; the modern one carries its version and the client's
 /// capabilities in every request's `_meta` and has no handshake at all. Which era serves a request is
 /// decided per request (see `docs/architecture.md`, "MCP endpoint").
-public enum ProtocolVersion: String, Sendable, CaseIterable, Comparable {
+package enum ProtocolVersion: String, Sendable, CaseIterable, Comparable {
     /// Streamable HTTP, batches, annotations.
     case v2025_03_26 = "2025-03-26"
     /// No batches; `MCP-Protocol-Version` header; `title`, `outputSchema`, `structuredContent`.
@@ -14,7 +14,7 @@ public enum ProtocolVersion: String, Sendable, CaseIterable, Comparable {
     case v2026_07_28 = "2026-07-28"
 
     /// How a revision opens and frames its requests.
-    public enum Era: Sendable {
+    package enum Era: Sendable {
         /// `initialize` first; the version travels in the `MCP-Protocol-Version` header (2025 revisions).
         case legacy
         /// Every request self-contained: version, capabilities and client info in `params._meta`.
@@ -22,34 +22,34 @@ public enum ProtocolVersion: String, Sendable, CaseIterable, Comparable {
     }
 
     /// The era this revision belongs to.
-    public var era: Era { self >= .v2026_07_28 ? .modern : .legacy }
+    package var era: Era { self >= .v2026_07_28 ? .modern : .legacy }
 
     /// Whether this revision is of the modern (handshake-free) era.
-    public var isModern: Bool { era == .modern }
+    package var isModern: Bool { era == .modern }
 
     /// What `initialize` answers when a client asks for a revision it cannot negotiate there.
-    public static let latestLegacy = ProtocolVersion.v2025_11_25
+    package static let latestLegacy = ProtocolVersion.v2025_11_25
 
     /// What a request without `MCP-Protocol-Version` and without a modern `_meta` is taken to speak
     /// (as the 2025-06-18 spec says).
-    public static let assumedWithoutHeader = ProtocolVersion.v2025_03_26
+    package static let assumedWithoutHeader = ProtocolVersion.v2025_03_26
 
     /// The revisions `initialize` can negotiate, oldest first.
-    public static let legacyVersions: [ProtocolVersion] = allCases.filter { !$0.isModern }
+    package static let legacyVersions: [ProtocolVersion] = allCases.filter { !$0.isModern }
 
     /// The revisions served through per-request `_meta`, oldest first (`server/discover`'s
     /// `supportedVersions`).
-    public static let modernVersions: [ProtocolVersion] = allCases.filter(\.isModern)
+    package static let modernVersions: [ProtocolVersion] = allCases.filter(\.isModern)
 
     /// Every served version as strings, oldest first: the `data.supported` of a -32022 error, which
     /// names both eras so a client without a mutual modern version falls back to `initialize`.
-    public static let supportedStrings: [String] = allCases.map(\.rawValue)
+    package static let supportedStrings: [String] = allCases.map(\.rawValue)
 
     /// Whether JSON-RPC batch arrays are allowed in a POST body.
-    public var allowsBatches: Bool { self == .v2025_03_26 }
+    package var allowsBatches: Bool { self == .v2025_03_26 }
 
     /// Whether `title`, `outputSchema` and `structuredContent` exist in this revision.
-    public var hasStructuredOutput: Bool { self >= .v2025_06_18 }
+    package var hasStructuredOutput: Bool { self >= .v2025_06_18 }
 
-    public static func < (lhs: ProtocolVersion, rhs: ProtocolVersion) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: ProtocolVersion, rhs: ProtocolVersion) -> Bool { lhs.rawValue < rhs.rawValue }
 }

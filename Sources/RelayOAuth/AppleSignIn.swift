@@ -1,7 +1,7 @@
-/// The seam through which RelayApp plugs CloudKit's sign-in into the authorization server.
+/// The seam through which RelayService plugs CloudKit's sign-in into the authorization server.
 
-/// The CloudKit half of the Apple sign-in bridge (RelayApp: the CloudKit client).
-public protocol AppleSignIn: Sendable {
+/// The CloudKit half of the Apple sign-in bridge (RelayService: the CloudKit client).
+package protocol AppleSignIn: Sendable {
     /// Where to send the browser: the `redirectURL` of a 421 from `users/caller` without a token.
     func signInURL() async throws -> String
     /// Who signed in: `users/caller` with the web auth token from the callback. Throw
@@ -12,14 +12,14 @@ public protocol AppleSignIn: Sendable {
 }
 
 /// The result of `users/caller`.
-public struct AppleIdentity: Sendable, Equatable {
+package struct AppleIdentity: Sendable, Equatable {
     /// CloudKit's opaque user record name (`_` + 32 hex); only its HMAC is kept.
-    public var userRecordName: String
+    package var userRecordName: String
     /// The token CloudKit rotated to in that response, which replaces the callback's token.
-    public var rotatedToken: String?
+    package var rotatedToken: String?
 
     /// An identity.
-    public init(userRecordName: String, rotatedToken: String? = nil) {
+    package init(userRecordName: String, rotatedToken: String? = nil) {
         self.userRecordName = userRecordName
         self.rotatedToken = rotatedToken
     }

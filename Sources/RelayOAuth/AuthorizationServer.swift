@@ -1,5 +1,6 @@
 import RelayHTTP
 import RelayStore
+import RelaySync
 
 /// The OAuth 2.1 authorization server of MustDo Relay: discovery documents, dynamic client
 /// registration and client ID metadata documents, `/authorize` with the consent page, the Apple
@@ -14,9 +15,9 @@ import RelayStore
 /// oauth.register(on: &router)
 /// let grant = try await oauth.validateBearer(request)   // in the MCP endpoint
 /// ```
-public final class AuthorizationServer: Sendable {
+package final class AuthorizationServer: Sendable {
     /// The settings it runs with.
-    public let configuration: OAuthConfiguration
+    package let configuration: OAuthConfiguration
     let context: OAuthContext
     let paths: EndpointPaths
     let discovery: DiscoveryDocuments
@@ -35,12 +36,12 @@ public final class AuthorizationServer: Sendable {
     let pageLimiter: SharedLimiter
     let tokenFailures: SharedLimiter
     /// The operator's actions on this server's records (the relay uses it for its grants gauge).
-    public let admin: OAuthAdmin
+    package let admin: OAuthAdmin
 
     /// Assembles the server. `configuration.problems()` must be empty (checked at startup by the
     /// configuration check). Without a `metadataFetcher`, client ID metadata documents are off and
     /// the metadata says so.
-    public init(
+    package init(
         configuration: OAuthConfiguration,
         store: any Store,
         secrets: OAuthSecrets,
@@ -91,14 +92,14 @@ public final class AuthorizationServer: Sendable {
     /// Decides without touching the store when it can: the 401 for a request with no bearer token,
     /// a token in the query string, another scheme, or a token that is not well formed. nil means
     /// `validateBearer` must look the token up.
-    public func bearerPrecheck(_ request: Request) -> OAuthError? {
+    package func bearerPrecheck(_ request: Request) -> OAuthError? {
         if case .failure(let error) = bearer.presentedToken(request) { return error }
         return nil
     }
 
     /// Validates the request's `Authorization: Bearer` token for `resource` (default: this
     /// server's MCP endpoint). Throws the 401 (with `WWW-Authenticate`) for anything else.
-    public func validateBearer(_ request: Request, resource: String? = nil) async throws(OAuthError) -> BearerGrant {
+    package func validateBearer(_ request: Request, resource: String? = nil) async throws(OAuthError) -> BearerGrant {
         try await bearer.validate(request, resource: resource ?? configuration.resource)
     }
 
@@ -106,7 +107,7 @@ public final class AuthorizationServer: Sendable {
     /// today, for "last used" on the connections page: at most one store write per grant and day,
     /// made in a task of its own so the response never waits for it (`UsageRecorder`). Otherwise
     /// costs nothing but a lock and a set lookup, and nothing at all once the record says today.
-    public func noteUse(_ grant: BearerGrant) {
+    package func noteUse(_ grant: BearerGrant) {
         guard let day = usage.claim(grant) else { return }
         let usage = self.usage
         Task { await usage.record(grant, day: day) }
@@ -120,7 +121,7 @@ public final class AuthorizationServer: Sendable {
 
     /// The 401 that makes a client reconnect (after `deleteGrant` for a dead CloudKit session);
     /// its challenge names the metadata of the URL `request` used.
-    public func invalidTokenResponse(
+    package func invalidTokenResponse(
         _ detail: String = "The connection ended; connect again.", for request: Request? = nil
     ) -> Response {
         bearer.failure(.invalidToken, detail, request: request).response()
@@ -129,26 +130,26 @@ public final class AuthorizationServer: Sendable {
     /// The `WWW-Authenticate` value of the 403 for a valid token that lacks a scope a request
     /// needs (RFC 6750 §3.1, MCP 2025-11-25 step-up): `Bearer error="insufficient_scope",
     /// scope="<needed ∪ granted, in the server's order>", resource_metadata="…"`.
-    public func insufficientScopeChallenge(needed: [String], granted: [String]) -> String {
+    package func insufficientScopeChallenge(needed: [String], granted: [String]) -> String {
         bearer.insufficientScopeChallenge(needed: needed, granted: granted)
     }
 
-    // MARK: grants (for RelayApp: CloudKit token rotation, 421, admin)
+    // MARK: grants (for RelayService: CloudKit token rotation, 421, admin)
 
-    /// Deletes a grant and every token it issued (RelayApp calls this when CloudKit answers 421).
+    /// Deletes a grant and every token it issued (RelayService calls this when CloudKit answers 421).
     /// Returns whether the grant existed.
     @discardableResult
-    public func deleteGrant(_ grantID: String, reason: String) async throws(OAuthError) -> Bool {
+    package func deleteGrant(_ grantID: String, reason: String) async throws(OAuthError) -> Bool {
         try await grants.revoke(grantID, reason: reason)
     }
 
     /// Deletes every grant of a user; returns how many.
-    public func deleteGrants(userID: String) async throws(OAuthError) -> Int {
+    package func deleteGrants(userID: String) async throws(OAuthError) -> Int {
         try await grants.revokeAll(userID: userID, reason: "deleted by the operator")
     }
 
     /// The grant's current sealed token and version (after losing a `replaceSealed` race).
-    public func sealedToken(grantID: String) async throws(OAuthError) -> (sealed: [UInt8], version: Int)? {
+    package func sealedToken(grantID: String) async throws(OAuthError) -> (sealed: [UInt8], version: Int)? {
         guard let item = try await context.get(OAuthKeys.grant(grantID)), let grant = GrantRecord(item: item),
             grant.state == .active
         else { return nil }
@@ -157,12 +158,13 @@ public final class AuthorizationServer: Sendable {
 
     /// Replaces the grant's sealed token (CloudKit rotated it) if the grant is still at
     /// `expectedVersion`; returns the new version, or nil when the grant changed or is gone.
-    public func replaceSealed(grantID: String, expectedVersion: Int, sealed: [UInt8]) async throws(OAuthError) -> Int? {
+    package func replaceSealed(grantID: String, expectedVersion: Int, sealed: [UInt8]) async throws(OAuthError) -> Int?
+    {
         let update = ItemUpdate(set: ["sealed": .bytes(sealed)])
         return try await context.update(OAuthKeys.grant(grantID), update, condition: .versionEquals(expectedVersion))?
             .version
     }
 
     /// `userID` for a CloudKit user record name (the same HMAC the bridge computes).
-    public func userID(recordName: String) -> String { context.hasher.userID(recordName: recordName) }
+    package func userID(recordName: String) -> String { context.hasher.userID(recordName: recordName) }
 }

@@ -1,30 +1,30 @@
-/// The seam through which RelayApp plugs the vault into the authorization server. RelayOAuth never
+/// The seam through which RelayService plugs the vault into the authorization server. RelayOAuth never
 /// sees a CloudKit token after handing it to the sealer, nor any vault key: a grant carries opaque
 /// bytes, and each token carries its own binding of the grant's secret.
 
 /// The per-grant secret the vault needs to open the grant's sealed CloudKit token (for the
 /// envelope design: the KeyService-wrapped data key). Opaque here; never stored as is: only
 /// bound to a live code or token (`TokenBinder`). Its description is redacted.
-public struct GrantSecret: Sendable, Equatable, CustomStringConvertible {
+package struct GrantSecret: Sendable, Equatable, CustomStringConvertible {
     /// The bytes, as the vault produced them.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Wraps bytes.
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// Always `<grant secret>`.
-    public var description: String { "<grant secret>" }
+    package var description: String { "<grant secret>" }
 }
 
 /// What sealing a new grant's CloudKit token produces.
-public struct SealedCloudKitToken: Sendable {
+package struct SealedCloudKitToken: Sendable {
     /// Stored on the grant: useless without the `secret`.
-    public var sealed: [UInt8]
+    package var sealed: [UInt8]
     /// Bound to the grant's code, then to each access and refresh token; never stored bare.
-    public var secret: GrantSecret
+    package var secret: GrantSecret
 
     /// A sealed CloudKit token and the secret that opens it.
-    public init(sealed: [UInt8], secret: GrantSecret) {
+    package init(sealed: [UInt8], secret: GrantSecret) {
         self.sealed = sealed
         self.secret = secret
     }
@@ -32,22 +32,22 @@ public struct SealedCloudKitToken: Sendable {
 
 /// Which grant a seal or a binding belongs to: the vault puts both into its encryption context
 /// and associated data, so nothing sealed for one grant or user opens as another's.
-public struct GrantContext: Sendable, Hashable {
+package struct GrantContext: Sendable, Hashable {
     /// HMAC of the CloudKit user record name.
-    public let userID: String
+    package let userID: String
     /// The grant.
-    public let grantID: String
+    package let grantID: String
 
     /// A context.
-    public init(userID: String, grantID: String) {
+    package init(userID: String, grantID: String) {
         self.userID = userID
         self.grantID = grantID
     }
 }
 
-/// Seals a CloudKit web auth token for a new grant (RelayApp: `Vault.seal` with the encryption
+/// Seals a CloudKit web auth token for a new grant (RelayService: `Vault.seal` with the encryption
 /// context purpose | userID | grantID | key version).
-public protocol GrantSealer: Sendable {
+package protocol GrantSealer: Sendable {
     /// Seals `webAuthToken` for the grant.
     func seal(webAuthToken: String, grant: GrantContext) async throws -> SealedCloudKitToken
 }
@@ -56,7 +56,7 @@ public protocol GrantSealer: Sendable {
 /// so a full copy of the store (and the key service) opens nothing without a token only the client
 /// holds. Called whenever a code, access token or refresh token is minted; the result is stored in
 /// that token's record.
-public protocol TokenBinder: Sendable {
+package protocol TokenBinder: Sendable {
     /// `secret` wrapped under a key derived from `token`, bound to the grant.
     func bind(_ secret: GrantSecret, to token: String, grant: GrantContext) throws -> [UInt8]
     /// The secret back from `bound`; throws when `token` or the grant is not the one it was bound to.

@@ -1,48 +1,48 @@
 /// Every setting of the authorization server. Defaults are the ones `spec/oauth.md` names.
-public struct OAuthConfiguration: Sendable {
+package struct OAuthConfiguration: Sendable {
     /// Lifetimes and time windows, in seconds.
-    public struct Lifetimes: Sendable, Equatable {
+    package struct Lifetimes: Sendable, Equatable {
         /// Access tokens.
-        public var accessToken = 3600
+        package var accessToken = 3600
         /// Refresh tokens, from their issue (sliding: each rotation issues a fresh one).
-        public var refreshToken = 30 * 86400
+        package var refreshToken = 30 * 86400
         /// A grant from its creation: no token outlives it, whatever the refreshes.
-        public var grant = 90 * 86400
+        package var grant = 90 * 86400
         /// Authorization codes.
-        public var code = 300
+        package var code = 300
         /// A pending authorization request (the consent page and the sign-in hop).
-        public var pendingRequest = 600
+        package var pendingRequest = 600
         /// How long after pressing "Continue with Apple" the callback is still accepted.
-        public var consentWindow = 180
+        package var consentWindow = 180
         /// How long the connections page stays open after Apple confirmed who the person is
         /// (never extended: the person confirms again after it).
-        public var connectionsSession = 600
+        package var connectionsSession = 600
         /// How long a retry of the just-rotated refresh token gets the same successor pair.
-        public var refreshGrace = 120
+        package var refreshGrace = 120
         /// A registered client that never completes a token exchange is deleted after this.
-        public var unusedClient = 30 * 86400
+        package var unusedClient = 30 * 86400
         /// How long a redeemed code is remembered, so that a replay can revoke its grant.
-        public var redeemedCode = 86400
+        package var redeemedCode = 86400
         /// The longest a client metadata document is cached, whatever its cache headers say.
-        public var metadataDocumentCache = 86400
+        package var metadataDocumentCache = 86400
         /// How long past its freshness a cached client metadata document may still be used while
         /// its host fails (RFC 5861 `stale-if-error`; a shorter `stale-if-error` in the document
         /// wins, `must-revalidate`, `no-cache` and `no-store` turn it off). 0 turns it off.
-        public var metadataDocumentStaleIfError = 86400
+        package var metadataDocumentStaleIfError = 86400
 
         /// The defaults.
-        public init() {}
+        package init() {}
     }
 
     /// A fixed-window request budget per client address (0 requests: no limit where that is allowed).
-    public struct RateLimit: Sendable, Equatable {
+    package struct RateLimit: Sendable, Equatable {
         /// Requests allowed per window.
-        public var requests: Int
+        package var requests: Int
         /// The window in seconds.
-        public var window: Int
+        package var window: Int
 
         /// A limit.
-        public init(requests: Int, window: Int) {
+        package init(requests: Int, window: Int) {
             self.requests = requests
             self.window = window
         }
@@ -50,110 +50,63 @@ public struct OAuthConfiguration: Sendable {
 
     /// The public base URL: `https://host[:port]`, no path, no trailing slash. Every URL the
     /// server publishes starts with it, byte for byte (metadata `issuer`, `iss`, PRM).
-    public var issuer: String
+    package var issuer: String
     /// The MCP endpoint's path; the protected resource is `issuer + resourcePath`.
-    public var resourcePath = "/mcp"
+    package var resourcePath = "/mcp"
     /// `resource_name` in the protected-resource metadata, and the name pages use.
-    public var resourceName = "MustDo Relay"
+    package var resourceName = "MustDo Relay"
     /// The scopes, in the order clients should request them; empty scope means all of them.
-    public var scopes = ["todos:read", "todos:write"]
+    package var scopes = ["todos:read", "todos:write"]
     /// Which redirect URIs clients may register or publish.
-    public var redirectAllowlist = RedirectAllowlist()!
+    package var redirectAllowlist = RedirectAllowlist()!
     /// The most redirect URIs per client.
-    public var maximumRedirectURIs = 10
+    package var maximumRedirectURIs = 10
     /// Lifetimes and windows.
-    public var lifetimes = Lifetimes()
+    package var lifetimes = Lifetimes()
     /// New clients `POST /register` may store per client address; a registration identical to a
     /// stored client reuses it and does not count. Held across instances through the store.
-    public var registrationRateLimit = RateLimit(requests: 20, window: 3600)
+    package var registrationRateLimit = RateLimit(requests: 20, window: 3600)
     /// The most registered clients that nobody has used yet, across every instance
     /// (`ClientCapacity`); past it new clients are refused with 503 until room frees.
-    public var maximumUnusedClients = 100_000
+    package var maximumUnusedClients = 100_000
     /// Pending requests (consent and disconnect pages) a client address may open; held across instances.
-    public var pageRateLimit = RateLimit(requests: 120, window: 600)
+    package var pageRateLimit = RateLimit(requests: 120, window: 600)
     /// Failed `/token` and `/revoke` requests per client address (0 requests: no limit); held
     /// across instances. Successful requests never count, so a platform refreshing for many
     /// people from a few addresses is not slowed.
-    public var tokenFailureLimit = RateLimit(requests: 120, window: 60)
+    package var tokenFailureLimit = RateLimit(requests: 120, window: 60)
     /// Largest registration body, in bytes.
-    public var maximumRegistrationBytes = 16384
+    package var maximumRegistrationBytes = 16384
     /// The fixed path Apple's sign-in returns to (registered with the CloudKit API token).
-    public var callbackPath = "/oauth/apple/callback"
+    package var callbackPath = "/oauth/apple/callback"
     /// Origins the consent, disconnect and connections forms may end up at (CSP `form-action`): the POST
     /// answers with a redirect to Apple's sign-in page, which browsers check against this list.
-    public var signInOrigins = ["https://idmsa.apple.com", "https://*.apple.com", "https://*.icloud.com"]
+    package var signInOrigins = ["https://idmsa.apple.com", "https://*.apple.com", "https://*.icloud.com"]
     /// Test only: accept `http://127.0.0.1` client metadata document URLs.
-    public var allowsLoopbackMetadataDocuments = false
+    package var allowsLoopbackMetadataDocuments = false
 
     /// A configuration for `issuer` with every other setting at its default.
-    public init(issuer: String) {
+    package init(issuer: String) {
         self.issuer = issuer
     }
 
     /// The protected resource (the MCP endpoint URL).
-    public var resource: String { issuer + resourcePath }
+    package var resource: String { issuer + resourcePath }
     /// The protected-resource metadata URL that `WWW-Authenticate` names.
-    public var resourceMetadataURL: String { resourceMetadataURL(forPath: resourcePath) }
+    package var resourceMetadataURL: String { resourceMetadataURL(forPath: resourcePath) }
 
     /// The metadata URL for a request to `path`. The MCP endpoint typed with a trailing slash
     /// (`…/mcp/`) is named as typed, because RFC 9728 §3.3 has the client check that the
     /// metadata's `resource` is identical to the URL it used (VS Code compares them exactly);
     /// both spellings name the same audience (`ResourceIndicator`).
-    public func resourceMetadataURL(forPath path: String) -> String {
+    package func resourceMetadataURL(forPath path: String) -> String {
         let typed = path == resourcePath + "/" ? path : resourcePath
         return issuer + "/.well-known/oauth-protected-resource" + typed
     }
     /// Whether the issuer is plain-http loopback (the local demo): cookies then cannot be
     /// `Secure` nor `__Host-`, because browsers drop those on http.
-    public var isLoopbackDemo: Bool {
+    package var isLoopbackDemo: Bool {
         guard case .success(let uri) = ParsedURI.parse(issuer) else { return false }
         return uri.scheme == "http" && uri.isLoopback
-    }
-
-    /// What is wrong with this configuration, one sentence per problem; empty when it is usable.
-    public func problems() -> [String] {
-        var problems: [String] = []
-        switch ParsedURI.parse(issuer) {
-        case .failure:
-            problems.append("the issuer must be an absolute https URL without user info or fragment")
-        case .success(let uri):
-            if uri.scheme != "https", !(uri.scheme == "http" && uri.isLoopback) {
-                problems.append("the issuer must use https (plain http is allowed only on loopback)")
-            }
-            if !uri.path.isEmpty || uri.query != nil {
-                problems.append("the issuer must have no path, query or trailing slash")
-            }
-            if uri.host != uri.host.lowercased() || uri.scheme != uri.scheme.lowercased() {
-                problems.append("the issuer's scheme and host must be lower case")
-            }
-        }
-        if !resourcePath.hasPrefix("/") || resourcePath.hasSuffix("/") {
-            problems.append("the resource path must start with / and not end with /")
-        }
-        if scopes.isEmpty || ScopeSet.parse(scopes.joined(separator: " ")) == nil || scopes.contains("") {
-            problems.append("scopes must be a non-empty list of scope tokens")
-        }
-        if !callbackPath.hasPrefix("/") { problems.append("the callback path must start with /") }
-        let windows = [
-            lifetimes.accessToken, lifetimes.refreshToken, lifetimes.grant, lifetimes.code, lifetimes.pendingRequest,
-            lifetimes.consentWindow, lifetimes.unusedClient, lifetimes.redeemedCode, lifetimes.connectionsSession,
-        ]
-        if windows.contains(where: { $0 <= 0 }) || lifetimes.refreshGrace < 0 || lifetimes.metadataDocumentCache < 0
-            || lifetimes.metadataDocumentStaleIfError < 0
-        {
-            problems.append("lifetimes must be positive")
-        }
-        if lifetimes.consentWindow > lifetimes.pendingRequest {
-            problems.append("the consent window must not be longer than a pending request lives")
-        }
-        if maximumRedirectURIs < 1 { problems.append("at least one redirect URI per client must be allowed") }
-        if [registrationRateLimit, pageRateLimit].contains(where: { $0.requests < 1 || $0.window < 1 }) {
-            problems.append("registration and page limits must allow at least one request per window of at least 1 s")
-        }
-        if tokenFailureLimit.requests < 0 || tokenFailureLimit.window < 1 {
-            problems.append("the token failure limit must not be negative and its window at least 1 s")
-        }
-        if maximumUnusedClients < 1 { problems.append("at least one unused client must be allowed") }
-        return problems
     }
 }

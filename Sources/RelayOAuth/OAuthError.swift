@@ -7,10 +7,10 @@ import RelayJSON
 /// §5.2 JSON with `Cache-Control: no-store`; browser endpoints render the same value as a local
 /// HTML page (`Pages`), or send it back to a validated redirect URI with `state` and `iss`.
 /// `detail` is shown to clients, so it never carries a token, a secret or a client-supplied value.
-public struct OAuthError: Error, HTTPResponseError, Equatable, CustomStringConvertible {
+package struct OAuthError: Error, HTTPResponseError, Equatable, CustomStringConvertible {
     /// The error codes. The first groups are the wire codes of RFC 6749, 6750, 7591 and 8707; the
     /// last group never goes on the wire as an OAuth code: it picks the text of a browser page.
-    public enum Code: String, Sendable, Equatable {
+    package enum Code: String, Sendable, Equatable {
         case invalidRequest = "invalid_request"
         case invalidClient = "invalid_client"
         case invalidGrant = "invalid_grant"
@@ -43,26 +43,26 @@ public struct OAuthError: Error, HTTPResponseError, Equatable, CustomStringConve
     }
 
     /// What went wrong.
-    public var code: Code
+    package var code: Code
     /// A sentence safe to show (`error_description`).
-    public var detail: String?
+    package var detail: String?
     /// The HTTP status of the JSON or page rendering.
-    public var status: HTTPStatus
+    package var status: HTTPStatus
     /// Extra headers (`WWW-Authenticate`, `Retry-After`).
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
 
     /// An error with the status its code usually has.
-    public init(_ code: Code, _ detail: String? = nil, status: HTTPStatus? = nil, headers: HTTPHeaders = [:]) {
+    package init(_ code: Code, _ detail: String? = nil, status: HTTPStatus? = nil, headers: HTTPHeaders = [:]) {
         self.code = code
         self.detail = detail
         self.status = status ?? Self.defaultStatus(code)
         self.headers = headers
     }
 
-    public var description: String { "OAuthError(\(code.rawValue)\(detail.map { ": \($0)" } ?? ""))" }
+    package var description: String { "OAuthError(\(code.rawValue)\(detail.map { ": \($0)" } ?? ""))" }
 
     /// `{"error": code, "error_description": detail}` with `no-store` and the extra headers.
-    public func response() -> Response {
+    package func response() -> Response {
         var body: JSONObject = ["error": .string(code.rawValue)]
         if let detail { body["error_description"] = .string(detail) }
         var response = Response.json(.object(body), status: status)

@@ -1,37 +1,37 @@
 import RelayCrypto
 
 /// The server-side keys of the authorization server. None of them is ever stored in the store.
-public struct OAuthSecrets: Sendable {
+package struct OAuthSecrets: Sendable {
     /// A key that tokens, codes and secrets are hashed under, with its version number.
-    public struct Pepper: Sendable {
+    package struct Pepper: Sendable {
         /// Stored beside every hash, so a lookup knows which pepper made it.
-        public var version: Int
+        package var version: Int
         /// The HMAC key (32 bytes or more).
-        public var key: SymmetricKey
+        package var key: SymmetricKey
 
         /// A pepper.
-        public init(version: Int, key: SymmetricKey) {
+        package init(version: Int, key: SymmetricKey) {
             self.version = version
             self.key = key
         }
     }
 
     /// The pepper new hashes are made with.
-    public var currentPepper: Pepper
+    package var currentPepper: Pepper
     /// The pepper before it, still tried on lookups during a rotation.
-    public var previousPepper: Pepper?
+    package var previousPepper: Pepper?
     /// The key of `userID = HMAC-SHA256(userIDKey, userRecordName)`.
-    public var userIDKey: SymmetricKey
+    package var userIDKey: SymmetricKey
 
     /// The secrets.
-    public init(currentPepper: Pepper, previousPepper: Pepper? = nil, userIDKey: SymmetricKey) {
+    package init(currentPepper: Pepper, previousPepper: Pepper? = nil, userIDKey: SymmetricKey) {
         self.currentPepper = currentPepper
         self.previousPepper = previousPepper
         self.userIDKey = userIDKey
     }
 
     /// Fresh random secrets (tests, and the throwaway demo).
-    public static func random() -> OAuthSecrets {
+    package static func random() -> OAuthSecrets {
         OAuthSecrets(currentPepper: Pepper(version: 1, key: .random()), userIDKey: .random())
     }
 }

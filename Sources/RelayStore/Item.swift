@@ -2,49 +2,49 @@ import RelayJSON
 
 /// The primary key of an item: partition key and sort key. Keys compare by their UTF-8 bytes (as
 /// SQLite and DynamoDB do), not by Unicode canonical equivalence: "é" and "e\u{301}" are two keys.
-public struct ItemKey: Sendable, Hashable, CustomStringConvertible {
+package struct ItemKey: Sendable, Hashable, CustomStringConvertible {
     /// The partition key, e.g. `GRANT#<id>` or `USER#<userId>`.
-    public var pk: String
+    package var pk: String
     /// The sort key within the partition, e.g. `META` or `GRANT#<grantId>`.
-    public var sk: String
+    package var sk: String
 
     /// A key from its two parts.
-    public init(pk: String, sk: String) {
+    package init(pk: String, sk: String) {
         self.pk = pk
         self.sk = sk
     }
 
-    public static func == (lhs: ItemKey, rhs: ItemKey) -> Bool {
+    package static func == (lhs: ItemKey, rhs: ItemKey) -> Bool {
         lhs.pk.utf8.elementsEqual(rhs.pk.utf8) && lhs.sk.utf8.elementsEqual(rhs.sk.utf8)
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         for byte in pk.utf8 { hasher.combine(byte) }
         hasher.combine(0xFF as UInt8)  // never part of UTF-8: separates pk from sk
         for byte in sk.utf8 { hasher.combine(byte) }
     }
 
     /// Only the key's shape, since keys can embed hashes and IDs that do not belong in logs.
-    public var description: String { "ItemKey(pk: \(pk.utf8.count) bytes, sk: \(sk.utf8.count) bytes)" }
+    package var description: String { "ItemKey(pk: \(pk.utf8.count) bytes, sk: \(sk.utf8.count) bytes)" }
 }
 
 /// One stored item. `version` is 1 when the item is created and grows by 1 on every write; an
 /// item written over an expired one starts again at 1. `expiresAt` is seconds since the Unix
 /// epoch: from that second on, the item is invisible to every read and condition.
-public struct Item: Sendable, Equatable {
+package struct Item: Sendable, Equatable {
     /// The partition key.
-    public var pk: String
+    package var pk: String
     /// The sort key.
-    public var sk: String
+    package var sk: String
     /// The item's data. Member order is not preserved by every backend.
-    public var attributes: JSONObject
+    package var attributes: JSONObject
     /// The write count since creation; the value conditional writes compare against.
-    public var version: Int
+    package var version: Int
     /// When the item expires, in seconds since the Unix epoch; nil means never.
-    public var expiresAt: Int?
+    package var expiresAt: Int?
 
     /// An item from its parts.
-    public init(pk: String, sk: String, attributes: JSONObject, version: Int, expiresAt: Int? = nil) {
+    package init(pk: String, sk: String, attributes: JSONObject, version: Int, expiresAt: Int? = nil) {
         self.pk = pk
         self.sk = sk
         self.attributes = attributes
@@ -53,22 +53,22 @@ public struct Item: Sendable, Equatable {
     }
 
     /// The item's primary key.
-    public var key: ItemKey { ItemKey(pk: pk, sk: sk) }
+    package var key: ItemKey { ItemKey(pk: pk, sk: sk) }
 
     /// Whether the item is visible at `now` (seconds since the epoch).
-    public func isLive(at now: Int) -> Bool {
+    package func isLive(at now: Int) -> Bool {
         guard let expiresAt else { return true }
         return expiresAt > now
     }
 
-    public static func == (lhs: Item, rhs: Item) -> Bool {
+    package static func == (lhs: Item, rhs: Item) -> Bool {
         lhs.key == rhs.key && lhs.attributes == rhs.attributes && lhs.version == rhs.version
             && lhs.expiresAt == rhs.expiresAt
     }
 }
 
 /// What must be true of the stored item for a write to happen. Expired items count as absent.
-public enum WriteCondition: Sendable, Hashable {
+package enum WriteCondition: Sendable, Hashable {
     /// Write whatever is stored (`update` still needs an existing item).
     case none
     /// No live item has this key (create-only; not valid for update or delete).
@@ -80,16 +80,16 @@ public enum WriteCondition: Sendable, Hashable {
 }
 
 /// A partial change to an existing item: top-level attributes to set or remove, and its expiry.
-public struct ItemUpdate: Sendable, Equatable {
+package struct ItemUpdate: Sendable, Equatable {
     /// Attributes to add or replace.
-    public var set: JSONObject
+    package var set: JSONObject
     /// Attribute names to remove (absent names are ignored).
-    public var remove: [String]
+    package var remove: [String]
     /// What happens to the item's expiry.
-    public var expiresAt: ExpiryChange
+    package var expiresAt: ExpiryChange
 
     /// An update; by default it changes nothing but the version.
-    public init(set: JSONObject = JSONObject(), remove: [String] = [], expiresAt: ExpiryChange = .unchanged) {
+    package init(set: JSONObject = JSONObject(), remove: [String] = [], expiresAt: ExpiryChange = .unchanged) {
         self.set = set
         self.remove = remove
         self.expiresAt = expiresAt
@@ -97,7 +97,7 @@ public struct ItemUpdate: Sendable, Equatable {
 }
 
 /// How an update treats the item's expiry.
-public enum ExpiryChange: Sendable, Hashable {
+package enum ExpiryChange: Sendable, Hashable {
     /// Keep the current expiry.
     case unchanged
     /// Expire at this second (since the epoch).

@@ -3,7 +3,7 @@ import RelaySync
 
 /// A `Store` in process memory: for tests, and for a throwaway demo where losing everything on
 /// exit is fine. One lock guards all items; every operation is a short in-memory step.
-public final class MemoryStore: Store {
+package final class MemoryStore: Store {
     /// Partition (by exact UTF-8 bytes) → sort key → item, expired items included until purged.
     private let partitions = Locked<[ExactString: [ExactString: Item]]>([:])
     private let clock: any WallClock
@@ -11,7 +11,7 @@ public final class MemoryStore: Store {
 
     /// An empty store reading time from `clock`; expired items are purged every `purgeInterval`
     /// (nil: only when `purgeExpired()` is called).
-    public init(clock: any WallClock = SystemClock(), purgeInterval: Duration? = .seconds(60)) {
+    package init(clock: any WallClock = SystemClock(), purgeInterval: Duration? = .seconds(60)) {
         self.clock = clock
         if let purgeInterval {
             let task = PurgeSchedule.start(every: purgeInterval) { [weak self] in
@@ -27,7 +27,7 @@ public final class MemoryStore: Store {
         purging.withLock { $0?.cancel() }
     }
 
-    public func get(_ key: ItemKey) async throws(StoreError) -> Item? {
+    package func get(_ key: ItemKey) async throws(StoreError) -> Item? {
         try StoreLimits.check(key)
         let now = clock.epochSeconds()
         return partitions.withLock { $0[ExactString(key.pk)]?[ExactString(key.sk)] }.flatMap {
@@ -35,7 +35,7 @@ public final class MemoryStore: Store {
         }
     }
 
-    public func put(
+    package func put(
         _ key: ItemKey, attributes: JSONObject, expiresAt: Int?, condition: WriteCondition
     ) async throws(StoreError) -> Item {
         let outcome = try apply(
@@ -44,20 +44,21 @@ public final class MemoryStore: Store {
         return item
     }
 
-    public func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError) -> Item
+    package func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError)
+        -> Item
     {
         let outcome = try apply(Write(key: key, change: .update(update), condition: condition))
         guard case .store(let item, _) = outcome else { throw .invalid("update produced no item") }
         return item
     }
 
-    public func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
+    package func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
         let outcome = try apply(Write(key: key, change: .delete, condition: condition))
         guard case .remove(let previous) = outcome else { throw .invalid("delete produced an item") }
         return previous
     }
 
-    public func query(_ query: Query) async throws(StoreError) -> QueryPage {
+    package func query(_ query: Query) async throws(StoreError) -> QueryPage {
         try StoreLimits.check(query)
         let now = clock.epochSeconds()
         let candidates = partitions.withLock { $0[ExactString(query.pk)].map { Array($0.values) } ?? [] }
@@ -73,7 +74,7 @@ public final class MemoryStore: Store {
         return QueryPage(items: page, next: QueryCursor(lastSortKey: page[page.count - 1].sk))
     }
 
-    public func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
+    package func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
         try StoreLimits.checkScan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
         let now = clock.epochSeconds()
         var items = partitions.withLock { partitions in
@@ -90,7 +91,7 @@ public final class MemoryStore: Store {
 
     /// Removes every expired item now; returns how many.
     @discardableResult
-    public func purgeExpired() -> Int {
+    package func purgeExpired() -> Int {
         let now = clock.epochSeconds()
         return partitions.withLock { partitions in
             var removed = 0
@@ -105,7 +106,7 @@ public final class MemoryStore: Store {
     }
 
     /// Items held, expired ones included (what a purge has not removed yet).
-    public var storedItemCount: Int {
+    package var storedItemCount: Int {
         partitions.withLock { $0.values.reduce(0) { $0 + $1.count } }
     }
 

@@ -1,26 +1,26 @@
 /// Where a scan page ended: the key of the last item the backend looked at (which need not be an
 /// item of the page: DynamoDB reports the last item it read, matching or not). The next page
 /// starts after it.
-public struct ScanCursor: Sendable, Hashable {
+package struct ScanCursor: Sendable, Hashable {
     /// The key after which the next page starts.
-    public var lastKey: ItemKey
+    package var lastKey: ItemKey
 
     /// A cursor after `lastKey`.
-    public init(lastKey: ItemKey) {
+    package init(lastKey: ItemKey) {
         self.lastKey = lastKey
     }
 }
 
 /// One page of a scan across partitions (`Store.scan`). A nil `next` means the scan is complete;
 /// a non-nil `next` may lead to an empty page.
-public struct ScanPage: Sendable, Equatable {
+package struct ScanPage: Sendable, Equatable {
     /// The live items of this page, in the backend's order.
-    public var items: [Item]
+    package var items: [Item]
     /// The cursor for the next page, if there may be one.
-    public var next: ScanCursor?
+    package var next: ScanCursor?
 
     /// A page from its parts.
-    public init(items: [Item], next: ScanCursor?) {
+    package init(items: [Item], next: ScanCursor?) {
         self.items = items
         self.next = next
     }
@@ -29,7 +29,7 @@ public struct ScanPage: Sendable, Equatable {
 extension Store {
     /// Every live item under `pkPrefix`, following cursors; fails with `invalid` past
     /// `maximumItems` rather than loading an unbounded store. Admin only, like `scan`.
-    public func scanAll(pkPrefix: String, maximumItems: Int = 100_000) async throws(StoreError) -> [Item] {
+    package func scanAll(pkPrefix: String, maximumItems: Int = 100_000) async throws(StoreError) -> [Item] {
         var items: [Item] = []
         var cursor: ScanCursor?
         repeat {
@@ -43,7 +43,7 @@ extension Store {
 
     /// Calls `body` with each page of live items under `pkPrefix` until the scan is complete, so
     /// counting a large store holds one page in memory at a time. Admin only, like `scan`.
-    public func scanPages(
+    package func scanPages(
         pkPrefix: String, _ body: ([Item]) throws(StoreError) -> Void
     ) async throws(StoreError) {
         var cursor: ScanCursor?

@@ -10,7 +10,7 @@ import RelayJSON
 ///
 /// To consume something exactly once, use `delete(_:condition: .exists)` (the caller that gets the
 /// item back won) or `update(_:_:condition: .versionEquals(v))`.
-public protocol Store: Sendable {
+package protocol Store: Sendable {
     /// The live item with this key, or nil.
     func get(_ key: ItemKey) async throws(StoreError) -> Item?
 
@@ -46,25 +46,25 @@ public protocol Store: Sendable {
 
 extension Store {
     /// `put` with no expiry and no condition unless given.
-    public func put(
+    package func put(
         _ key: ItemKey, attributes: JSONObject, expiresAt: Int? = nil, condition: WriteCondition = .none
     ) async throws(StoreError) -> Item {
         try await put(key, attributes: attributes, expiresAt: expiresAt, condition: condition)
     }
 
     /// `update` of an existing item whatever its version.
-    public func update(_ key: ItemKey, _ update: ItemUpdate) async throws(StoreError) -> Item {
+    package func update(_ key: ItemKey, _ update: ItemUpdate) async throws(StoreError) -> Item {
         try await self.update(key, update, condition: .none)
     }
 
     /// Unconditional delete.
-    public func delete(_ key: ItemKey) async throws(StoreError) -> Item? {
+    package func delete(_ key: ItemKey) async throws(StoreError) -> Item? {
         try await delete(key, condition: .none)
     }
 
     /// Every live item of a query, following cursors; fails with `invalid` past `maximumItems`
     /// rather than loading an unbounded partition.
-    public func queryAll(_ query: Query, maximumItems: Int = 10_000) async throws(StoreError) -> [Item] {
+    package func queryAll(_ query: Query, maximumItems: Int = 10_000) async throws(StoreError) -> [Item] {
         var query = query
         var items: [Item] = []
         while true {

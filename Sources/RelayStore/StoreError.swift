@@ -1,7 +1,7 @@
 /// Every failure a `Store` reports, split so callers can decide: a failed condition is an answer
 /// (someone else won), `throttled` means back off and retry, `unavailable` means the backend is down
 /// or too slow, `invalid` is a bug in the request. Messages never contain attribute values.
-public enum StoreError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+package enum StoreError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The write's condition did not hold; nothing was changed.
     case conditionFailed
     /// The backend refused the request for now (capacity, queue full); retrying later may work.
@@ -12,7 +12,7 @@ public enum StoreError: Error, Equatable, Hashable, Sendable, CustomStringConver
     /// The request itself is wrong (empty key, item too large, condition that cannot apply).
     case invalid(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .conditionFailed: "store condition failed"
         case .throttled: "store throttled"

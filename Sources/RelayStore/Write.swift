@@ -83,14 +83,14 @@ struct Write: Sendable {
 /// Request limits shared by every backend (each checks them before any request, so every store
 /// answers a bad request the same way), set to what DynamoDB accepts so a request that works on
 /// SQLite also works there.
-public enum StoreLimits {
+package enum StoreLimits {
     /// DynamoDB allows 2048 bytes for a partition key and 1024 for a sort key; one limit keeps it simple.
-    public static let maximumKeyBytes = 1024
+    package static let maximumKeyBytes = 1024
     /// DynamoDB items are at most 400 KB including names and keys; JSON is a little larger than
     /// DynamoDB's own encoding, so this leaves room.
-    public static let maximumAttributeBytes = 300_000
+    package static let maximumAttributeBytes = 300_000
 
-    public static func check(_ key: ItemKey) throws(StoreError) {
+    package static func check(_ key: ItemKey) throws(StoreError) {
         guard !key.pk.isEmpty, !key.sk.isEmpty else { throw .invalid("partition and sort keys must not be empty") }
         guard key.pk.utf8.count <= maximumKeyBytes, key.sk.utf8.count <= maximumKeyBytes else {
             throw .invalid("keys are limited to \(maximumKeyBytes) bytes")
@@ -98,7 +98,7 @@ public enum StoreLimits {
     }
 
     /// The attributes as compact JSON, if within the size limit.
-    public static func encode(_ attributes: JSONObject) throws(StoreError) -> [UInt8] {
+    package static func encode(_ attributes: JSONObject) throws(StoreError) -> [UInt8] {
         let bytes = JSONValue.object(attributes).bytes
         guard bytes.count <= maximumAttributeBytes else {
             throw .invalid("attributes exceed \(maximumAttributeBytes) bytes")
@@ -106,11 +106,11 @@ public enum StoreLimits {
         return bytes
     }
 
-    public static func check(expiresAt: Int?) throws(StoreError) {
+    package static func check(expiresAt: Int?) throws(StoreError) {
         if let expiresAt, expiresAt < 0 { throw .invalid("expiresAt must not be negative") }
     }
 
-    public static func checkScan(pkPrefix: String, cursor: ScanCursor?, limit: Int) throws(StoreError) {
+    package static func checkScan(pkPrefix: String, cursor: ScanCursor?, limit: Int) throws(StoreError) {
         guard pkPrefix.utf8.count <= maximumKeyBytes else {
             throw .invalid("partition key prefix is limited to \(maximumKeyBytes) bytes")
         }
@@ -120,7 +120,7 @@ public enum StoreLimits {
         if let cursor { try check(cursor.lastKey) }
     }
 
-    public static func check(_ query: Query) throws(StoreError) {
+    package static func check(_ query: Query) throws(StoreError) {
         guard !query.pk.isEmpty, query.pk.utf8.count <= maximumKeyBytes else {
             throw .invalid("partition key must be 1...\(maximumKeyBytes) bytes")
         }

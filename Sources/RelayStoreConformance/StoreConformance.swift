@@ -1,5 +1,6 @@
 import RelayJSON
 import RelayStore
+import RelaySync
 
 /// The behaviour every `Store` must share, as named cases a test target runs against its backend:
 ///
@@ -11,15 +12,15 @@ import RelayStore
 /// Cases use their own random partition keys, so a shared table (DynamoDB) needs no cleanup
 /// between them, and read time only from the `ManualClock` they are given. Failures throw
 /// `ConformanceFailure`, so the suite needs no test framework.
-public enum StoreConformance {
+package enum StoreConformance {
     /// How to make the store under test.
-    public struct Harness: Sendable {
+    package struct Harness: Sendable {
         /// Makes a store that reads time from the clock; returns it with a cleanup to run afterwards.
-        public let makeStore:
+        package let makeStore:
             @Sendable (ManualClock) async throws -> (store: any Store, cleanup: @Sendable () async -> Void)
 
         /// A harness from a factory.
-        public init(
+        package init(
             makeStore:
                 @escaping @Sendable (ManualClock) async throws -> (
                     store: any Store, cleanup: @Sendable () async -> Void
@@ -30,15 +31,15 @@ public enum StoreConformance {
     }
 
     /// One named behaviour.
-    public struct Case: Sendable, CustomStringConvertible {
+    package struct Case: Sendable, CustomStringConvertible {
         /// What the case checks.
-        public let name: String
+        package let name: String
         let body: @Sendable (Context) async throws -> Void
 
-        public var description: String { name }
+        package var description: String { name }
 
         /// Runs the case against a fresh store from `harness`.
-        public func run(on harness: Harness) async throws {
+        package func run(on harness: Harness) async throws {
             let clock = ManualClock()
             let (store, cleanup) = try await harness.makeStore(clock)
             do {
@@ -63,19 +64,19 @@ public enum StoreConformance {
     }
 
     /// Every case.
-    public static var cases: [Case] {
+    package static var cases: [Case] {
         writeCases + conditionCases + queryCases + scanCases + expiryCases + concurrencyCases
     }
 }
 
 /// A conformance expectation that did not hold.
-public struct ConformanceFailure: Error, CustomStringConvertible {
+package struct ConformanceFailure: Error, CustomStringConvertible {
     /// What went wrong.
-    public let message: String
+    package let message: String
     /// Where the expectation is.
-    public let location: String
+    package let location: String
 
-    public var description: String { "\(location): \(message)" }
+    package var description: String { "\(location): \(message)" }
 }
 
 /// Fails the case unless `condition` holds.

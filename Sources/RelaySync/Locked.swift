@@ -6,17 +6,17 @@ import Foundation
 /// futex-based locking and reports every guarded access as a race, which would bury real races in
 /// `--sanitize=thread` runs; `NSLock` is a pthread mutex, which it understands.
 ///
-public final class Locked<Value> {
+package final class Locked<Value> {
     private let lock = NSLock()
     private var value: Value
 
     /// A lock guarding `value`.
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` with exclusive access to the value.
-    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
         -> Result
     {
         lock.lock()

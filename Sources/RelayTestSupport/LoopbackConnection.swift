@@ -6,17 +6,17 @@ import Foundation
 
 /// A plain TCP connection over loopback for tests that speak HTTP (or break it) byte by byte, where
 /// URLSession would pool, retry or tidy up what is sent. Closed when released.
-public final class LoopbackConnection {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+package final class LoopbackConnection {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public let fd: Int32
+    package let fd: Int32
 
     /// Connects to `port` on `host` (127.0.0.1 unless given; `::1` for IPv6), from `source` when
     /// given (another loopback address such as 127.0.0.2, so a test can be several clients); reads
     /// wait at most `receiveTimeout` seconds.
-    public init(port: Int, host: String = "127.0.0.1", source: String? = nil, receiveTimeout: Double = 10) throws {
+    package init(port: Int, host: String = "127.0.0.1", source: String? = nil, receiveTimeout: Double = 10) throws {
         let ipv6 = host.contains(":")
         fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(Self.lastError)") }
@@ -66,13 +66,13 @@ public final class LoopbackConnection {
 
     deinit { close(fd) }
 
-    public func setReceiveTimeout(_ seconds: Double) {
+    package func setReceiveTimeout(_ seconds: Double) {
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Sends every byte (no SIGPIPE if the peer has gone: that is a thrown error).
-    public func send(_ bytes: [UInt8]) throws {
+    package func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes {
@@ -84,7 +84,7 @@ public final class LoopbackConnection {
     }
 
     /// Up to `limit` bytes as they arrive: empty at end of stream; throws on a timeout or reset.
-    public func receive(limit: Int = 65536) throws -> [UInt8] {
+    package func receive(limit: Int = 65536) throws -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: limit)
         let count = recv(fd, &chunk, limit, 0)
         guard count >= 0 else { throw Failure(description: "recv: \(Self.lastError)") }
@@ -92,7 +92,7 @@ public final class LoopbackConnection {
     }
 
     /// Everything the peer sends until it closes the connection.
-    public func receiveToEnd() throws -> [UInt8] {
+    package func receiveToEnd() throws -> [UInt8] {
         var received: [UInt8] = []
         while true {
             let chunk = try receive()

@@ -5,31 +5,31 @@ import RelayHTTP
 /// port, through `Tests/RelayAWSTests/python/serial_moto_server.py` (one request at a time, so
 /// conditional writes are atomic as in DynamoDB): started, polled until it answers, stopped (and
 /// restarted on the same port) by PID. The one moto launcher of the test suites.
-public final class MotoServer: @unchecked Sendable {
+package final class MotoServer: @unchecked Sendable {
     // @unchecked Sendable: `process` is replaced only by `start`/`stop`, which tests call from
     // one task at a time; `Locked` would buy nothing for that pattern.
-    public let port: Int
+    package let port: Int
     private var process: Subprocess?
 
     /// `http://127.0.0.1:<port>`, for every AWS service moto serves.
-    public var endpoint: String { "http://127.0.0.1:\(port)" }
+    package var endpoint: String { "http://127.0.0.1:\(port)" }
 
     /// The script, found from this file's place in the repository.
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Tests/RelayAWSTests/python/serial_moto_server.py")
 
     /// Starts moto on a port no one is listening on.
-    public init() async throws {
+    package init() async throws {
         port = try freePort()
         try await start()
     }
 
     /// Sends `signal` to the server: SIGSTOP and SIGCONT make a hung AWS and end it.
-    public func signal(_ signal: Int32) { process?.signal(signal) }
+    package func signal(_ signal: Int32) { process?.signal(signal) }
 
     /// Starts (or restarts) the server and waits until it answers (a minute at most: python
     /// importing moto on a loaded machine is slow).
-    public func start() async throws {
+    package func start() async throws {
         let process = try Subprocess(
             "/usr/bin/env", ["python3", Self.script.path, "-H", "127.0.0.1", "-p", String(port)], output: .discard)
         self.process = process
@@ -51,7 +51,7 @@ public final class MotoServer: @unchecked Sendable {
 
     /// Stops the server (SIGTERM to its PID, SIGKILL if it lingers) and waits for it to exit,
     /// without blocking a thread of the cooperative pool.
-    public func stop() async {
+    package func stop() async {
         guard let process else { return }
         self.process = nil
         process.signal(SIGTERM)
@@ -59,7 +59,7 @@ public final class MotoServer: @unchecked Sendable {
     }
 
     /// Kills the server at once, from code that cannot wait (a `defer`).
-    public func kill() {
+    package func kill() {
         process?.signalGroup(SIGKILL)
         process = nil
     }

@@ -5,15 +5,15 @@ import Foundation
 #endif
 
 /// What the helpers of this module throw: the step that failed and what was seen.
-public struct TestSupportFailure: Error, CustomStringConvertible {
-    public let description: String
+package struct TestSupportFailure: Error, CustomStringConvertible {
+    package let description: String
 
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 /// A loopback TCP port that was free a moment ago (bound to port 0 on `host`, read back, closed),
 /// for a child process that must be told its port before it starts.
-public func freePort(host: String = "127.0.0.1") throws -> Int {
+package func freePort(host: String = "127.0.0.1") throws -> Int {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw TestSupportFailure("socket() failed: errno \(errno)") }
     defer { close(descriptor) }
@@ -33,7 +33,7 @@ public func freePort(host: String = "127.0.0.1") throws -> Int {
 
 /// A new empty directory under the system's temporary directory, named with `prefix`; the caller
 /// removes it.
-public func temporaryDirectory(prefix: String = "relay-test") throws -> URL {
+package func temporaryDirectory(prefix: String = "relay-test") throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url

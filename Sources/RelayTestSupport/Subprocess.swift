@@ -17,9 +17,9 @@ import RelaySync
 /// from birth and the child closes every descriptor above 2 as it starts, so no child can hold
 /// another's pipes. Each child gets its own process group, and a `Subprocess` released while its
 /// child runs kills the whole group (nginx workers, a script's helpers) with SIGKILL.
-public final class Subprocess: Sendable {
+package final class Subprocess: Sendable {
     /// Where the child's standard output goes.
-    public enum Output: Sendable {
+    package enum Output: Sendable {
         /// Into `output` (read continuously, so the child never blocks on a full pipe).
         case capture
         /// To /dev/null.
@@ -29,7 +29,7 @@ public final class Subprocess: Sendable {
     }
 
     /// Where the child's standard error goes.
-    public enum ErrorOutput: Sendable {
+    package enum ErrorOutput: Sendable {
         /// Into `output`, interleaved with standard output as the child writes them.
         case withOutput
         /// Into `errorOutput`, apart from standard output.
@@ -39,18 +39,18 @@ public final class Subprocess: Sendable {
     }
 
     /// How the child ended.
-    public enum Termination: Sendable, Equatable, CustomStringConvertible {
+    package enum Termination: Sendable, Equatable, CustomStringConvertible {
         case exited(Int32)
         case signaled(Int32)
 
         /// The exit status, or the signal's number (as Foundation's `terminationStatus`).
-        public var status: Int32 {
+        package var status: Int32 {
             switch self {
             case .exited(let code), .signaled(let code): code
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .exited(let code): "exit \(code)"
             case .signaled(let signal): "signal \(signal)"
@@ -58,9 +58,9 @@ public final class Subprocess: Sendable {
         }
     }
 
-    public let pid: pid_t
+    package let pid: pid_t
     /// The executable's file name, for messages.
-    public let name: String
+    package let name: String
     private let state: Locked<State>
 
     private struct State {
@@ -76,7 +76,7 @@ public final class Subprocess: Sendable {
     ///   - environment: the child's whole environment; nil inherits this process's.
     ///   - input: written to the child's standard input, which then closes; nil gives it /dev/null.
     ///   - inputDescriptor: the child's standard input instead (a pseudo-terminal, say); stays open here.
-    public init(
+    package init(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         currentDirectory: String? = nil, input: [UInt8]? = nil, inputDescriptor: Int32? = nil,
         output: Output = .capture, errors: ErrorOutput = .withOutput
@@ -193,7 +193,7 @@ public final class Subprocess: Sendable {
     }
 
     /// The directory holding the package's built executables, next to the test bundle.
-    public static var productsDirectory: URL {
+    package static var productsDirectory: URL {
         var url = Bundle.main.bundleURL
         while url.pathExtension != "xctest" && url.path != "/" {
             url.deleteLastPathComponent()
@@ -202,7 +202,7 @@ public final class Subprocess: Sendable {
     }
 
     /// The absolute path of a program on PATH or in the sbin folders, or an error saying how to get it.
-    public static func path(of program: String) throws -> String {
+    package static func path(of program: String) throws -> String {
         let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
         for folder in folders + ["/usr/local/sbin", "/usr/sbin", "/sbin", "/usr/bin", "/bin"]
         where FileManager.default.isExecutableFile(atPath: folder + "/" + program) {
@@ -213,7 +213,7 @@ public final class Subprocess: Sendable {
 
     /// This process's environment with `changes` applied and every `RELAY_*` setting of the
     /// test run left out, so a child relay sees only what the test gives it.
-    public static func environment(adding changes: [String: String] = [:]) -> [String: String] {
+    package static func environment(adding changes: [String: String] = [:]) -> [String: String] {
         var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RELAY_") }
         merged.merge(changes) { $1 }
         return merged
@@ -221,39 +221,39 @@ public final class Subprocess: Sendable {
 
     // MARK: State
 
-    public var isRunning: Bool { state.withLock { $0.termination == nil } }
+    package var isRunning: Bool { state.withLock { $0.termination == nil } }
 
     /// How the child ended, or nil while it runs.
-    public var termination: Termination? { state.withLock { $0.termination } }
+    package var termination: Termination? { state.withLock { $0.termination } }
 
     /// What the child wrote so far to its captured output.
-    public var output: [UInt8] { state.withLock { $0.output } }
+    package var output: [UInt8] { state.withLock { $0.output } }
 
     /// What the child wrote so far to its standard error (when captured apart).
-    public var errorOutput: [UInt8] { state.withLock { $0.errorOutput } }
+    package var errorOutput: [UInt8] { state.withLock { $0.errorOutput } }
 
-    public var text: String { String(decoding: output, as: UTF8.self) }
-    public var errorText: String { String(decoding: errorOutput, as: UTF8.self) }
+    package var text: String { String(decoding: output, as: UTF8.self) }
+    package var errorText: String { String(decoding: errorOutput, as: UTF8.self) }
 
     /// True once every captured stream has reached its end.
-    public var outputEnded: Bool { state.withLock { $0.openStreams == 0 } }
+    package var outputEnded: Bool { state.withLock { $0.openStreams == 0 } }
 
     // MARK: Signals and waiting
 
     /// Sends `signal` to the child (not to the rest of its group), unless it has already been reaped.
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         state.withLock { if $0.termination == nil { kill(pid, signal) } }
     }
 
     /// Sends `signal` to the child's whole process group (its own helpers too).
-    public func signalGroup(_ signal: Int32) {
+    package func signalGroup(_ signal: Int32) {
         kill(-pid, signal)
     }
 
     /// Waits until the child exits and its captured output has ended (or for at most two seconds
     /// more, when a grandchild holds it open); throws if it runs past `timeout`.
     @discardableResult
-    public func wait(timeout: Duration = .seconds(30)) async throws -> Termination {
+    package func wait(timeout: Duration = .seconds(30)) async throws -> Termination {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let termination {
@@ -270,7 +270,7 @@ public final class Subprocess: Sendable {
 
     /// `wait(timeout:)` for code that may block its thread (never a thread of the cooperative pool).
     @discardableResult
-    public func waitBlocking(timeout: Duration = .seconds(30)) throws -> Termination {
+    package func waitBlocking(timeout: Duration = .seconds(30)) throws -> Termination {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let termination {
@@ -286,14 +286,14 @@ public final class Subprocess: Sendable {
     }
 
     /// SIGKILL to the child's group, then waits until the child is gone.
-    public func kill9() async throws {
+    package func kill9() async throws {
         signalGroup(SIGKILL)
         try await wait(timeout: .seconds(10))
     }
 
     /// Waits until the captured output matches `pattern` (a regular expression) and returns its
     /// first capture group, or the whole match.
-    public func waitForOutput(matching pattern: String, timeout: Duration = .seconds(20)) async throws -> String {
+    package func waitForOutput(matching pattern: String, timeout: Duration = .seconds(20)) async throws -> String {
         let regex = try NSRegularExpression(pattern: pattern)
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -315,7 +315,7 @@ public final class Subprocess: Sendable {
 
     /// Runs a program to its end; returns its captured output, or throws with it unless it exits 0.
     @discardableResult
-    public static func run(
+    package static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         input: [UInt8]? = nil, timeout: Duration = .seconds(60)
     ) async throws -> String {
@@ -388,7 +388,7 @@ private func closeAll(_ descriptors: [Int32]) {
 }
 
 /// A child that could not be started, or did not do what a test waited for in time.
-public struct SubprocessError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct SubprocessError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

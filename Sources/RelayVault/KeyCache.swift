@@ -1,5 +1,4 @@
 import RelayCrypto
-import RelayStore
 import RelaySync
 
 /// Unwrapped grant data keys in memory, keyed by an HMAC of the token under a per-process random

@@ -6,7 +6,7 @@ import RelayCrypto
 /// `LocalKeyService` wraps with a master key file; `KMSKeyService` (RelayAWS) maps these calls to
 /// AWS KMS `GenerateDataKey` (KeySpec AES_256) and `Decrypt`, passing the context as KMS's
 /// `EncryptionContext` and `WrappedKey.bytes` as the `CiphertextBlob`.
-public protocol KeyService: Sendable {
+package protocol KeyService: Sendable {
     /// A new random 256-bit data key, with its wrapped form bound to `context`.
     func generateDataKey(context: EncryptionContext) async throws(VaultError) -> DataKey
 
@@ -17,17 +17,17 @@ public protocol KeyService: Sendable {
 
 /// Non-secret name/value pairs a key is bound to (KMS logs them in CloudTrail, so they hold only
 /// IDs, never secrets).
-public typealias EncryptionContext = [String: String]
+package typealias EncryptionContext = [String: String]
 
 /// A fresh data key from a key service: the key itself (in memory only) and its wrapped form.
-public struct DataKey: Sendable {
+package struct DataKey: Sendable {
     /// The key; never stored.
-    public let plaintext: SymmetricKey
+    package let plaintext: SymmetricKey
     /// The key wrapped by the key service.
-    public let wrapped: WrappedKey
+    package let wrapped: WrappedKey
 
     /// A data key from its parts.
-    public init(plaintext: SymmetricKey, wrapped: WrappedKey) {
+    package init(plaintext: SymmetricKey, wrapped: WrappedKey) {
         self.plaintext = plaintext
         self.wrapped = wrapped
     }
@@ -36,16 +36,16 @@ public struct DataKey: Sendable {
 /// A data key as wrapped by a key service: opaque bytes. Whoever holds it and can call the key
 /// service can recover the key, so the vault stores it only bound to a token, never beside the
 /// grant it opens.
-public struct WrappedKey: Sendable, Equatable, CustomStringConvertible {
+package struct WrappedKey: Sendable, Equatable, CustomStringConvertible {
     /// The wrapped bytes (a local envelope, or a KMS ciphertext blob).
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// A wrapped key from its bytes.
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    public var description: String { "WrappedKey(\(bytes.count) bytes)" }
+    package var description: String { "WrappedKey(\(bytes.count) bytes)" }
 }
 
 extension Dictionary where Key == String, Value == String {

@@ -7,15 +7,15 @@ import RelayCrypto
 /// keep the old keys while anything sealed under them lives. A wrapped key is
 /// `0x01 ‖ u8 ID length ‖ key ID ‖ AES-256-GCM(master key, data key)`, bound to the encryption
 /// context through the AAD.
-public struct LocalKeyService: KeyService {
+package struct LocalKeyService: KeyService {
     private let keys: [String: SymmetricKey]
     /// The ID of the key that wraps new data keys.
-    public let currentKeyID: String
+    package let currentKeyID: String
     /// Every key ID, oldest first.
-    public let keyIDs: [String]
+    package let keyIDs: [String]
 
     /// Keys in memory, oldest first (tests, and the demo's generated key).
-    public init(keys: [(id: String, key: SymmetricKey)]) throws(VaultError) {
+    package init(keys: [(id: String, key: SymmetricKey)]) throws(VaultError) {
         guard let newest = keys.last else { throw .keyFile("no master key given") }
         var table: [String: SymmetricKey] = [:]
         for entry in keys {
@@ -34,21 +34,21 @@ public struct LocalKeyService: KeyService {
 
     /// Keys from one or more key files (later files hold newer keys). Refuses a file that group or
     /// others can read, with a message saying how to fix it. Blocking: call at start-up.
-    public init(keyFiles paths: [String]) throws(VaultError) {
+    package init(keyFiles paths: [String]) throws(VaultError) {
         var keys: [(id: String, key: SymmetricKey)] = []
         for path in paths { keys += try KeyFile.read(path) }
         try self.init(keys: keys)
     }
 
     /// Keys from one key file.
-    public init(keyFile path: String) throws(VaultError) {
+    package init(keyFile path: String) throws(VaultError) {
         try self.init(keyFiles: [path])
     }
 
     /// Creates a key file with one new random key, mode 0600; fails if the file exists. Returns
     /// the key's ID.
     @discardableResult
-    public static func createKeyFile(at path: String) throws(VaultError) -> String {
+    package static func createKeyFile(at path: String) throws(VaultError) -> String {
         let id = "k1"
         try KeyFile.write(KeyFile.format([(id, SymmetricKey.random())]), to: path, replace: false)
         return id
@@ -57,7 +57,7 @@ public struct LocalKeyService: KeyService {
     /// Rotation: appends a new random key to an existing key file (atomically, mode 0600) and
     /// returns its ID; after a restart it seals everything new.
     @discardableResult
-    public static func addKey(toKeyFile path: String) throws(VaultError) -> String {
+    package static func addKey(toKeyFile path: String) throws(VaultError) -> String {
         var keys = try KeyFile.read(path)
         let numbers = keys.compactMap { $0.id.hasPrefix("k") ? Int($0.id.dropFirst()) : nil }
         let id = "k\((numbers.max() ?? 0) + 1)"
@@ -67,12 +67,12 @@ public struct LocalKeyService: KeyService {
         return id
     }
 
-    public func generateDataKey(context: EncryptionContext) async throws(VaultError) -> DataKey {
+    package func generateDataKey(context: EncryptionContext) async throws(VaultError) -> DataKey {
         let dataKey = SymmetricKey.random()
         return DataKey(plaintext: dataKey, wrapped: try wrap(dataKey, context: context))
     }
 
-    public func unwrap(_ wrapped: WrappedKey, context: EncryptionContext) async throws(VaultError) -> SymmetricKey {
+    package func unwrap(_ wrapped: WrappedKey, context: EncryptionContext) async throws(VaultError) -> SymmetricKey {
         let bytes = wrapped.bytes
         try Envelope.checkVersion(bytes)
         guard bytes.count >= 2, bytes.count >= 2 + Int(bytes[1]) else { throw .malformed("wrapped key too short") }

@@ -1,18 +1,18 @@
 /// What a sealed secret belongs to. It is the AES-GCM associated data of the seal and the
 /// encryption context of its data key, so a sealed grant copied to another grant, user or purpose,
 /// or replayed as another key version, does not open.
-public struct SealContext: Sendable, Hashable {
+package struct SealContext: Sendable, Hashable {
     /// What the secret is for, e.g. `cloudkit-web-auth-token`.
-    public var purpose: String
+    package var purpose: String
     /// The user ID (an HMAC of the Apple user record name, never the name itself).
-    public var userId: String
+    package var userId: String
     /// The grant the secret belongs to.
-    public var grantId: String
+    package var grantId: String
     /// The generation of the grant's data key (1 for the first; a re-keyed grant counts up).
-    public var keyVersion: Int
+    package var keyVersion: Int
 
     /// A context from its parts.
-    public init(purpose: String, userId: String, grantId: String, keyVersion: Int = 1) {
+    package init(purpose: String, userId: String, grantId: String, keyVersion: Int = 1) {
         self.purpose = purpose
         self.userId = userId
         self.grantId = grantId
@@ -20,44 +20,44 @@ public struct SealContext: Sendable, Hashable {
     }
 
     /// The context as key-service encryption context (KMS `EncryptionContext`).
-    public var encryptionContext: EncryptionContext {
+    package var encryptionContext: EncryptionContext {
         ["purpose": purpose, "userId": userId, "grantId": grantId, "keyVersion": String(keyVersion)]
     }
 }
 
 /// A secret sealed under its grant's data key; safe to store in the grant (it opens only with the
 /// data key, which the grant does not hold).
-public struct SealedGrant: Sendable, Equatable, CustomStringConvertible {
+package struct SealedGrant: Sendable, Equatable, CustomStringConvertible {
     /// The envelope bytes.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// A sealed grant from stored bytes.
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    public var description: String { "SealedGrant(\(bytes.count) bytes)" }
+    package var description: String { "SealedGrant(\(bytes.count) bytes)" }
 }
 
 /// A grant's wrapped data key, sealed again under a key derived from one token; safe to store in
 /// that token's record (it opens only with the token, which only the client holds).
-public struct TokenBoundKey: Sendable, Equatable, CustomStringConvertible {
+package struct TokenBoundKey: Sendable, Equatable, CustomStringConvertible {
     /// The envelope bytes.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// A token-bound key from stored bytes.
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    public var description: String { "TokenBoundKey(\(bytes.count) bytes)" }
+    package var description: String { "TokenBoundKey(\(bytes.count) bytes)" }
 }
 
 /// The result of sealing: the grant's blob, and the wrapped data key to bind to the grant's first
 /// token (or code) and then forget.
-public struct Sealed: Sendable {
+package struct Sealed: Sendable {
     /// Store this in the grant.
-    public let grant: SealedGrant
+    package let grant: SealedGrant
     /// Bind this to a token with `Vault.bindToToken`; never store it as is.
-    public let wrappedKey: WrappedKey
+    package let wrappedKey: WrappedKey
 }

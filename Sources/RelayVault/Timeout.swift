@@ -1,4 +1,3 @@
-import RelayStore
 import RelaySync
 
 /// Runs `operation` but answers `keyServiceUnavailable` after `timeout` even if the operation

@@ -1,5 +1,5 @@
 import RelayCrypto
-import RelayStore
+import RelaySync
 
 /// Envelope encryption of a grant's upstream secret (the CloudKit web auth token), bound to the
 /// client's tokens.
@@ -13,18 +13,18 @@ import RelayStore
 ///   the client holds.
 /// - `unseal`: token → binding key → wrapped K → key service → K → secret. Unwrapped keys are
 ///   cached per token for a short TTL, so the key service (KMS) is not called on every request.
-public final class Vault: Sendable {
+package final class Vault: Sendable {
     /// Cache and timeout settings.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// How long an unwrapped data key stays cached per token; zero disables the cache.
-        public var cacheTTL: Duration = .seconds(300)
+        package var cacheTTL: Duration = .seconds(300)
         /// Cached keys at most; past it the oldest go first.
-        public var cacheCapacity = 10_000
+        package var cacheCapacity = 10_000
         /// How long a key-service call may take before it fails with `keyServiceUnavailable`.
-        public var keyServiceTimeout: Duration = .seconds(5)
+        package var keyServiceTimeout: Duration = .seconds(5)
 
         /// The defaults: 5-minute cache of up to 10 000 keys, 5-second key-service timeout.
-        public init() {}
+        package init() {}
     }
 
     private let keyService: any KeyService
@@ -35,7 +35,7 @@ public final class Vault: Sendable {
     /// A vault over `keyService`. `bindingSecret` (the server secret, at least 32 random bytes, kept
     /// out of the store) salts the token-binding keys, so the store alone cannot derive them even
     /// from a leaked token hash.
-    public init(
+    package init(
         keyService: any KeyService, bindingSecret: SymmetricKey, clock: any WallClock = SystemClock(),
         configuration: Configuration = Configuration()
     ) {
@@ -52,7 +52,7 @@ public final class Vault: Sendable {
 
     /// Seals `secret` under a new data key. Store `grant` in the grant; bind `wrappedKey` to the
     /// code or token that comes next, then drop it.
-    public func seal(_ secret: [UInt8], context: SealContext) async throws(VaultError) -> Sealed {
+    package func seal(_ secret: [UInt8], context: SealContext) async throws(VaultError) -> Sealed {
         let keyService = self.keyService
         let dataKey = try await withTimeout(keyServiceTimeout) { () throws(VaultError) -> DataKey in
             try await keyService.generateDataKey(context: context.encryptionContext)
@@ -63,7 +63,7 @@ public final class Vault: Sendable {
     }
 
     /// Seals the wrapped data key under a key derived from `token`, for that token's record.
-    public func bindToToken(_ wrappedKey: WrappedKey, token: String, context: SealContext) throws(VaultError)
+    package func bindToToken(_ wrappedKey: WrappedKey, token: String, context: SealContext) throws(VaultError)
         -> TokenBoundKey
     {
         let envelope = try Envelope.seal(
@@ -73,7 +73,7 @@ public final class Vault: Sendable {
     }
 
     /// The wrapped data key inside a token-bound key, given the token.
-    public func wrappedKey(from bound: TokenBoundKey, token: String, context: SealContext) throws(VaultError)
+    package func wrappedKey(from bound: TokenBoundKey, token: String, context: SealContext) throws(VaultError)
         -> WrappedKey
     {
         let bytes = try Envelope.open(
@@ -84,14 +84,14 @@ public final class Vault: Sendable {
 
     /// Moves a binding from one token to another (code → access and refresh token, refresh
     /// rotation) without calling the key service.
-    public func rebind(_ bound: TokenBoundKey, from token: String, to newToken: String, context: SealContext)
+    package func rebind(_ bound: TokenBoundKey, from token: String, to newToken: String, context: SealContext)
         throws(VaultError) -> TokenBoundKey
     {
         try bindToToken(try wrappedKey(from: bound, token: token, context: context), token: newToken, context: context)
     }
 
     /// Opens a sealed grant with a token and its token-bound key.
-    public func unseal(
+    package func unseal(
         _ sealed: SealedGrant, tokenBoundKey: TokenBoundKey, token: String, context: SealContext
     ) async throws(VaultError) -> [UInt8] {
         if let key = cache?.lookup(token: token, context: context) {
@@ -105,7 +105,7 @@ public final class Vault: Sendable {
 
     /// Seals a new value of the secret (a rotated CloudKit token) under the grant's existing data
     /// key, so every live token's binding keeps working.
-    public func reseal(
+    package func reseal(
         _ secret: [UInt8], tokenBoundKey: TokenBoundKey, token: String, context: SealContext
     ) async throws(VaultError) -> SealedGrant {
         let key: SymmetricKey
@@ -119,18 +119,18 @@ public final class Vault: Sendable {
     }
 
     /// Drops the cached data key of a token (on revocation or grant deletion).
-    public func evictCachedKey(token: String) {
+    package func evictCachedKey(token: String) {
         cache?.remove(token: token)
     }
 
     /// Drops every cached data key of a grant, whichever token unwrapped it (the grant was
     /// revoked or deleted, or one of its tokens was: the others unwrap again on their next use).
-    public func evictCachedKeys(grantID: String) {
+    package func evictCachedKeys(grantID: String) {
         cache?.remove(grantID: grantID)
     }
 
     /// Keys currently cached (for metrics).
-    public var cachedKeyCount: Int { cache?.count ?? 0 }
+    package var cachedKeyCount: Int { cache?.count ?? 0 }
 
     private func dataKey(tokenBoundKey: TokenBoundKey, token: String, context: SealContext) async throws(VaultError)
         -> SymmetricKey

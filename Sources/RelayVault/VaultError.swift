@@ -1,5 +1,5 @@
 /// Every failure RelayVault reports. Messages never contain keys, tokens or sealed secrets.
-public enum VaultError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+package enum VaultError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
     /// A seal or wrap did not open: wrong key, wrong context, wrong token, or altered bytes. The
     /// causes are deliberately indistinguishable.
     case authenticationFailed
@@ -14,7 +14,7 @@ public enum VaultError: Error, Equatable, Hashable, Sendable, CustomStringConver
     /// A key file is missing, unreadable, badly formed or readable by others.
     case keyFile(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .authenticationFailed: "vault authentication failed"
         case .malformed(let reason): "malformed vault envelope: \(reason)"

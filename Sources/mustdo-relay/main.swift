@@ -1,5 +1,5 @@
 import Foundation
-import RelayApp
+import RelayService
 
 ProcessMemory.limitMallocArenas()
 exit(await RelayCommand.main(CommandLine.arguments))

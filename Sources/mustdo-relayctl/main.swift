@@ -1,4 +1,4 @@
 import Foundation
-import RelayApp
+import RelayOperator
 
 exit(await RelayctlCommand.main(CommandLine.arguments))

@@ -66,7 +66,7 @@ final class CountingKeyService: KeyService {
     }
 }
 
-/// The vault behind the OAuth seams, as RelayApp wires it.
+/// The vault behind the OAuth seams, as RelayService wires it.
 struct VaultSeams: GrantSealer, TokenBinder {
     static let purpose = "cloudkit-web-auth-token"
     let vault: Vault

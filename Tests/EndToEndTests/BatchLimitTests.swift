@@ -3,7 +3,7 @@ import RelayHTTP
 import RelayJSON
 import XCTest
 
-@testable import RelayApp
+@testable import RelayService
 
 /// 2025-03-26 batches through the whole relay (real server, real SQLite, the emulator over HTTP):
 /// a batch longer than the cap is refused before any of it reaches CloudKit, and every call in a batch

@@ -3,14 +3,14 @@ import RelayTestSupport
 import XCTest
 
 /// The MCP authenticator's cache of validated tokens and the rotated CloudKit token, through a real
-/// relay (`mustdo-relay demo`, whose emulator kills a CloudKit token once it has rotated), the real
+/// relay (`mustdo-relay-demo`, whose emulator kills a CloudKit token once it has rotated), the real
 /// OAuth flow and raw HTTP from the scripts in `e2e/`.
 final class BearerCacheRulesTests: XCTestCase {
     /// Runs `e2e/<script> <relay URL>` against a fresh demo; returns its last JSON line.
     private func runAgainstDemo(_ script: String) async throws -> Any {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let demo = try ChildProcess(product: "mustdo-relay", ["demo", "--port", "0", "--data", data])
+        let demo = try ChildProcess(product: "mustdo-relay-demo", ["--port", "0", "--data", data])
         let url = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)/mcp"#)
         let path = DemoClientTests.repository.appendingPathComponent("Tests/EndToEndTests/e2e/" + script).path
         let client = try ChildProcess(executable: "/usr/bin/env", ["python3", path, url])

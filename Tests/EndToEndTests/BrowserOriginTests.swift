@@ -3,7 +3,8 @@ import RelayHTTP
 import RelayJSON
 import XCTest
 
-@testable import RelayApp
+@testable import RelayDemo
+@testable import RelayService
 
 /// Browser clients (the MCP Inspector's direct mode) call `/mcp` from their page's origin. The
 /// demo allows the Inspector's two origins; a production configuration keeps the operator's list,

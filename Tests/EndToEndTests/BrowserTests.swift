@@ -6,7 +6,7 @@ import XCTest
     import RelayTestSupport
 #endif
 
-/// Headless Chromium (Selenium) through `mustdo-relay demo`: the consent page, the emulator's
+/// Headless Chromium (Selenium) through `mustdo-relay-demo`: the consent page, the emulator's
 /// sign-in, the callback and the disconnect page, in English and Japanese at phone (390×844) and
 /// desktop (1280×900) widths, plus framing and script checks on the consent page with a client
 /// name made of markup; and the person's side (the consent page's read-only choice, the
@@ -19,7 +19,7 @@ final class BrowserTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: data) }
         let screenshots = try Self.screenshots(replacing: { !$0.hasPrefix("conn-") })
 
-        let demo = try ChildProcess(product: "mustdo-relay", ["demo", "--port", "0", "--data", data])
+        let demo = try ChildProcess(product: "mustdo-relay-demo", ["--port", "0", "--data", data])
         let relay = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)/mcp"#)
         let emulator = try await demo.waitForOutput(matching: #"emulator at (http://[0-9.]+:\d+)"#)
         let walk = try await PythonScript.run(
@@ -62,7 +62,7 @@ final class BrowserTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: data) }
         let screenshots = try Self.screenshots(replacing: { $0.hasPrefix("conn-") })
 
-        let demo = try ChildProcess(product: "mustdo-relay", ["demo", "--port", "0", "--data", data])
+        let demo = try ChildProcess(product: "mustdo-relay-demo", ["--port", "0", "--data", data])
         let relay = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)/mcp"#)
         let emulator = try await demo.waitForOutput(matching: #"emulator at (http://[0-9.]+:\d+)"#)
         let walk = try await PythonScript.run(

@@ -4,7 +4,7 @@ import RelayHTTP
 import RelayTestSupport
 import XCTest
 
-@testable import RelayApp
+@testable import RelayService
 
 /// Every real client of `docs/clients.md` connects to the relay as it is configured by default:
 /// each fixture in `clients/` (one per client and surface) is replayed through the whole app on a

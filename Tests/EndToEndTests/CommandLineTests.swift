@@ -116,11 +116,28 @@ final class CommandLineTests: XCTestCase {
             XCTAssertTrue(wrong.text.contains("unknown command"), wrong.text)
         }
         // Help after a subcommand is that subcommand's usage, whatever else is on the line.
-        for arguments in [["serve", "--help"], ["serve", "--config", "/nonexistent", "-h"], ["demo", "--help"]] {
+        for arguments in [["serve", "--help"], ["serve", "--config", "/nonexistent", "-h"]] {
             let help = try ChildProcess(product: "mustdo-relay", arguments)
             let status = try await help.waitForExit()
             XCTAssertEqual(status, 0, "\(arguments): \(help.text)")
             XCTAssertTrue(help.text.contains("Usage: mustdo-relay \(arguments[0])"), help.text)
         }
+    }
+
+    /// The demo is its own program (the relay people use never links the emulator): its help and
+    /// usage errors behave like the others', and `mustdo-relay-demo` says where the demo went.
+    func testTheDemoIsItsOwnProgram() async throws {
+        let help = try ChildProcess(product: "mustdo-relay-demo", ["--help"])
+        let helpStatus = try await help.waitForExit()
+        XCTAssertEqual(helpStatus, 0)
+        XCTAssertTrue(help.text.contains("Usage: mustdo-relay-demo [--port N] [--data DIR]"), help.text)
+        let wrong = try ChildProcess(product: "mustdo-relay-demo", ["--port", "seventy"])
+        let wrongStatus = try await wrong.waitForExit()
+        XCTAssertEqual(wrongStatus, 2)
+        XCTAssertTrue(wrong.text.contains("Run 'mustdo-relay-demo --help'"), wrong.text)
+        let moved = try ChildProcess(product: "mustdo-relay", ["demo"])
+        let movedStatus = try await moved.waitForExit()
+        XCTAssertEqual(movedStatus, 2)
+        XCTAssertTrue(moved.text.contains("make demo"), moved.text)
     }
 }

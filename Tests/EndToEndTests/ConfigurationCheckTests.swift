@@ -2,7 +2,7 @@ import Foundation
 import RelayTestSupport
 import XCTest
 
-@testable import RelayApp
+@testable import RelayService
 
 /// `mustdo-relay serve --check-config` as systemd's ExecStartPre runs it, one invalid setting per
 /// test: it must exit non-zero and say which setting is wrong and what to do about it.

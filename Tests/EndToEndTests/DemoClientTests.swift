@@ -6,7 +6,7 @@ import XCTest
     import RelayTestSupport
 #endif
 
-/// `mustdo-relay demo` as a developer runs it, with the bundled example client on the official MCP
+/// `mustdo-relay-demo` as a developer runs it, with the bundled example client on the official MCP
 /// Python SDK (both lines): DCR, PKCE, the consent page, the emulator's Apple sign-in, the
 /// callback, tokens, then real tool calls. Afterwards nothing of the to-do is in the relay's store
 /// or its output.
@@ -17,7 +17,7 @@ final class DemoClientTests: XCTestCase {
     func testTheExampleClientConnectsThroughTheDemoWithBothSDKLines() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let demo = try ChildProcess(product: "mustdo-relay", ["demo", "--port", "0", "--data", data])
+        let demo = try ChildProcess(product: "mustdo-relay-demo", ["--port", "0", "--data", data])
         let url = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)"#)
         XCTAssertTrue(url.hasPrefix("http://127.0.0.1:") && url.hasSuffix("/mcp"), url)
 

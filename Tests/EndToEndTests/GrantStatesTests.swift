@@ -1,7 +1,7 @@
-import RelayStore
+import RelaySync
 import XCTest
 
-@testable import RelayApp
+@testable import RelayService
 
 /// Which CloudKit token a call of a grant uses: the bearer validation's snapshot, or what this
 /// process saved (or could not save) since.

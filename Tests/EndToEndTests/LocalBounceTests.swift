@@ -2,7 +2,7 @@ import Foundation
 import RelayTestSupport
 import XCTest
 
-@testable import RelayApp
+@testable import RelayService
 
 /// The local sign-in bounce on a real socket: off by default; on, it sends a browser to
 /// `http://localhost:<port>/mustdo/callback` and nowhere else, whatever the request tries; and nothing of

@@ -3,7 +3,7 @@ import RelayJSON
 import RelayTestSupport
 import XCTest
 
-@testable import RelayApp
+@testable import RelayService
 
 /// A flood of unauthenticated requests against `mustdo-relay serve` (a real process, its stderr the
 /// log): the log stays within `LogBudget` while the metrics count every request, and the summary

@@ -2,7 +2,8 @@ import Foundation
 import RelayJSON
 import XCTest
 
-@testable import RelayApp
+@testable import RelayOperator
+@testable import RelayService
 
 /// The shape of `mustdo-relayctl`: help on every group and command, `--json` from every command,
 /// exit codes, and confirmation of destructive commands on a terminal or with `--yes`.

@@ -3,7 +3,7 @@ import RelayJSON
 import RelayStore
 import XCTest
 
-@testable import RelayApp
+@testable import RelayService
 
 /// `mustdo-relayctl clients list|show` print client names the way an operator can trust: a name
 /// stored with a bidirectional override, a zero-width or another hidden character (an older record,

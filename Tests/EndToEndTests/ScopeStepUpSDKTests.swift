@@ -3,7 +3,7 @@ import RelayTestSupport
 import XCTest
 
 /// The official MCP Python SDK, both lines, holding a read-only token from a running relay
-/// (`mustdo-relay demo`: the real app, SQLite, the emulator over HTTP). On the 403
+/// (`mustdo-relay-demo`: the real app, SQLite, the emulator over HTTP). On the 403
 /// `insufficient_scope` both lines re-authorize once with the challenged scopes (which name what
 /// the token had plus what the tool needs, so nothing is lost) and retry; where the step-up is
 /// refused (a client registered for `todos:read` only) each call makes one attempt and fails,
@@ -14,7 +14,7 @@ final class ScopeStepUpSDKTests: XCTestCase {
             let python = try PythonScript.virtualenv(venv)
             let data = FileManager.default.temporaryDirectory.appendingPathComponent("stepup-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: data) }
-            let demo = try ChildProcess(product: "mustdo-relay", ["demo", "--port", "0", "--data", data])
+            let demo = try ChildProcess(product: "mustdo-relay-demo", ["--port", "0", "--data", data])
             let url = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)"#)
             let run = try await PythonScript.run(
                 python, "Tests/EndToEndTests/e2e/scope_step_up.py", [url], timeout: .seconds(240))

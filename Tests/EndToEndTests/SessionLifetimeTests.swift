@@ -4,7 +4,7 @@ import RelayJSON
 import RelayOAuth
 import XCTest
 
-@testable import RelayApp
+@testable import RelayService
 
 /// Apple documents a web sign-in lasting 30 minutes, or two weeks with "Keep me signed in" (CloudKit Web
 /// Services Reference, "Composing Web Service Requests"), and does not say whether a rotated token starts a

@@ -1,5 +1,6 @@
 import Foundation
-import RelayApp
+import RelayOAuth
+import RelayService
 import XCTest
 
 /// `config/relay.env.example` and the configuration cannot drift apart: the names come from the
@@ -52,6 +53,27 @@ final class SettingsExampleTests: XCTestCase {
         let configuration = try Configuration.load(from: variables)
         XCTAssertEqual(configuration.issuer, "https://relay.example.com")
         XCTAssertNoThrow(try configuration.validateForService())
+    }
+
+    /// The OAuth values the example shows are the defaults the code has, written once in RelayOAuth's
+    /// `OAuthConfiguration`: the example read in full equals the defaults, and the defaults turn back
+    /// into exactly RelayOAuth's own configuration.
+    func testTheExampleShowsTheCodesOAuthDefaults() throws {
+        let example = try Configuration.load(from: EnvFile.load(Self.example.path))
+        let defaults = try Configuration.load(from: ["RELAY_ISSUER": "https://relay.example.com"])
+        XCTAssertEqual(example.oauth, defaults.oauth)
+        XCTAssertEqual(defaults.oauth, OAuthSettings())
+        let server = try defaults.oauthConfiguration()
+        let spec = OAuthConfiguration(issuer: "https://relay.example.com")
+        XCTAssertEqual(server.lifetimes, spec.lifetimes)
+        XCTAssertEqual(server.registrationRateLimit, spec.registrationRateLimit)
+        XCTAssertEqual(server.tokenFailureLimit, spec.tokenFailureLimit)
+        XCTAssertEqual(server.maximumUnusedClients, spec.maximumUnusedClients)
+        XCTAssertEqual(server.allowsLoopbackMetadataDocuments, spec.allowsLoopbackMetadataDocuments)
+        // The check can fail: a changed value in the example is seen.
+        var changed = try EnvFile.load(Self.example.path)
+        changed["RELAY_OAUTH_CODE_TTL"] = "301"
+        XCTAssertNotEqual(try Configuration.load(from: changed).oauth, defaults.oauth)
     }
 
     func testAVariableThatIsNotASettingIsRefused() {

@@ -1,5 +1,6 @@
 import Foundation
 import RelayStore
+import RelaySync
 import Testing
 
 @testable import RelayAWS

@@ -1,6 +1,7 @@
 import Foundation
 import RelayHTTP
 import RelayStore
+import RelaySync
 import RelayTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import RelayJSON
 import RelayStore
+import RelaySync
 import Testing
 
 @testable import RelayAWS

@@ -1,4 +1,5 @@
 import RelayStore
+import RelaySync
 import RelayTestSupport
 import Testing
 

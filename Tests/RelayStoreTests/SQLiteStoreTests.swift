@@ -1,5 +1,6 @@
 import Foundation
 import RelayJSON
+import RelaySync
 import RelayTestSupport
 import Testing
 

@@ -129,7 +129,7 @@ import Testing
     }
 
     /// 401 AUTHENTICATION_FAILED says nothing about whose credentials failed. A session that does not check
-    /// the API token (RelayApp's does, and then reports `.sessionDead` itself) leaves it as it is, and the tools
+    /// the API token (RelayService's does, and then reports `.sessionDead` itself) leaves it as it is, and the tools
     /// treat it as the service's misconfiguration: a clear error, and the grant stays.
     @Test func authenticationFailedAloneNeverEndsTheGrant() async throws {
         var settings = EmulatorSettings()

@@ -1,6 +1,5 @@
 import Dispatch
 import RelayCrypto
-import RelayStore
 import RelaySync
 import RelayVault
 

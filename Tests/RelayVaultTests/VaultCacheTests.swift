@@ -1,5 +1,5 @@
 import RelayCrypto
-import RelayStore
+import RelaySync
 import Testing
 
 @testable import RelayVault

@@ -1,6 +1,7 @@
 import Foundation
 import RelayHTTP
 import RelayStore
+import RelaySync
 
 /// Finds the relay's AWS credentials the way the AWS SDKs do: the first source the environment
 /// configures wins, in this order (botocore's `create_credential_resolver`, the AWS SDKs and Tools
@@ -22,24 +23,24 @@ import RelayStore
 /// to the next one: the relay must not end up with different credentials than the operator meant.
 /// Sources 2, 4 and 5 give temporary credentials, renewed ahead of expiry by a
 /// `RefreshingCredentialsProvider`; 1 and 3 are used as given.
-public enum AWSCredentialChain {
+package enum AWSCredentialChain {
     /// What the chain needs besides the environment.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The region of STS's regional endpoint (`https://sts.<region>.amazonaws.com`) for web identity.
-        public var region: String
+        package var region: String
         /// The home directory holding `.aws/credentials` and `.aws/config` (nil: no default files).
-        public var homeDirectory: String?
+        package var homeDirectory: String?
         /// When temporary credentials are renewed.
-        public var timing: AWSCredentialRefreshTiming
+        package var timing: AWSCredentialRefreshTiming
         /// The clock that decides expiry.
-        public var clock: any WallClock
+        package var clock: any WallClock
         /// Called with every refresh and failed refresh (for logs and metrics).
-        public var onEvent: @Sendable (AWSCredentialEvent) -> Void
+        package var onEvent: @Sendable (AWSCredentialEvent) -> Void
         /// The ECS agent's host for a relative URI (tests point it at a loopback address).
         var containerHost = ContainerCredentialSource.ecsHost
 
         /// Options for `region`; the home directory defaults to `$HOME` of this process.
-        public init(
+        package init(
             region: String, homeDirectory: String? = ProcessInfo.processInfo.environment["HOME"],
             timing: AWSCredentialRefreshTiming = AWSCredentialRefreshTiming(), clock: any WallClock = SystemClock(),
             onEvent: @escaping @Sendable (AWSCredentialEvent) -> Void = { _ in }
@@ -56,7 +57,7 @@ public enum AWSCredentialChain {
     /// which source that is. Nothing is fetched yet: the first AWS call fetches, and a failure
     /// then names the source and what to check. Throws only for a source configured wrongly, or
     /// when no source is possible at all.
-    public static func resolve(
+    package static func resolve(
         environment: [String: String], http: HTTPClient, options: Options
     ) throws(AWSError) -> (source: AWSCredentialSourceKind, provider: any AWSCredentialsProvider) {
         let variables = environment.filter { !$0.value.isEmpty }

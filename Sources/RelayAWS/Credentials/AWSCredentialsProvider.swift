@@ -1,6 +1,6 @@
 /// Where a request's signing credentials come from at the moment it is signed: fixed keys, or
 /// temporary role credentials that are renewed before they expire (`RefreshingCredentialsProvider`).
-public protocol AWSCredentialsProvider: Sendable {
+package protocol AWSCredentialsProvider: Sendable {
     /// Credentials to sign one request with now. Never expired ones: temporary credentials are
     /// handed out only while at least a minute of their life remains.
     func credentials() async throws(AWSError) -> AWSCredentials
@@ -8,21 +8,21 @@ public protocol AWSCredentialsProvider: Sendable {
 
 /// Fixed credentials, used as given: long-term keys, or temporary ones that someone else renews
 /// (and a restart picks up).
-public struct StaticCredentialsProvider: AWSCredentialsProvider, CustomStringConvertible {
+package struct StaticCredentialsProvider: AWSCredentialsProvider, CustomStringConvertible {
     /// The credentials every request is signed with.
-    public let value: AWSCredentials
+    package let value: AWSCredentials
 
     /// A provider of `credentials`.
-    public init(_ credentials: AWSCredentials) { value = credentials }
+    package init(_ credentials: AWSCredentials) { value = credentials }
 
-    public func credentials() async throws(AWSError) -> AWSCredentials { value }
+    package func credentials() async throws(AWSError) -> AWSCredentials { value }
 
-    public var description: String { "StaticCredentialsProvider(\(value))" }
+    package var description: String { "StaticCredentialsProvider(\(value))" }
 }
 
 /// The kinds of credential source, in the order the chain tries them; the raw value is what logs
 /// and metrics show.
-public enum AWSCredentialSourceKind: String, Sendable, CaseIterable {
+package enum AWSCredentialSourceKind: String, Sendable, CaseIterable {
     /// `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`.
     case environment
     /// STS `AssumeRoleWithWebIdentity` with the token in `AWS_WEB_IDENTITY_TOKEN_FILE` (EKS IRSA).

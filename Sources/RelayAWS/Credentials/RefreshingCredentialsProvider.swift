@@ -3,7 +3,7 @@ import RelaySync
 
 /// What happened to a refreshing provider's credentials, for logs and metrics. Carries no key,
 /// token or response body.
-public enum AWSCredentialEvent: Sendable, Equatable {
+package enum AWSCredentialEvent: Sendable, Equatable {
     /// New credentials arrived from `source`; they expire in `expiresIn` seconds (nil: no expiry).
     case refreshed(source: AWSCredentialSourceKind, expiresIn: Int?)
     /// Fetching from `source` failed. `validFor`: seconds the current credentials stay usable
@@ -12,23 +12,23 @@ public enum AWSCredentialEvent: Sendable, Equatable {
 }
 
 /// When a refreshing provider renews its credentials.
-public struct AWSCredentialRefreshTiming: Sendable {
+package struct AWSCredentialRefreshTiming: Sendable {
     /// Renew this many seconds before the credentials stop being usable (`minimumRemaining` before
     /// expiry), in the background, while the current ones keep signing: 15 minutes, botocore's
     /// advisory refresh window. Capped at half the usable life the credentials had when they
     /// arrived, so short-lived ones are not renewed on every call.
-    public var refreshAhead: Double
+    package var refreshAhead: Double
     /// Never sign with credentials closer to expiry than this many seconds (a request must reach
     /// AWS before they end): callers then wait for the refresh.
-    public var minimumRemaining: Double
+    package var minimumRemaining: Double
     /// Seconds before retrying after a failed fetch; doubles with each failure up to `maximumBackoff`.
-    public var initialBackoff: Double
+    package var initialBackoff: Double
     /// The longest wait between failed fetches.
-    public var maximumBackoff: Double
+    package var maximumBackoff: Double
 
     /// The defaults: renew 15 minutes ahead, stop using credentials 60 s before expiry, retry after
     /// 1, 2, 4 … 60 s.
-    public init(
+    package init(
         refreshAhead: Double = 900, minimumRemaining: Double = 60, initialBackoff: Double = 1,
         maximumBackoff: Double = 60
     ) {
@@ -50,7 +50,7 @@ public struct AWSCredentialRefreshTiming: Sendable {
 ///   `.refreshFailed` and is retried after a growing backoff (never on every call);
 /// - only with no usable credentials (at start, or after every retry failed until
 ///   `minimumRemaining`) do calls wait, all of them on the same single fetch.
-public final class RefreshingCredentialsProvider: AWSCredentialsProvider, CustomStringConvertible,
+package final class RefreshingCredentialsProvider: AWSCredentialsProvider, CustomStringConvertible,
     CustomReflectable
 {
     private struct Current {
@@ -91,20 +91,20 @@ public final class RefreshingCredentialsProvider: AWSCredentialsProvider, Custom
     }
 
     /// Which kind of source the credentials come from.
-    public var sourceKind: AWSCredentialSourceKind { source.kind }
+    package var sourceKind: AWSCredentialSourceKind { source.kind }
 
     /// When the current credentials expire (seconds since the epoch), nil before the first fetch.
-    public var expiration: Double? { state.withLock { $0.current?.credentials.expiration } }
+    package var expiration: Double? { state.withLock { $0.current?.credentials.expiration } }
 
     /// How many fetches were started (tests and metrics).
-    public var fetchCount: Int { state.withLock { $0.fetches } }
+    package var fetchCount: Int { state.withLock { $0.fetches } }
 
-    public var description: String { "RefreshingCredentialsProvider(\(source.kind.rawValue))" }
+    package var description: String { "RefreshingCredentialsProvider(\(source.kind.rawValue))" }
 
     /// Reflection shows the source only: `dump` must not reach the cached keys.
-    public var customMirror: Mirror { Mirror(self, children: ["source": source.kind.rawValue]) }
+    package var customMirror: Mirror { Mirror(self, children: ["source": source.kind.rawValue]) }
 
-    public func credentials() async throws(AWSError) -> AWSCredentials {
+    package func credentials() async throws(AWSError) -> AWSCredentials {
         let now = clock.now()
         let decision = state.withLock { state -> Decision in
             if let current = state.current, now < current.usableUntil {

@@ -12,7 +12,7 @@ extension DynamoDBStore {
     /// otherwise the cursor is DynamoDB's `LastEvaluatedKey`, and a page may hold no match at all.
     /// Needs `dynamodb:Scan`, which the relay's own role does not need: only `mustdo-relayctl` and
     /// the optional grants gauge call it.
-    public func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
+    package func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
         try StoreLimits.checkScan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
         var parts = ExpressionParts()
         var filter = parts.notExpired(now: clock.epochSeconds())

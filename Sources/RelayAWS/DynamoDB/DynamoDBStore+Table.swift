@@ -8,7 +8,7 @@ extension DynamoDBStore {
     /// `dynamodb:CreateTable`, `DescribeTable` and `UpdateTimeToLive`, which the relay's own role
     /// does not have.
     @discardableResult
-    public func createTable(timeout: Duration = .seconds(60)) async throws(AWSError) -> Bool {
+    package func createTable(timeout: Duration = .seconds(60)) async throws(AWSError) -> Bool {
         let name = JSONValue.string(tableName)
         var created = true
         do {

@@ -1,6 +1,7 @@
 import RelayHTTP
 import RelayJSON
 import RelayStore
+import RelaySync
 
 /// The `Store` on one DynamoDB table (hash key `pk`, range key `sk`, TTL on `expiresAt`) through
 /// the JSON API over libcurl, signed with SigV4.
@@ -11,16 +12,16 @@ import RelayStore
 /// and read, because DynamoDB deletes expired items only eventually. Reads are strongly
 /// consistent. Throttling, 5xx and refused connections are retried with jittered backoff up to the
 /// configured bound, then fail as `throttled` or `unavailable`.
-public final class DynamoDBStore: Store {
+package final class DynamoDBStore: Store {
     /// The table's name.
-    public let tableName: String
+    package let tableName: String
     let client: AWSJSONClient
     let clock: any WallClock
 
     /// A store on `tableName`. Calls go through `httpClient` (shared with other callers); the clock
     /// decides expiry. Fails only for a malformed configuration; nothing is sent until the first
     /// call (see `createTable()` for a new table).
-    public init(
+    package init(
         tableName: String, configuration: AWSConfiguration, httpClient: HTTPClient, clock: any WallClock = SystemClock()
     ) throws(AWSError) {
         guard (3...255).contains(tableName.utf8.count),
@@ -33,14 +34,23 @@ public final class DynamoDBStore: Store {
         self.clock = clock
     }
 
-    public func get(_ key: ItemKey) async throws(StoreError) -> Item? {
+    package func get(_ key: ItemKey) async throws(StoreError) -> Item? {
         try StoreLimits.check(key)
         let answer = try await call("GetItem", ["Key": DynamoDBItem.key(key), "ConsistentRead": true])
         guard let stored = answer["Item"] else { return nil }
         return live(try decodeItem(stored))
     }
 
-    public func put(
+    /// One consistent read of a key no relay writes, for start-up checks: proves that the table exists
+    /// and the credentials may read it, and reports a failure as the AWS error it was (with its typed
+    /// `refusal`), where the `Store` methods give a `StoreError`.
+    package func checkAccess() async throws(AWSError) {
+        let key = ItemKey(pk: "RELAY#STARTUP", sk: "CHECK")
+        _ = try await client.call(
+            "GetItem", ["TableName": .string(tableName), "Key": DynamoDBItem.key(key), "ConsistentRead": true])
+    }
+
+    package func put(
         _ key: ItemKey, attributes: JSONObject, expiresAt: Int?, condition: WriteCondition
     ) async throws(StoreError) -> Item {
         try StoreLimits.check(key)
@@ -70,7 +80,7 @@ public final class DynamoDBStore: Store {
         }
     }
 
-    public func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError)
+    package func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError)
         -> Item
     {
         try StoreLimits.check(key)
@@ -103,7 +113,7 @@ public final class DynamoDBStore: Store {
         return try decodeItem(try await call("UpdateItem", body)["Attributes"])
     }
 
-    public func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
+    package func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
         try StoreLimits.check(key)
         guard condition != .absent else { throw .invalid("delete cannot require an absent item") }
         var parts = ExpressionParts()
@@ -116,7 +126,7 @@ public final class DynamoDBStore: Store {
         return live(try decodeItem(old))
     }
 
-    public func query(_ query: Query) async throws(StoreError) -> QueryPage {
+    package func query(_ query: Query) async throws(StoreError) -> QueryPage {
         try StoreLimits.check(query)
         var parts = ExpressionParts()
         var keyCondition = "pk = \(parts.value(":pk", ["S": .string(query.pk)]))"

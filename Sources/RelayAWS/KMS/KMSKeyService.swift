@@ -12,14 +12,14 @@ import RelayVault
 /// A wrong context, another key's blob or altered bytes fail as `authenticationFailed`, like the
 /// local key service; a down, refusing or slow KMS fails as `keyServiceUnavailable` (or
 /// `keyServiceThrottled`) within the configured timeouts.
-public struct KMSKeyService: KeyService {
+package struct KMSKeyService: KeyService {
     /// The key that wraps data keys: a key ID, key ARN, alias name (`alias/mustdo-relay`) or alias ARN.
-    public let keyID: String
+    package let keyID: String
     private let client: AWSJSONClient
 
     /// A key service on `keyID`. Fails only for a malformed configuration; nothing is sent until
     /// the first call.
-    public init(keyID: String, configuration: AWSConfiguration, httpClient: HTTPClient) throws(AWSError) {
+    package init(keyID: String, configuration: AWSConfiguration, httpClient: HTTPClient) throws(AWSError) {
         guard !keyID.isEmpty, keyID.utf8.count <= 2048 else { throw .configuration("the KMS key ID must be set") }
         self.keyID = keyID
         self.client = try AWSJSONClient(
@@ -27,7 +27,7 @@ public struct KMSKeyService: KeyService {
             contentType: "application/x-amz-json-1.1", targetPrefix: "TrentService")
     }
 
-    public func generateDataKey(context: EncryptionContext) async throws(VaultError) -> DataKey {
+    package func generateDataKey(context: EncryptionContext) async throws(VaultError) -> DataKey {
         let answer = try await call(
             "GenerateDataKey",
             ["KeyId": .string(keyID), "KeySpec": "AES_256", "EncryptionContext": Self.contextObject(context)])
@@ -37,7 +37,7 @@ public struct KMSKeyService: KeyService {
         return DataKey(plaintext: SymmetricKey(bytes: plaintext), wrapped: WrappedKey(bytes: blob))
     }
 
-    public func unwrap(_ wrapped: WrappedKey, context: EncryptionContext) async throws(VaultError) -> SymmetricKey {
+    package func unwrap(_ wrapped: WrappedKey, context: EncryptionContext) async throws(VaultError) -> SymmetricKey {
         guard !wrapped.bytes.isEmpty else { throw .malformed("empty wrapped key") }
         let answer = try await call(
             "Decrypt",

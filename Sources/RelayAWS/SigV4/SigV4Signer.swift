@@ -3,18 +3,18 @@ import RelayCrypto
 /// AWS Signature Version 4 (`AWS4-HMAC-SHA256`) for header-signed requests: canonical request,
 /// string to sign, signing key and the `Authorization` field. Pinned by AWS's published SigV4
 /// test suite and cross-checked against botocore in RelayAWSTests.
-public struct SigV4Signer: Sendable {
+package struct SigV4Signer: Sendable {
     /// Whose key signs.
-    public let credentials: AWSCredentials
+    package let credentials: AWSCredentials
     /// The region in the credential scope, e.g. `eu-west-1`.
-    public let region: String
+    package let region: String
     /// The service in the credential scope, e.g. `dynamodb` or `kms`.
-    public let service: String
+    package let service: String
     /// Whether the path is normalized (dot segments, repeated slashes) before encoding; true for
     /// every service but S3.
-    public var normalizesPath = true
+    package var normalizesPath = true
     /// Whether to add and sign `X-Amz-Content-SHA256` (S3 needs it; the JSON APIs do not).
-    public var addsContentHashHeader = false
+    package var addsContentHashHeader = false
 
     /// Header fields never signed (hop-by-hop, or changed by proxies and HTTP libraries), as in the
     /// AWS SDKs.
@@ -24,14 +24,14 @@ public struct SigV4Signer: Sendable {
     ]
 
     /// A signer for one service in one region.
-    public init(credentials: AWSCredentials, region: String, service: String) {
+    package init(credentials: AWSCredentials, region: String, service: String) {
         self.credentials = credentials
         self.region = region
         self.service = service
     }
 
     /// Signs `request` as of `epochSeconds` (UTC). Add the returned `headers` to the request.
-    public func sign(_ request: SigV4Request, epochSeconds: Int) -> SigV4Signature {
+    package func sign(_ request: SigV4Request, epochSeconds: Int) -> SigV4Signature {
         let timestamp = SigV4Encoding.amzDate(epochSeconds: epochSeconds)
         let date = String(timestamp.prefix(8))
         let payloadHash = SigV4Encoding.hex(SHA256.hash(request.body))

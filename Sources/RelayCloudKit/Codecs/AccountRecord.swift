@@ -2,34 +2,34 @@ import Foundation
 
 /// The `Account` record (record name `account`): settings the app mirrors so the relay computes
 /// "today" and entitlement the same way. A missing record means all defaults.
-public struct AccountRecord: Sendable, Equatable {
+package struct AccountRecord: Sendable, Equatable {
     /// Record type, record name and field names (configurable; defaults are the app's schema).
-    public struct Schema: Sendable, Equatable {
+    package struct Schema: Sendable, Equatable {
         /// The record type.
-        public var recordType = "Account"
+        package var recordType = "Account"
         /// The record name.
-        public var recordName = "account"
+        package var recordName = "account"
         /// The field holding `locale`.
-        public var locale = "locale"
+        package var locale = "locale"
         /// The field holding `timeZone`.
-        public var timeZone = "timeZone"
+        package var timeZone = "timeZone"
         /// The field holding `defaultTime`.
-        public var defaultTime = "defaultTime"
+        package var defaultTime = "defaultTime"
         /// The field holding `quietHoursStart`.
-        public var quietHoursStart = "quietHoursStart"
+        package var quietHoursStart = "quietHoursStart"
         /// The field holding `quietHoursEnd`.
-        public var quietHoursEnd = "quietHoursEnd"
+        package var quietHoursEnd = "quietHoursEnd"
         /// The field holding `trialStartedAt`.
-        public var trialStartedAt = "trialStartedAt"
+        package var trialStartedAt = "trialStartedAt"
         /// The field holding `subscribedUntil`.
-        public var subscribedUntil = "subscribedUntil"
+        package var subscribedUntil = "subscribedUntil"
         /// The field holding `canAddTodos`.
-        public var canAddTodos = "canAddTodos"
+        package var canAddTodos = "canAddTodos"
         /// The field holding `changedAt`.
-        public var changedAt = "changedAt"
+        package var changedAt = "changedAt"
 
         /// The app's schema.
-        public init() {}
+        package init() {}
 
         var fieldNames: Set<String> {
             [
@@ -40,30 +40,30 @@ public struct AccountRecord: Sendable, Equatable {
     }
 
     /// The server's change tag (nil for a record not saved yet).
-    public var changeTag: String?
+    package var changeTag: String?
     /// The app's locale, e.g. `ja_JP`.
-    public var locale: String?
+    package var locale: String?
     /// IANA time zone name (nil: UTC).
-    public var timeZone: String?
+    package var timeZone: String?
     /// `HH:mm` (nil: 09:00).
-    public var defaultTime: String?
+    package var defaultTime: String?
     /// `HH:mm`; quiet hours may wrap midnight.
-    public var quietHoursStart: String?
+    package var quietHoursStart: String?
     /// `HH:mm` end of quiet hours.
-    public var quietHoursEnd: String?
+    package var quietHoursEnd: String?
     /// When the free trial started.
-    public var trialStartedAt: Date?
+    package var trialStartedAt: Date?
     /// End of the current subscription.
-    public var subscribedUntil: Date?
+    package var subscribedUntil: Date?
     /// The app's entitlement hint (INT64 0/1 on the wire).
-    public var canAddTodos: Bool?
+    package var canAddTodos: Bool?
     /// When a writer last changed it (last writer wins).
-    public var changedAt: Date?
+    package var changedAt: Date?
     /// Fields this schema does not know, carried through writes unchanged.
-    public var otherFields: [String: FieldValue]
+    package var otherFields: [String: FieldValue]
 
     /// An account record.
-    public init(
+    package init(
         changeTag: String? = nil, locale: String? = nil, timeZone: String? = nil, defaultTime: String? = nil,
         quietHoursStart: String? = nil, quietHoursEnd: String? = nil, trialStartedAt: Date? = nil,
         subscribedUntil: Date? = nil, canAddTodos: Bool? = nil, changedAt: Date? = nil,
@@ -83,7 +83,7 @@ public struct AccountRecord: Sendable, Equatable {
     }
 
     /// Decodes the record.
-    public init(record: Record, schema: Schema = Schema()) throws(CloudKitError) {
+    package init(record: Record, schema: Schema = Schema()) throws(CloudKitError) {
         try record.requireType(schema.recordType)
         changeTag = record.recordChangeTag
         locale = try record.string(schema.locale)
@@ -99,7 +99,7 @@ public struct AccountRecord: Sendable, Equatable {
     }
 
     /// The record with every field set.
-    public func record(schema: Schema = Schema()) -> Record {
+    package func record(schema: Schema = Schema()) -> Record {
         var record = Record(
             recordName: schema.recordName, recordType: schema.recordType, recordChangeTag: changeTag,
             fields: otherFields)
@@ -117,16 +117,16 @@ public struct AccountRecord: Sendable, Equatable {
 }
 
 /// The three record schemas together, for configuration.
-public struct RecordSchema: Sendable, Equatable {
+package struct RecordSchema: Sendable, Equatable {
     /// The `Todo` schema.
-    public var todo: TodoRecord.Schema
+    package var todo: TodoRecord.Schema
     /// The `Occurrence` schema.
-    public var occurrence: OccurrenceRecord.Schema
+    package var occurrence: OccurrenceRecord.Schema
     /// The `Account` schema.
-    public var account: AccountRecord.Schema
+    package var account: AccountRecord.Schema
 
     /// The app's schema, or overrides.
-    public init(
+    package init(
         todo: TodoRecord.Schema = .init(),
         occurrence: OccurrenceRecord.Schema = .init(),
         account: AccountRecord.Schema = .init()

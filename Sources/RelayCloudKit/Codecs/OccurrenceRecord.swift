@@ -2,45 +2,45 @@ import Foundation
 
 /// An `Occurrence` record: the state of one day of a repeating to-do. Record name
 /// `<todoId>|<YYYY-MM-DD>`. Last writer wins on `changedAt`.
-public struct OccurrenceRecord: Sendable, Equatable {
+package struct OccurrenceRecord: Sendable, Equatable {
     /// Record type and field names (configurable; defaults are the app's schema).
-    public struct Schema: Sendable, Equatable {
+    package struct Schema: Sendable, Equatable {
         /// The record type.
-        public var recordType = "Occurrence"
+        package var recordType = "Occurrence"
         /// The field holding `todoId`.
-        public var todoId = "todoId"
+        package var todoId = "todoId"
         /// The field holding `date`.
-        public var date = "date"
+        package var date = "date"
         /// The field holding `state`.
-        public var state = "state"
+        package var state = "state"
         /// The field holding `snoozedUntil`.
-        public var snoozedUntil = "snoozedUntil"
+        package var snoozedUntil = "snoozedUntil"
         /// The field holding `changedAt`.
-        public var changedAt = "changedAt"
+        package var changedAt = "changedAt"
 
         /// The app's schema.
-        public init() {}
+        package init() {}
 
         var fieldNames: Set<String> { [todoId, date, state, snoozedUntil, changedAt] }
     }
 
     /// The to-do this day belongs to.
-    public var todoId: String
+    package var todoId: String
     /// `YYYY-MM-DD` in the to-do's time zone.
-    public var date: String
+    package var date: String
     /// The server's change tag (nil for a record not saved yet).
-    public var changeTag: String?
+    package var changeTag: String?
     /// What happened on that day.
-    public var state: State
+    package var state: State
     /// When the snoozed alarm rings again.
-    public var snoozedUntil: Date?
+    package var snoozedUntil: Date?
     /// When a writer last changed it (last writer wins).
-    public var changedAt: Date?
+    package var changedAt: Date?
     /// Fields this schema does not know, carried through writes unchanged.
-    public var otherFields: [String: FieldValue]
+    package var otherFields: [String: FieldValue]
 
     /// An occurrence.
-    public init(
+    package init(
         todoId: String, date: String, changeTag: String? = nil, state: State, snoozedUntil: Date? = nil,
         changedAt: Date? = nil, otherFields: [String: FieldValue] = [:]
     ) {
@@ -54,13 +54,13 @@ public struct OccurrenceRecord: Sendable, Equatable {
     }
 
     /// The record name for a to-do and day.
-    public static func recordName(todoId: String, date: String) -> String { "\(todoId)|\(date)" }
+    package static func recordName(todoId: String, date: String) -> String { "\(todoId)|\(date)" }
 
     /// This occurrence's record name.
-    public var recordName: String { Self.recordName(todoId: todoId, date: date) }
+    package var recordName: String { Self.recordName(todoId: todoId, date: date) }
 
     /// Decodes a record; `todoId` and `date` fall back to the parts of the record name.
-    public init(record: Record, schema: Schema = Schema()) throws(CloudKitError) {
+    package init(record: Record, schema: Schema = Schema()) throws(CloudKitError) {
         try record.requireType(schema.recordType)
         let parts = record.recordName.split(separator: "|", maxSplits: 1).map(String.init)
         guard let todoId = try record.string(schema.todoId) ?? (parts.count == 2 ? parts[0] : nil),
@@ -78,7 +78,7 @@ public struct OccurrenceRecord: Sendable, Equatable {
     }
 
     /// The record with every field set.
-    public func record(schema: Schema = Schema()) -> Record {
+    package func record(schema: Schema = Schema()) -> Record {
         var record = Record(
             recordName: recordName, recordType: schema.recordType, recordChangeTag: changeTag, fields: otherFields)
         record.set(schema.todoId, todoId)
@@ -92,16 +92,16 @@ public struct OccurrenceRecord: Sendable, Equatable {
 
 extension OccurrenceRecord {
     /// `Occurrence.state`. Unknown values from a newer app are kept as they are.
-    public struct State: RawRepresentable, Sendable, Hashable {
+    package struct State: RawRepresentable, Sendable, Hashable {
         /// The value as stored in the record.
-        public var rawValue: String
+        package var rawValue: String
         /// A value; ones this version does not know are kept as they are.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
         /// `done`.
-        public static let done = State(rawValue: "done")
+        package static let done = State(rawValue: "done")
         /// `skipped`.
-        public static let skipped = State(rawValue: "skipped")
+        package static let skipped = State(rawValue: "skipped")
         /// `snoozed`.
-        public static let snoozed = State(rawValue: "snoozed")
+        package static let snoozed = State(rawValue: "snoozed")
     }
 }

@@ -55,10 +55,10 @@ extension Record {
 
 extension Date {
     /// A date from CloudKit's TIMESTAMP (milliseconds since 1970).
-    public init(cloudKitMilliseconds milliseconds: Int64) {
+    package init(cloudKitMilliseconds milliseconds: Int64) {
         self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
     /// The date as CloudKit's TIMESTAMP, rounded to the millisecond.
-    public var cloudKitMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    package var cloudKitMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
 }

@@ -1,40 +1,40 @@
 import Foundation
 
 /// A `Todo` record (spec/cloudkit.md). Record name: a lowercase UUID.
-public struct TodoRecord: Sendable, Equatable {
+package struct TodoRecord: Sendable, Equatable {
     /// Record type and field names; every name is configurable, defaults are the app's schema.
-    public struct Schema: Sendable, Equatable {
+    package struct Schema: Sendable, Equatable {
         /// The record type.
-        public var recordType = "Todo"
+        package var recordType = "Todo"
         /// The field holding `title`.
-        public var title = "title"
+        package var title = "title"
         /// The field holding `notes`.
-        public var notes = "notes"
+        package var notes = "notes"
         /// The field holding `dueAt`.
-        public var dueAt = "dueAt"
+        package var dueAt = "dueAt"
         /// The field holding `timeZone`.
-        public var timeZone = "timeZone"
+        package var timeZone = "timeZone"
         /// The field holding `sound`.
-        public var sound = "sound"
+        package var sound = "sound"
         /// The field holding `repeatRule`.
-        public var repeatRule = "repeatRule"
+        package var repeatRule = "repeatRule"
         /// The field holding `status`.
-        public var status = "status"
+        package var status = "status"
         /// The field holding `snoozedUntil`.
-        public var snoozedUntil = "snoozedUntil"
+        package var snoozedUntil = "snoozedUntil"
         /// The field holding `completedAt`.
-        public var completedAt = "completedAt"
+        package var completedAt = "completedAt"
         /// The field holding `deletedAt`.
-        public var deletedAt = "deletedAt"
+        package var deletedAt = "deletedAt"
         /// The field holding `source`.
-        public var source = "source"
+        package var source = "source"
         /// The field holding `createdAt`.
-        public var createdAt = "createdAt"
+        package var createdAt = "createdAt"
         /// The field holding `changedAt`.
-        public var changedAt = "changedAt"
+        package var changedAt = "changedAt"
 
         /// The app's schema.
-        public init() {}
+        package init() {}
 
         var fieldNames: Set<String> {
             [
@@ -45,40 +45,40 @@ public struct TodoRecord: Sendable, Equatable {
     }
 
     /// The record name.
-    public var id: String
+    package var id: String
     /// The server's change tag (nil for a record not saved yet).
-    public var changeTag: String?
+    package var changeTag: String?
     /// The to-do text.
-    public var title: String
+    package var title: String
     /// Longer notes.
-    public var notes: String?
+    package var notes: String?
     /// When the alarm rings.
-    public var dueAt: Date?
+    package var dueAt: Date?
     /// IANA time zone name.
-    public var timeZone: String?
+    package var timeZone: String?
     /// Alarm sound name (tools.md lists them).
-    public var sound: String?
+    package var sound: String?
     /// JSON of the repeat object (tools.md); nil for a one-off.
-    public var repeatRule: String?
+    package var repeatRule: String?
     /// `pending`, `done` or `skipped`.
-    public var status: Status
+    package var status: Status
     /// When the snoozed alarm rings again.
-    public var snoozedUntil: Date?
+    package var snoozedUntil: Date?
     /// When it was marked done.
-    public var completedAt: Date?
+    package var completedAt: Date?
     /// Soft delete: set, never removed by the relay.
-    public var deletedAt: Date?
+    package var deletedAt: Date?
     /// `app` or `mcp`.
-    public var source: Source?
+    package var source: Source?
     /// When it was created.
-    public var createdAt: Date?
+    package var createdAt: Date?
     /// When a writer last changed it (last writer wins).
-    public var changedAt: Date?
+    package var changedAt: Date?
     /// Fields this schema does not know, carried through writes unchanged.
-    public var otherFields: [String: FieldValue]
+    package var otherFields: [String: FieldValue]
 
     /// A to-do.
-    public init(
+    package init(
         id: String, changeTag: String? = nil, title: String, notes: String? = nil, dueAt: Date? = nil,
         timeZone: String? = nil, sound: String? = nil, repeatRule: String? = nil, status: Status = .pending,
         snoozedUntil: Date? = nil, completedAt: Date? = nil, deletedAt: Date? = nil, source: Source? = nil,
@@ -103,7 +103,7 @@ public struct TodoRecord: Sendable, Equatable {
     }
 
     /// Decodes a record; a missing title reads as empty, a missing status as pending.
-    public init(record: Record, schema: Schema = Schema()) throws(CloudKitError) {
+    package init(record: Record, schema: Schema = Schema()) throws(CloudKitError) {
         try record.requireType(schema.recordType)
         id = record.recordName
         changeTag = record.recordChangeTag
@@ -124,7 +124,7 @@ public struct TodoRecord: Sendable, Equatable {
     }
 
     /// The record with every field set (absent optionals left out, so `replace` clears them).
-    public func record(schema: Schema = Schema()) -> Record {
+    package func record(schema: Schema = Schema()) -> Record {
         var record = Record(
             recordName: id, recordType: schema.recordType, recordChangeTag: changeTag, fields: otherFields)
         record.set(schema.title, title)
@@ -146,28 +146,28 @@ public struct TodoRecord: Sendable, Equatable {
 
 extension TodoRecord {
     /// `Todo.status`. Unknown values from a newer app are kept as they are.
-    public struct Status: RawRepresentable, Sendable, Hashable {
+    package struct Status: RawRepresentable, Sendable, Hashable {
         /// The value as stored in the record.
-        public var rawValue: String
+        package var rawValue: String
         /// A value; ones this version does not know are kept as they are.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
         /// `pending`.
-        public static let pending = Status(rawValue: "pending")
+        package static let pending = Status(rawValue: "pending")
         /// `done`.
-        public static let done = Status(rawValue: "done")
+        package static let done = Status(rawValue: "done")
         /// `skipped`.
-        public static let skipped = Status(rawValue: "skipped")
+        package static let skipped = Status(rawValue: "skipped")
     }
 
     /// `Todo.source`: who created the to-do.
-    public struct Source: RawRepresentable, Sendable, Hashable {
+    package struct Source: RawRepresentable, Sendable, Hashable {
         /// The value as stored in the record.
-        public var rawValue: String
+        package var rawValue: String
         /// A value; ones this version does not know are kept as they are.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
         /// `app`.
-        public static let app = Source(rawValue: "app")
+        package static let app = Source(rawValue: "app")
         /// `mcp`.
-        public static let mcp = Source(rawValue: "mcp")
+        package static let mcp = Source(rawValue: "mcp")
     }
 }

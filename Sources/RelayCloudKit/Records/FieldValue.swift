@@ -1,7 +1,7 @@
 import RelayJSON
 
 /// One field value in CloudKit's wire form `{"value": V, "type": "TAG"}`.
-public enum FieldValue: Sendable, Equatable {
+package enum FieldValue: Sendable, Equatable {
     /// `STRING`.
     case string(String)
     /// `INT64` (booleans are 0 or 1).
@@ -26,7 +26,7 @@ public enum FieldValue: Sendable, Equatable {
     case other(type: String?, value: JSONValue)
 
     /// The wire type tag.
-    public var type: String? {
+    package var type: String? {
         switch self {
         case .string: "STRING"
         case .int64: "INT64"
@@ -43,7 +43,7 @@ public enum FieldValue: Sendable, Equatable {
     }
 
     /// The bare value.
-    public var value: JSONValue {
+    package var value: JSONValue {
         switch self {
         case .string(let text): .string(text)
         case .int64(let number), .timestamp(let number): .int(Int(number))
@@ -58,7 +58,7 @@ public enum FieldValue: Sendable, Equatable {
     }
 
     /// `{"value": …, "type": …}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = ["value": value]
         if let type { object["type"] = .string(type) }
         return .object(object)
@@ -66,7 +66,7 @@ public enum FieldValue: Sendable, Equatable {
 
     /// Decodes `{"value": …, "type": …}`. A missing type is inferred from the value; numbers sent
     /// as strings (`numbersAsStrings`) are accepted for INT64, DOUBLE and TIMESTAMP.
-    public init(json: JSONValue) throws(CloudKitError) {
+    package init(json: JSONValue) throws(CloudKitError) {
         guard let object = json.objectValue, let value = object["value"] else {
             throw CloudKitError(.invalidResponse, reason: "a field is not {value, type}")
         }
@@ -136,16 +136,16 @@ public enum FieldValue: Sendable, Equatable {
 }
 
 /// A `REFERENCE` value.
-public struct RecordReference: Sendable, Equatable {
+package struct RecordReference: Sendable, Equatable {
     /// The target record.
-    public var recordName: String
+    package var recordName: String
     /// The target's zone, when not the referring record's.
-    public var zoneName: String?
+    package var zoneName: String?
     /// `NONE`, `DELETE_SELF` or `VALIDATE`.
-    public var action: String
+    package var action: String
 
     /// A reference.
-    public init(recordName: String, zoneName: String? = nil, action: String = "NONE") {
+    package init(recordName: String, zoneName: String? = nil, action: String = "NONE") {
         self.recordName = recordName
         self.zoneName = zoneName
         self.action = action

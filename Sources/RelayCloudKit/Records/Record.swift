@@ -1,22 +1,22 @@
 import RelayJSON
 
 /// A CloudKit record: name, type, change tag and typed fields.
-public struct Record: Sendable, Equatable {
+package struct Record: Sendable, Equatable {
     /// The record name (unique in its zone).
-    public var recordName: String
+    package var recordName: String
     /// The record type, e.g. `Todo`. Empty on records that only name a record (deletes).
-    public var recordType: String
+    package var recordType: String
     /// The server's version tag; send it back to update, replace or delete with a conflict check.
-    public var recordChangeTag: String?
+    package var recordChangeTag: String?
     /// Field values by field name.
-    public var fields: [String: FieldValue]
+    package var fields: [String: FieldValue]
     /// When the record was created, in milliseconds since 1970 (responses only).
-    public var createdAt: Int64?
+    package var createdAt: Int64?
     /// When the record was last modified, in milliseconds since 1970 (responses only).
-    public var modifiedAt: Int64?
+    package var modifiedAt: Int64?
 
     /// A record.
-    public init(
+    package init(
         recordName: String,
         recordType: String,
         recordChangeTag: String? = nil,
@@ -33,7 +33,7 @@ public struct Record: Sendable, Equatable {
     }
 
     /// Decodes a record dictionary from a response.
-    public init(json: JSONValue) throws(CloudKitError) {
+    package init(json: JSONValue) throws(CloudKitError) {
         guard let name = json["recordName"]?.stringValue else {
             throw CloudKitError(.invalidResponse, reason: "a record has no recordName")
         }
@@ -50,7 +50,7 @@ public struct Record: Sendable, Equatable {
     }
 
     /// The request form: name, type (if any), change tag (if any), fields sorted by name.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = ["recordName": .string(recordName)]
         if !recordType.isEmpty { object["recordType"] = .string(recordType) }
         if let recordChangeTag { object["recordChangeTag"] = .string(recordChangeTag) }
@@ -60,7 +60,7 @@ public struct Record: Sendable, Equatable {
 }
 
 /// One item of a `records` array in a response: a record, a deletion, or an item error.
-public enum RecordResult: Sendable, Equatable {
+package enum RecordResult: Sendable, Equatable {
     /// A record (saved, found, or changed).
     case record(Record)
     /// A deletion (`deleted: true`), or a tombstone in a change feed.
@@ -69,7 +69,7 @@ public enum RecordResult: Sendable, Equatable {
     case failure(CloudKitError)
 
     /// The record name the item is about (nil only for an error without one).
-    public var recordName: String? {
+    package var recordName: String? {
         switch self {
         case .record(let record): record.recordName
         case .deleted(let name): name
@@ -78,13 +78,13 @@ public enum RecordResult: Sendable, Equatable {
     }
 
     /// The record, when the item is one.
-    public var record: Record? {
+    package var record: Record? {
         if case .record(let record) = self { return record }
         return nil
     }
 
     /// The error, when the item failed.
-    public var error: CloudKitError? {
+    package var error: CloudKitError? {
         if case .failure(let error) = self { return error }
         return nil
     }

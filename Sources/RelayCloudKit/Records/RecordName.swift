@@ -5,13 +5,13 @@
 ///
 /// Stricter than Apple in one way: control characters (ASCII, but never in a name the app or the relay makes)
 /// are refused too, since what CloudKit does with them is not documented.
-public enum RecordName {
+package enum RecordName {
     /// The longest record name, in bytes (ASCII: one byte a character).
-    public static let maxLength = 255
+    package static let maxLength = 255
 
     /// Why `name` cannot be a record name, or nil when it can. `maxLength` is lower when the caller derives longer
     /// names from this one (an Occurrence is `<todoId>|YYYY-MM-DD`).
-    public static func problem(_ name: String, maxLength: Int = RecordName.maxLength) -> String? {
+    package static func problem(_ name: String, maxLength: Int = RecordName.maxLength) -> String? {
         if name.isEmpty { return "must not be empty" }
         if !name.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) {
             return "must contain only ASCII letters, digits and punctuation"

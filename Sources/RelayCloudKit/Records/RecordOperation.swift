@@ -1,9 +1,9 @@
 import RelayJSON
 
 /// One operation of a `records/modify` request.
-public struct RecordOperation: Sendable, Equatable {
+package struct RecordOperation: Sendable, Equatable {
     /// The seven operation types (CloudKit Web Services Reference, ModifyRecords).
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// New record; fails if the name exists.
         case create
         /// Change the given fields; needs `recordChangeTag`.
@@ -21,14 +21,14 @@ public struct RecordOperation: Sendable, Equatable {
     }
 
     /// The operation type.
-    public var kind: Kind
+    package var kind: Kind
     /// The record (for deletes only its name and change tag are sent).
-    public var record: Record
+    package var record: Record
     /// Fields to return for this record (nil: all).
-    public var desiredKeys: [String]?
+    package var desiredKeys: [String]?
 
     /// An operation.
-    public init(_ kind: Kind, _ record: Record, desiredKeys: [String]? = nil) {
+    package init(_ kind: Kind, _ record: Record, desiredKeys: [String]? = nil) {
         self.kind = kind
         self.record = record
         self.desiredKeys = desiredKeys

@@ -1,22 +1,22 @@
 import RelayJSON
 
 /// A `records/query` request.
-public struct RecordQuery: Sendable, Equatable {
+package struct RecordQuery: Sendable, Equatable {
     /// The record type to search.
-    public var recordType: String
+    package var recordType: String
     /// Conditions, all of which must hold.
-    public var filters: [QueryFilter]
+    package var filters: [QueryFilter]
     /// Sort order, most significant first.
-    public var sortBy: [QuerySort]
+    package var sortBy: [QuerySort]
     /// Records per page (CloudKit's maximum, and default, is 200).
-    public var resultsLimit: Int?
+    package var resultsLimit: Int?
     /// Fields to return (nil: all).
-    public var desiredKeys: [String]?
+    package var desiredKeys: [String]?
     /// The marker from the previous page of the same query.
-    public var continuationMarker: String?
+    package var continuationMarker: String?
 
     /// A query.
-    public init(
+    package init(
         recordType: String,
         filters: [QueryFilter] = [],
         sortBy: [QuerySort] = [],
@@ -46,7 +46,7 @@ public struct RecordQuery: Sendable, Equatable {
 
 /// A field a filter or sort names: a record field, or a system field such as `recordName` or
 /// `modifiedTimestamp`.
-public enum QueryField: Sendable, Equatable {
+package enum QueryField: Sendable, Equatable {
     /// A field of the record type.
     case field(String)
     /// A system field: `recordName`, `createdTimestamp`, `modifiedTimestamp`, ….
@@ -61,9 +61,9 @@ public enum QueryField: Sendable, Equatable {
 }
 
 /// One filter condition.
-public struct QueryFilter: Sendable, Equatable {
+package struct QueryFilter: Sendable, Equatable {
     /// The comparators of the Web Services reference.
-    public enum Comparator: String, Sendable {
+    package enum Comparator: String, Sendable {
         /// `EQUALS`.
         case equals = "EQUALS"
         /// `NOT_EQUALS`.
@@ -87,14 +87,14 @@ public struct QueryFilter: Sendable, Equatable {
     }
 
     /// The comparison.
-    public var comparator: Comparator
+    package var comparator: Comparator
     /// The field compared.
-    public var field: QueryField
+    package var field: QueryField
     /// The value compared with; for IN and NOT_IN a list type such as `.stringList`.
-    public var value: FieldValue
+    package var value: FieldValue
 
     /// A filter.
-    public init(_ field: QueryField, _ comparator: Comparator, _ value: FieldValue) {
+    package init(_ field: QueryField, _ comparator: Comparator, _ value: FieldValue) {
         self.field = field
         self.comparator = comparator
         self.value = value
@@ -109,14 +109,14 @@ public struct QueryFilter: Sendable, Equatable {
 }
 
 /// One sort key.
-public struct QuerySort: Sendable, Equatable {
+package struct QuerySort: Sendable, Equatable {
     /// The field sorted by.
-    public var field: QueryField
+    package var field: QueryField
     /// Ascending (the default) or descending.
-    public var ascending: Bool
+    package var ascending: Bool
 
     /// A sort key.
-    public init(_ field: QueryField, ascending: Bool = true) {
+    package init(_ field: QueryField, ascending: Bool = true) {
         self.field = field
         self.ascending = ascending
     }
@@ -129,16 +129,16 @@ public struct QuerySort: Sendable, Equatable {
 }
 
 /// One page of query results.
-public struct QueryPage: Sendable, Equatable {
+package struct QueryPage: Sendable, Equatable {
     /// The records on this page (item errors, if any, are in `failures`).
-    public var records: [Record]
+    package var records: [Record]
     /// Items that came back as errors.
-    public var failures: [CloudKitError]
+    package var failures: [CloudKitError]
     /// Present when more results exist: send the same query again with it.
-    public var continuationMarker: String?
+    package var continuationMarker: String?
 
     /// A page.
-    public init(records: [Record], failures: [CloudKitError] = [], continuationMarker: String? = nil) {
+    package init(records: [Record], failures: [CloudKitError] = [], continuationMarker: String? = nil) {
         self.records = records
         self.failures = failures
         self.continuationMarker = continuationMarker

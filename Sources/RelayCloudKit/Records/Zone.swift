@@ -1,18 +1,18 @@
 import RelayJSON
 
 /// A record zone as `zones/list` and `zones/modify` describe it.
-public struct Zone: Sendable, Equatable {
+package struct Zone: Sendable, Equatable {
     /// The zone name (`_defaultZone` for the default zone).
-    public var zoneName: String
+    package var zoneName: String
     /// The owner's user record name.
-    public var ownerRecordName: String?
+    package var ownerRecordName: String?
     /// `REGULAR_CUSTOM_ZONE` or `DEFAULT_ZONE`.
-    public var zoneType: String?
+    package var zoneType: String?
     /// The zone's current sync token.
-    public var syncToken: String?
+    package var syncToken: String?
 
     /// A zone.
-    public init(zoneName: String, ownerRecordName: String? = nil, zoneType: String? = nil, syncToken: String? = nil) {
+    package init(zoneName: String, ownerRecordName: String? = nil, zoneType: String? = nil, syncToken: String? = nil) {
         self.zoneName = zoneName
         self.ownerRecordName = ownerRecordName
         self.zoneType = zoneType
@@ -31,16 +31,16 @@ public struct Zone: Sendable, Equatable {
 }
 
 /// One page of a zone's change feed (`changes/zone`).
-public struct ZoneChanges: Sendable, Equatable {
+package struct ZoneChanges: Sendable, Equatable {
     /// Changed records (`.record`) and deletions (`.deleted`), oldest change first.
-    public var changes: [RecordResult]
+    package var changes: [RecordResult]
     /// Where the next call continues; store it.
-    public var syncToken: String?
+    package var syncToken: String?
     /// More changes wait: call again with `syncToken`.
-    public var moreComing: Bool
+    package var moreComing: Bool
 
     /// A page of changes.
-    public init(changes: [RecordResult], syncToken: String?, moreComing: Bool) {
+    package init(changes: [RecordResult], syncToken: String?, moreComing: Bool) {
         self.changes = changes
         self.syncToken = syncToken
         self.moreComing = moreComing
@@ -48,12 +48,12 @@ public struct ZoneChanges: Sendable, Equatable {
 }
 
 /// The signed-in user as `users/caller` returns it.
-public struct CloudKitUser: Sendable, Equatable {
+package struct CloudKitUser: Sendable, Equatable {
     /// `_` and 32 lowercase hex digits; stable per Apple ID and container.
-    public var userRecordName: String
+    package var userRecordName: String
 
     /// A user.
-    public init(userRecordName: String) { self.userRecordName = userRecordName }
+    package init(userRecordName: String) { self.userRecordName = userRecordName }
 
     /// Accepts the documented `{"users":[{…}]}` and the bare `{"userRecordName":…}` shapes.
     init(json: JSONValue) throws(CloudKitError) {

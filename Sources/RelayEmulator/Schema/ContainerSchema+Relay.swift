@@ -3,7 +3,7 @@
 /// and `RecordSchemaFileTests` when the record codecs write a field this schema lacks.
 extension ContainerSchema {
     /// `deploy/cloudkit/schema.ckdb`, as cktool's `export-schema` writes it.
-    public static let relayText = """
+    package static let relayText = """
         DEFINE SCHEMA
 
             RECORD TYPE Account (
@@ -83,7 +83,7 @@ extension ContainerSchema {
         """
 
     /// The relay's schema, parsed (the text is checked by a test, so this cannot fail).
-    public static let relay: ContainerSchema = {
+    package static let relay: ContainerSchema = {
         do {
             return try ContainerSchema(parsing: relayText)
         } catch {

@@ -2,7 +2,7 @@
 /// fields first, every name padded to one column, options in alphabetical order, grants last.
 extension ContainerSchema {
     /// The schema in the CloudKit Schema Language (parses back to an equal schema).
-    public var text: String {
+    package var text: String {
         var lines = ["DEFINE SCHEMA", ""]
         for role in roles.sorted() { lines += ["    CREATE ROLE \(role);", ""] }
         for type in recordTypes.values.sorted(by: { $0.name < $1.name }) {

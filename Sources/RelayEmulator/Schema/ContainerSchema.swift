@@ -5,34 +5,34 @@
 ///
 /// Apple: "Integrating a Text-Based Schema into Your Workflow",
 /// https://developer.apple.com/documentation/cloudkit/integrating-a-text-based-schema-into-your-workflow
-public struct ContainerSchema: Sendable, Equatable {
+package struct ContainerSchema: Sendable, Equatable {
     /// Record types by name.
-    public var recordTypes: [String: RecordType]
+    package var recordTypes: [String: RecordType]
     /// Roles made with `CREATE ROLE`.
-    public var roles: [String]
+    package var roles: [String]
 
     /// A schema of these types.
-    public init(recordTypes: [String: RecordType] = [:], roles: [String] = []) {
+    package init(recordTypes: [String: RecordType] = [:], roles: [String] = []) {
         self.recordTypes = recordTypes
         self.roles = roles
     }
 
     /// Parses schema text; the error names the line.
-    public init(parsing text: String) throws(EmulatorError) {
+    package init(parsing text: String) throws(EmulatorError) {
         self = try SchemaLanguage.parse(text)
     }
 
     /// One record type.
-    public struct RecordType: Sendable, Equatable {
+    package struct RecordType: Sendable, Equatable {
         /// The type's name (`Todo`).
-        public var name: String
+        package var name: String
         /// Fields by name, the implicit system fields (`___recordID`…) included.
-        public var fields: [String: Field]
+        package var fields: [String: Field]
         /// `GRANT … TO …` lines, as written (the emulator serves the private database, where they do not apply).
-        public var grants: [String]
+        package var grants: [String]
 
         /// A type with the system fields and `fields`.
-        public init(name: String, fields: [Field] = [], grants: [String] = []) {
+        package init(name: String, fields: [Field] = [], grants: [String] = []) {
             self.name = name
             self.grants = grants
             var all: [String: Field] = [:]
@@ -42,26 +42,26 @@ public struct ContainerSchema: Sendable, Equatable {
         }
 
         /// The fields the type declares, without the implicit system fields.
-        public var declaredFields: [Field] {
+        package var declaredFields: [Field] {
             fields.values.filter { !$0.isSystem }.sorted { $0.name < $1.name }
         }
     }
 
     /// One field: its type and the indexes CloudKit keeps for it.
-    public struct Field: Sendable, Equatable {
+    package struct Field: Sendable, Equatable {
         /// The field's name.
-        public var name: String
+        package var name: String
         /// Its type.
-        public var type: FieldType
+        package var type: FieldType
         /// `QUERYABLE`: an index for equality lookups.
-        public var queryable: Bool
+        package var queryable: Bool
         /// `SORTABLE`: an index for sorting and range searches.
-        public var sortable: Bool
+        package var sortable: Bool
         /// `SEARCHABLE`: a text search index.
-        public var searchable: Bool
+        package var searchable: Bool
 
         /// A field.
-        public init(
+        package init(
             _ name: String, _ type: FieldType, queryable: Bool = false, sortable: Bool = false,
             searchable: Bool = false
         ) {
@@ -73,7 +73,7 @@ public struct ContainerSchema: Sendable, Equatable {
         }
 
         /// Whether CloudKit defines it for every type (a name that starts with `___`).
-        public var isSystem: Bool { name.hasPrefix("___") }
+        package var isSystem: Bool { name.hasPrefix("___") }
 
         /// The fields every record type has, without indexes unless the schema names them.
         static let systemFields: [Field] = [
@@ -96,9 +96,9 @@ public struct ContainerSchema: Sendable, Equatable {
 }
 
 /// A field's data type in the schema language.
-public struct FieldType: Sendable, Equatable, CustomStringConvertible {
+package struct FieldType: Sendable, Equatable, CustomStringConvertible {
     /// The primitive types.
-    public enum Primitive: String, Sendable, CaseIterable {
+    package enum Primitive: String, Sendable, CaseIterable {
         /// `ASSET`.
         case asset = "ASSET"
         /// `BYTES`.
@@ -120,16 +120,16 @@ public struct FieldType: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The element type.
-    public var primitive: Primitive
+    package var primitive: Primitive
     /// `LIST<…>`.
-    public var isList: Bool
+    package var isList: Bool
     /// `ENCRYPTED …`.
-    public var isEncrypted: Bool
+    package var isEncrypted: Bool
     /// `NUMBER PREFERRED AS INT64|DOUBLE`.
-    public var preferred: Primitive?
+    package var preferred: Primitive?
 
     /// A type.
-    public init(_ primitive: Primitive, list: Bool = false, encrypted: Bool = false, preferred: Primitive? = nil) {
+    package init(_ primitive: Primitive, list: Bool = false, encrypted: Bool = false, preferred: Primitive? = nil) {
         self.primitive = primitive
         isList = list
         isEncrypted = encrypted
@@ -141,7 +141,7 @@ public struct FieldType: Sendable, Equatable, CustomStringConvertible {
     static let reference = FieldType(.reference)
 
     /// As the schema language writes it.
-    public var description: String {
+    package var description: String {
         var element = (isEncrypted ? "ENCRYPTED " : "") + primitive.rawValue
         if let preferred { element += " PREFERRED AS \(preferred.rawValue)" }
         return isList ? "LIST<\(element)>" : element
@@ -150,7 +150,7 @@ public struct FieldType: Sendable, Equatable, CustomStringConvertible {
     /// The Web Services type tags a value of this type may carry (`reference/cloudkit-ws.md` §4): an asset is
     /// `ASSETID` in responses and `ASSET` or `ASSETID` in requests, an encrypted BYTES field is `ENCRYPTED_BYTES`
     /// in Apple's own containers, a list is the element's tag with `_LIST`.
-    public var wireTags: Set<String> {
+    package var wireTags: Set<String> {
         var elements: Set<String>
         switch primitive {
         case .asset: elements = ["ASSETID", "ASSET"]
@@ -162,7 +162,7 @@ public struct FieldType: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The tag a response labels values of this type with.
-    public var responseTag: String {
+    package var responseTag: String {
         let element: String
         switch primitive {
         case .asset: element = "ASSETID"

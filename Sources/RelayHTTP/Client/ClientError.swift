@@ -1,6 +1,6 @@
 /// Why an outbound request produced no response. Messages never contain the URL's query or any
 /// header value, so they are safe to log even when the URL carries a token.
-public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The request cannot be sent as given (bad URL, unsupported scheme, bad option).
     case invalidRequest(String)
     /// The connect or total timeout passed.
@@ -21,7 +21,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case transport(String)
 
     /// A summary safe to log.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidRequest(let message): "invalid request: \(message)"
         case .timedOut: "timed out"

@@ -1,27 +1,27 @@
 /// One outbound request for `HTTPClient`. Settings left nil take the client's defaults.
-public struct ClientRequest: Sendable {
+package struct ClientRequest: Sendable {
     /// The method; GET and HEAD send no body.
-    public var method: HTTPMethod
+    package var method: HTTPMethod
     /// An absolute `http` or `https` URL, already percent-encoded as it should go on the wire.
-    public var url: String
+    package var url: String
     /// Extra header fields. `Host`, `Content-Length` and `Accept-Encoding` are set by the client.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body (sent for any method but GET and HEAD, even when empty).
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// Longest time to establish the connection, TLS included.
-    public var connectTimeout: Duration?
+    package var connectTimeout: Duration?
     /// Longest time for the whole exchange, connect included.
-    public var timeout: Duration?
+    package var timeout: Duration?
     /// Largest accepted response (decoded body plus header bytes); more fails with `responseTooLarge`.
-    public var maxResponseBytes: Int?
+    package var maxResponseBytes: Int?
     /// Connect to this address instead of resolving the URL's host (TLS still verifies the host
     /// name). Used after an SSRF check resolved and approved the address. Forces a fresh connection.
-    public var pinnedAddress: IPAddress?
+    package var pinnedAddress: IPAddress?
     /// Which addresses the connection may reach; checked on the address actually connected to.
-    public var addressPolicy: AddressPolicy?
+    package var addressPolicy: AddressPolicy?
 
     /// A request.
-    public init(
+    package init(
         method: HTTPMethod = .get,
         url: String,
         headers: HTTPHeaders = [:],
@@ -45,7 +45,7 @@ public struct ClientRequest: Sendable {
 }
 
 /// Which peer addresses an outbound connection may use.
-public enum AddressPolicy: Sendable, Equatable {
+package enum AddressPolicy: Sendable, Equatable {
     /// Any address (configured upstreams such as CloudKit, AWS, or an emulator on loopback).
     case any
     /// Only globally routable unicast addresses: no loopback, private, link-local, CGNAT,

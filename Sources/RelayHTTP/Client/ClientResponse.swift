@@ -1,19 +1,19 @@
 /// A complete response. Every status is a response, not an error: 3xx is never followed, and
 /// 4xx/5xx come back as they are for the caller to interpret.
-public struct ClientResponse: Sendable {
+package struct ClientResponse: Sendable {
     /// The final status code (interim 1xx responses are skipped).
-    public var status: Int
+    package var status: Int
     /// The final response's header fields, in order.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body, decoded from any `Content-Encoding`.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// The protocol spoken: `"1.0"`, `"1.1"`, `"2"` or `"3"`.
-    public var httpVersion: String
+    package var httpVersion: String
     /// New connections this exchange had to open (0 when it reused one from the pool).
-    public var connectionsOpened: Int
+    package var connectionsOpened: Int
 
     /// A response (tests and fakes build these directly).
-    public init(
+    package init(
         status: Int,
         headers: HTTPHeaders = [:],
         body: [UInt8] = [],
@@ -28,5 +28,5 @@ public struct ClientResponse: Sendable {
     }
 
     /// The body as UTF-8 text (invalid sequences replaced).
-    public var text: String { String(decoding: body, as: UTF8.self) }
+    package var text: String { String(decoding: body, as: UTF8.self) }
 }

@@ -16,14 +16,14 @@ import Synchronization
 /// let client = try HTTPClient()
 /// let response = try await client.send(ClientRequest(url: "https://example.com/"))
 /// ```
-public final class HTTPClient: Sendable {
+package final class HTTPClient: Sendable {
     /// The settings it runs with.
-    public let configuration: HTTPClientConfiguration
+    package let configuration: HTTPClientConfiguration
     private let loop: ClientLoop
     private let counters = ClientStatisticsCounters()
 
     /// Starts a client and its thread.
-    public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) throws(ClientError) {
+    package init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) throws(ClientError) {
         self.configuration = configuration
         loop = try ClientLoop(configuration: configuration, statistics: counters)
         loop.startThread()
@@ -32,7 +32,7 @@ public final class HTTPClient: Sendable {
     deinit { loop.stop() }
 
     /// Sends one request and waits for the complete response.
-    public func send(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
+    package func send(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
         if Task.isCancelled { throw .cancelled }
         let transfer = try Transfer(request, configuration, easy: loop.easyPool.take())
         counters.requests.add(1, ordering: .relaxed)
@@ -48,7 +48,7 @@ public final class HTTPClient: Sendable {
     }
 
     /// Counters since the client started.
-    public var statistics: ClientStatistics {
+    package var statistics: ClientStatistics {
         ClientStatistics(
             requests: counters.requests.load(ordering: .relaxed),
             completed: counters.completed.load(ordering: .relaxed),
@@ -59,19 +59,19 @@ public final class HTTPClient: Sendable {
 
     /// Stops the client thread; requests in flight fail with `ClientError.shutDown`, later ones
     /// too. Also happens when the client is released.
-    public func shutdown() { loop.stop() }
+    package func shutdown() { loop.stop() }
 }
 
 /// What an `HTTPClient` has done so far.
-public struct ClientStatistics: Sendable, Equatable {
+package struct ClientStatistics: Sendable, Equatable {
     /// Requests accepted by `send`.
-    public var requests: Int
+    package var requests: Int
     /// Requests that finished, with a response or an error.
-    public var completed: Int
+    package var completed: Int
     /// Transfers running right now.
-    public var inFlight: Int
+    package var inFlight: Int
     /// TCP connections opened (pooled connections reused do not count).
-    public var connectionsOpened: Int
+    package var connectionsOpened: Int
 }
 
 /// The atomics behind `ClientStatistics`.

@@ -1,37 +1,37 @@
 /// Settings for `HTTPClient`; requests may override the timeouts, size limit and address policy.
-public struct HTTPClientConfiguration: Sendable {
+package struct HTTPClientConfiguration: Sendable {
     /// Default time allowed to establish a connection, TLS included.
-    public var connectTimeout: Duration
+    package var connectTimeout: Duration
     /// Default time allowed for a whole exchange.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Default response size limit in bytes (decoded body plus headers).
-    public var maxResponseBytes: Int
+    package var maxResponseBytes: Int
     /// A PEM bundle of extra trust anchors (tests with their own CA). Verification is always on;
     /// without this file the system trust store is used.
-    public var caFile: String?
+    package var caFile: String?
     /// Default address policy.
-    public var addressPolicy: AddressPolicy
+    package var addressPolicy: AddressPolicy
     /// Idle connections kept for reuse, across hosts.
-    public var maxIdleConnections: Int
+    package var maxIdleConnections: Int
     /// Connections per host at once for origins that do not multiplex (plain `http`, HTTP/1.1
     /// over TLS, pinned or policy-checked requests); 0 means no limit.
-    public var maxConnectionsPerHost: Int
+    package var maxConnectionsPerHost: Int
     /// Connections per host at once for an `https` origin that speaks HTTP/2: requests beyond
     /// `maxMultiplexedConnectionsPerHost` × `maxStreamsPerConnection` in flight wait for a free
     /// stream instead of opening more connections (each a TLS handshake, and a socket and TLS
     /// state on both ends).
-    public var maxMultiplexedConnectionsPerHost: Int
+    package var maxMultiplexedConnectionsPerHost: Int
     /// Concurrent HTTP/2 streams per connection at most (the server's own limit applies too).
-    public var maxStreamsPerConnection: Int
+    package var maxStreamsPerConnection: Int
     /// The `User-Agent` header.
-    public var userAgent: String
+    package var userAgent: String
     /// An explicit proxy URL. Nil means no proxy: `http_proxy` and friends in the environment are
     /// ignored so upstream traffic goes where the configuration says.
-    public var proxy: String?
+    package var proxy: String?
 
     /// A configuration with the relay's defaults (connect 5 s, total 15 s, 8 MiB; an HTTP/2
     /// origin gets at most 8 connections of 128 streams).
-    public init(
+    package init(
         connectTimeout: Duration = .seconds(5),
         timeout: Duration = .seconds(15),
         maxResponseBytes: Int = 8 << 20,

@@ -1,7 +1,7 @@
 extension IPAddress {
     /// Whether the address is globally routable unicast, the only kind `AddressPolicy.publicOnly`
     /// allows. IPv4-mapped and NAT64 (64:ff9b::/96) addresses are judged by the IPv4 inside.
-    public var isPublic: Bool {
+    package var isPublic: Bool {
         if isIPv4 { return !Self.specialIPv4.contains { $0.contains(self) } }
         if Self.nat64.contains(self), let inner = IPAddress(bytes: Array(bytes[12...])) { return inner.isPublic }
         return !Self.specialIPv6.contains { $0.contains(self) }

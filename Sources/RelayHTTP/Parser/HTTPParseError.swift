@@ -1,6 +1,6 @@
 /// Why a request was refused before it reached a handler. Each case maps to the status the server
 /// answers with; the connection is always closed afterwards.
-public enum HTTPParseError: Error, Equatable, Sendable {
+package enum HTTPParseError: Error, Equatable, Sendable {
     case requestLineTooLong
     case headersTooLarge
     case tooManyHeaders
@@ -27,7 +27,7 @@ public enum HTTPParseError: Error, Equatable, Sendable {
     case unsupportedExpectation
 
     /// The status the server answers with.
-    public var status: HTTPStatus {
+    package var status: HTTPStatus {
         switch self {
         case .requestLineTooLong: .uriTooLong
         case .headersTooLarge, .tooManyHeaders: .requestHeaderFieldsTooLarge

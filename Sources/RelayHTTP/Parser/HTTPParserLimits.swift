@@ -1,16 +1,16 @@
 /// Size limits enforced while parsing. Defaults follow the relay's configuration defaults.
-public struct HTTPParserLimits: Sendable, Equatable {
+package struct HTTPParserLimits: Sendable, Equatable {
     /// Longest request line, CRLF included (414 beyond it).
-    public var maxRequestLineBytes: Int
+    package var maxRequestLineBytes: Int
     /// Longest head, request line and CRLFs included (431 beyond it).
-    public var maxHeaderBytes: Int
+    package var maxHeaderBytes: Int
     /// Most header fields (431 beyond it).
-    public var maxHeaderCount: Int
+    package var maxHeaderCount: Int
     /// Largest body after chunked decoding (413 beyond it).
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
 
     /// Limits with the relay's defaults: 8 KiB, 16 KiB, 100 fields, 1 MiB.
-    public init(
+    package init(
         maxRequestLineBytes: Int = 8 * 1024,
         maxHeaderBytes: Int = 16 * 1024,
         maxHeaderCount: Int = 100,

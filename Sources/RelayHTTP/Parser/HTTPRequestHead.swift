@@ -1,18 +1,18 @@
 /// The request line and header fields of one request, validated.
-public struct HTTPRequestHead: Sendable, Equatable {
+package struct HTTPRequestHead: Sendable, Equatable {
     /// The method token.
-    public var method: HTTPMethod
+    package var method: HTTPMethod
     /// The request-target exactly as sent (origin form: path and query).
-    public var target: String
+    package var target: String
     /// HTTP/1.0 or HTTP/1.1.
-    public var version: HTTPVersion
+    package var version: HTTPVersion
     /// Header fields with lowercased names, in order.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// Whether the connection may carry another request after this one.
-    public var keepAlive: Bool
+    package var keepAlive: Bool
 
     /// A head; `keepAlive` follows the version and the `Connection` header unless given.
-    public init(
+    package init(
         method: HTTPMethod,
         target: String,
         version: HTTPVersion = .http11,

@@ -1,5 +1,5 @@
 /// What one call to `HTTPRequestParser.parse` found.
-public enum HTTPParseResult: Sendable, Equatable {
+package enum HTTPParseResult: Sendable, Equatable {
     /// A whole request; `consumed` bytes of the input belong to it.
     case complete(HTTPRequestHead, body: [UInt8], consumed: Int)
     /// More bytes are needed. The first `consumed` bytes were taken (body bytes, skipped blank
@@ -12,7 +12,7 @@ public enum HTTPParseResult: Sendable, Equatable {
 /// An incremental HTTP/1.1 request parser: bytes in, result out. It never reads a socket and never
 /// looks at a byte twice while waiting for the end of a head, so a head trickled in one byte at a
 /// time costs linear work.
-public struct HTTPRequestParser: Sendable {
+package struct HTTPRequestParser: Sendable {
     private enum State {
         case head
         case body(HeadParser.Result, remaining: Int)
@@ -21,7 +21,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// The limits this parser enforces.
-    public let limits: HTTPParserLimits
+    package let limits: HTTPParserLimits
     private var state = State.head
     private var scanned = 0
     private var lineStart = 0
@@ -32,13 +32,13 @@ public struct HTTPRequestParser: Sendable {
     private var droppingBody = false
     /// Bytes of the current body taken so far (chunk framing included): the server's minimum
     /// transfer rate is measured on it.
-    public private(set) var bodyBytesReceived = 0
+    package private(set) var bodyBytesReceived = 0
 
     /// A parser with the given limits.
-    public init(limits: HTTPParserLimits = HTTPParserLimits()) { self.limits = limits }
+    package init(limits: HTTPParserLimits = HTTPParserLimits()) { self.limits = limits }
 
     /// True once a head is parsed and its body is still being read (the body-idle timeout applies).
-    public var isReadingBody: Bool {
+    package var isReadingBody: Bool {
         switch state {
         case .body, .chunked: true
         default: false
@@ -46,7 +46,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// The head of the request whose body is being read, if any.
-    public var pendingHead: HTTPRequestHead? {
+    package var pendingHead: HTTPRequestHead? {
         switch state {
         case .body(let parsed, _), .chunked(let parsed, _): parsed.head
         default: nil
@@ -57,23 +57,23 @@ public struct HTTPRequestParser: Sendable {
     /// framing is honoured, so the connection stays usable), with an empty body. For a request the
     /// server will refuse whatever it says. A `Content-Length` body is consumed without being
     /// buffered; a chunked one is still decoded under `maxBodyBytes` (its limit needs the count).
-    public mutating func dropBody() {
+    package mutating func dropBody() {
         guard isReadingBody else { return }
         droppingBody = true
         if case .body = state { body = [] }
     }
 
     /// True when part of a request has been seen (the header-read timeout applies).
-    public var hasPartialRequest: Bool { scanned > 0 || isReadingBody }
+    package var hasPartialRequest: Bool { scanned > 0 || isReadingBody }
 
     /// Returns true once when the client asked for `100 Continue` and no body byte has arrived yet.
-    public mutating func takeContinueRequest() -> Bool {
+    package mutating func takeContinueRequest() -> Bool {
         defer { continueRequested = false }
         return continueRequested
     }
 
     /// Parses `bytes`, which must start with the bytes a previous `.incomplete` left unconsumed.
-    public mutating func parse(_ bytes: UnsafeRawBufferPointer) -> HTTPParseResult {
+    package mutating func parse(_ bytes: UnsafeRawBufferPointer) -> HTTPParseResult {
         do throws(HTTPParseError) {
             return try step(bytes)
         } catch {

@@ -1,9 +1,9 @@
 /// The fuzz harness body, kept in the library so the fuzzer and the unit tests share it.
-public enum ParserFuzzing {
+package enum ParserFuzzing {
     /// Parses `input` whole and again split into pieces; checks invariants that must hold for any
     /// input: consumed counts stay in range, a split never changes the outcome, and bodies obey
     /// the limits.
-    public static func run(_ input: [UInt8]) {
+    package static func run(_ input: [UInt8]) {
         let limits = HTTPParserLimits(
             maxRequestLineBytes: 512, maxHeaderBytes: 1024, maxHeaderCount: 16, maxBodyBytes: 4096)
         let whole = parseAll(input, limits: limits, pieces: [input.count])

@@ -7,22 +7,22 @@ import Foundation
 /// The process's descriptor limit (`RLIMIT_NOFILE`). Every connection is a descriptor, so the
 /// server's `maxConnections` means something only below it: past the limit `accept` fails and the
 /// promised 503 cannot be sent.
-public struct DescriptorLimit: Sendable, Equatable, CustomStringConvertible {
+package struct DescriptorLimit: Sendable, Equatable, CustomStringConvertible {
     /// What the process may open now.
-    public let soft: Int
+    package let soft: Int
     /// What the soft limit may be raised to without privileges.
-    public let hard: Int
+    package let hard: Int
 
     /// A limit with these values.
-    public init(soft: Int, hard: Int) {
+    package init(soft: Int, hard: Int) {
         self.soft = soft
         self.hard = hard
     }
 
-    public var description: String { "\(soft) (hard \(hard))" }
+    package var description: String { "\(soft) (hard \(hard))" }
 
     /// The limit in force.
-    public static func current() -> DescriptorLimit {
+    package static func current() -> DescriptorLimit {
         var limit = rlimit()
         getrlimit(RLIMIT_NOFILE_VALUE, &limit)
         return DescriptorLimit(soft: clamp(limit.rlim_cur), hard: clamp(limit.rlim_max))
@@ -30,7 +30,7 @@ public struct DescriptorLimit: Sendable, Equatable, CustomStringConvertible {
 
     /// The highest soft limit `raiseSoftLimit()` can set: the hard limit, or the kernel's
     /// per-process ceiling (`fs.nr_open`) when the hard limit is unlimited.
-    public static func attainable() -> Int {
+    package static func attainable() -> Int {
         let hard = current().hard
         return hard == Int.max ? kernelCeiling() : hard
     }
@@ -39,7 +39,7 @@ public struct DescriptorLimit: Sendable, Equatable, CustomStringConvertible {
     /// the system refuses, e.g. under a system-call filter that forbids `setrlimit` (the systemd
     /// unit sets `LimitNOFILE=` itself); the limit is then what it was.
     @discardableResult
-    public static func raiseSoftLimit() throws(SocketError) -> DescriptorLimit {
+    package static func raiseSoftLimit() throws(SocketError) -> DescriptorLimit {
         var limit = rlimit()
         getrlimit(RLIMIT_NOFILE_VALUE, &limit)
         let target = rlim_t(attainable())

@@ -13,7 +13,7 @@ import RelaySync
 /// try server.start()
 /// await server.waitUntilStopped()
 /// ```
-public final class Server: Sendable {
+package final class Server: Sendable {
     private struct Lifecycle {
         var loops: [EventLoop] = []
         var running = 0
@@ -25,28 +25,28 @@ public final class Server: Sendable {
     private let lifecycle = Locked(Lifecycle())
 
     /// A server that will answer every request with `responder`.
-    public init(configuration: ServerConfiguration, responder: Responder) {
+    package init(configuration: ServerConfiguration, responder: Responder) {
         state = ServerState(configuration: configuration, responder: responder)
     }
 
     /// The configuration it runs with.
-    public var configuration: ServerConfiguration { state.configuration }
+    package var configuration: ServerConfiguration { state.configuration }
 
     /// The bound port (useful with port 0); 0 before `start()`.
-    public var port: Int { lifecycle.withLock { $0.port } }
+    package var port: Int { lifecycle.withLock { $0.port } }
 
     /// Connections open right now, across loops.
-    public var openConnections: Int { state.connectionCount.load(ordering: .relaxed) }
+    package var openConnections: Int { state.connectionCount.load(ordering: .relaxed) }
 
     /// Connections counted against the per-address cap for `address`'s block (an IPv4 address, an
     /// IPv6 /64) right now; 0 when the cap is off or the address is a trusted proxy.
-    public func connections(from address: IPAddress) -> Int { state.perAddress?.held(by: address.block) ?? 0 }
+    package func connections(from address: IPAddress) -> Int { state.perAddress?.held(by: address.block) ?? 0 }
 
     /// Blocks holding at least one counted connection (the size of the per-address table).
-    public var addressesWithConnections: Int { state.perAddress?.blocks ?? 0 }
+    package var addressesWithConnections: Int { state.perAddress?.blocks ?? 0 }
 
     /// Binds the listeners and starts the loops. Returns once the server accepts connections.
-    public func start() throws(SocketError) {
+    package func start() throws(SocketError) {
         signal(SIGPIPE, SIG_IGN)
         let configuration = state.configuration
         var loops: [EventLoop] = []
@@ -81,13 +81,13 @@ public final class Server: Sendable {
 
     /// Stops accepting, lets in-flight requests finish (up to the drain timeout), then stops.
     /// Safe to call from any thread, more than once.
-    public func shutdown() {
+    package func shutdown() {
         state.shuttingDown.store(true, ordering: .releasing)
         for loop in lifecycle.withLock({ $0.loops }) { loop.wake() }
     }
 
     /// Waits until every loop has stopped.
-    public func waitUntilStopped() async {
+    package func waitUntilStopped() async {
         await withCheckedContinuation { continuation in
             let done = lifecycle.withLock { lifecycle -> Bool in
                 if lifecycle.running == 0 { return true }
@@ -99,7 +99,7 @@ public final class Server: Sendable {
     }
 
     /// `start()`, then wait until stopped.
-    public func run() async throws(SocketError) {
+    package func run() async throws(SocketError) {
         try start()
         await waitUntilStopped()
     }

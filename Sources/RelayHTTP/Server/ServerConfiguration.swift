@@ -3,50 +3,50 @@
 #endif
 
 /// Settings for `Server`. Durations are in milliseconds.
-public struct ServerConfiguration: Sendable {
+package struct ServerConfiguration: Sendable {
     /// Address to listen on: an IPv4 or IPv6 literal, or `localhost`.
-    public var host: String
+    package var host: String
     /// TCP port; 0 picks a free one (read it back from `Server.port`).
-    public var port: Int
+    package var port: Int
     /// Number of event loops (threads), each with its own listener; defaults to the core count.
-    public var eventLoops: Int
+    package var eventLoops: Int
     /// Parser limits: request line, head, field count, body.
-    public var limits: HTTPParserLimits
+    package var limits: HTTPParserLimits
     /// Time allowed from a request's first byte (a new connection's accept) to the end of its head.
     /// A total: bytes trickling in do not extend it.
-    public var headerReadTimeoutMilliseconds: Int
+    package var headerReadTimeoutMilliseconds: Int
     /// Longest pause allowed between body bytes.
-    public var bodyIdleTimeoutMilliseconds: Int
+    package var bodyIdleTimeoutMilliseconds: Int
     /// Time allowed from the end of a head to the end of its body, however the bytes arrive.
-    public var bodyTimeoutMilliseconds: Int
+    package var bodyTimeoutMilliseconds: Int
     /// Slowest average body transfer accepted, in bytes per second since the head ended (0: none).
     /// After `bodyRateGraceMilliseconds` a body must have averaged at least this: the deadline is
     /// grace + received / rate, moved forward by every byte that arrives.
-    public var bodyMinimumBytesPerSecond: Int
+    package var bodyMinimumBytesPerSecond: Int
     /// How long a body may arrive at any pace before `bodyMinimumBytesPerSecond` applies.
-    public var bodyRateGraceMilliseconds: Int
+    package var bodyRateGraceMilliseconds: Int
     /// How long an idle keep-alive connection is kept.
-    public var keepAliveTimeoutMilliseconds: Int
+    package var keepAliveTimeoutMilliseconds: Int
     /// Longest pause allowed while a response waits for the client to read.
-    public var writeTimeoutMilliseconds: Int
+    package var writeTimeoutMilliseconds: Int
     /// How long shutdown waits for in-flight requests.
-    public var drainTimeoutMilliseconds: Int
+    package var drainTimeoutMilliseconds: Int
     /// Connections beyond this get a short 503 and are closed. Keep it below the process's
     /// descriptor limit (with room for everything else the process opens), or the server runs out
     /// of descriptors before it can answer 503.
-    public var maxConnections: Int
+    package var maxConnections: Int
     /// Connections one client may hold at once (an IPv4 address, an IPv6 /64; see `AddressBlock`),
     /// counted at accept on the TCP peer. Beyond it a new connection gets the short 503. Peers in
     /// `trustedProxies` are not counted: every client behind them shares their address, so the
     /// proxy must limit its own clients. 0: no cap (the library's default; the relay sets one).
-    public var maxConnectionsPerAddress: Int
+    package var maxConnectionsPerAddress: Int
     /// Listen backlog.
-    public var backlog: Int
+    package var backlog: Int
     /// Proxies whose `X-Forwarded-*` headers are believed.
-    public var trustedProxies: TrustedProxies
+    package var trustedProxies: TrustedProxies
     /// Told about every refused connection and timed-out request (for metrics). Called on a loop
     /// thread: it must be quick and must not block.
-    public var onEvent: (@Sendable (ServerEvent) -> Void)?
+    package var onEvent: (@Sendable (ServerEvent) -> Void)?
     /// Names the requests the app already knows it will refuse cheaply (a client address over a
     /// limit), so that a flood of them cannot crowd out other clients. Asked once per request as
     /// soon as its head has arrived, with a `Request` that has no body yet (method, target,
@@ -55,12 +55,12 @@ public struct ServerConfiguration: Sendable {
     /// connection of its loop has been served, at most `lowPriorityPerRound` of them per loop per
     /// round (`Server`). Called on a loop thread for every request: it must be quick and must not
     /// block. nil: every request is served in arrival order.
-    public var lowPriority: (@Sendable (Request) -> Bool)? = nil
+    package var lowPriority: (@Sendable (Request) -> Bool)? = nil
     /// Low-priority requests one loop answers per round of its event loop (at least 1).
-    public var lowPriorityPerRound = 16
+    package var lowPriorityPerRound = 16
 
     /// A configuration with the relay's defaults.
-    public init(
+    package init(
         host: String = "127.0.0.1",
         port: Int = 8080,
         eventLoops: Int = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),

@@ -1,9 +1,9 @@
 /// Something the server did on its own, without a handler: refusing a connection or cutting a
 /// request that arrived too slowly. Reported through `ServerConfiguration.onEvent` so the app can
 /// count them; the server itself logs nothing (a flood of them must not become a flood of lines).
-public enum ServerEvent: Sendable, Equatable {
+package enum ServerEvent: Sendable, Equatable {
     /// Why a new connection was answered 503 and closed (or, out of descriptors, just closed).
-    public enum Refusal: String, Sendable {
+    package enum Refusal: String, Sendable {
         /// `maxConnections` reached.
         case capacity
         /// The client's address (IPv6: its /64) already holds `maxConnectionsPerAddress`.
@@ -14,7 +14,7 @@ public enum ServerEvent: Sendable, Equatable {
     }
 
     /// Which limit a request ran into before it had fully arrived (it got 408).
-    public enum Timeout: String, Sendable {
+    package enum Timeout: String, Sendable {
         /// The head was not complete within `headerReadTimeoutMilliseconds`.
         case head
         /// The body was not complete within `bodyTimeoutMilliseconds`.

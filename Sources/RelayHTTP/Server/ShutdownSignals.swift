@@ -9,11 +9,11 @@ import Dispatch
 ///
 /// `@unchecked Sendable`: the sources are set once in `init` and only cancelled afterwards, which
 /// Dispatch allows from any thread.
-public final class ShutdownSignals: @unchecked Sendable {
+package final class ShutdownSignals: @unchecked Sendable {
     private let sources: [any DispatchSourceSignal]
 
     /// Starts watching; `handler` runs on a private queue each time a signal arrives.
-    public init(_ handler: @escaping @Sendable (Int32) -> Void) {
+    package init(_ handler: @escaping @Sendable (Int32) -> Void) {
         signal(SIGPIPE, SIG_IGN)
         let queue = DispatchQueue(label: "relay.signals")
         sources = [SIGTERM, SIGINT].map { number in
@@ -26,7 +26,7 @@ public final class ShutdownSignals: @unchecked Sendable {
     }
 
     /// Stops watching and restores the default actions.
-    public func cancel() {
+    package func cancel() {
         for source in sources { source.cancel() }
         signal(SIGTERM, SIG_DFL)
         signal(SIGINT, SIG_DFL)

@@ -18,11 +18,11 @@ import RelayJSON
 /// let endpoint = try MCPEndpoint(configuration: configuration, tools: tools, authenticator: auth)
 /// endpoint.mount(on: &router)                  // or: endpoint.responder(otherwise: router.responder)
 /// ```
-public final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
+package final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
     /// The settings it was built with.
-    public let configuration: MCPEndpointConfiguration
+    package let configuration: MCPEndpointConfiguration
     /// The registered tools.
-    public let registry: ToolRegistry<Principal>
+    package let registry: ToolRegistry<Principal>
     /// The registered prompts (none: no `prompts` capability, and `prompts/*` are unknown methods).
     let prompts: PromptRegistry
     let authenticator: any MCPAuthenticator<Principal>
@@ -34,7 +34,7 @@ public final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
 
     /// An endpoint serving `tools` and `prompts`. Throws when a tool or prompt definition is invalid (see
     /// `ToolRegistry`).
-    public init(
+    package init(
         configuration: MCPEndpointConfiguration,
         tools: [any Tool<Principal>],
         prompts: [Prompt] = [],
@@ -91,7 +91,7 @@ public final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
 
     /// Answers one request to the endpoint path: at once when nothing needs to wait (refusals, a
     /// synchronous authentication followed by anything but `tools/call`), otherwise as a task.
-    public func respond(to request: Request) -> Responder.Outcome {
+    package func respond(to request: Request) -> Responder.Outcome {
         if let refusal = screen.refusal(for: request) { return .now(refusal) }
         if request.method == .options { return .now(MCPResponses.preflight(request)) }
         if request.body.count > configuration.maxBodyBytes {
@@ -108,7 +108,7 @@ public final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
     }
 
     /// Answers one request, awaiting whatever work it needs.
-    public func response(to request: Request) async -> Response {
+    package func response(to request: Request) async -> Response {
         switch respond(to: request) {
         case .now(let response): response
         case .later(let work): await work()
@@ -124,12 +124,12 @@ public final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
     }
 
     /// The paths served: the configured one and the same with a trailing slash.
-    public var paths: [String] { [configuration.path, configuration.path + "/"] }
+    package var paths: [String] { [configuration.path, configuration.path + "/"] }
 
     /// Registers the endpoint on `router` for both paths and the methods clients use (POST, GET,
     /// DELETE, OPTIONS, PUT, PATCH; HEAD follows GET), so every one of them is authenticated before
     /// its 405. Router handlers always run as a task; `responder(otherwise:)` avoids that.
-    public func mount(on router: inout Router) {
+    package func mount(on router: inout Router) {
         for path in paths {
             for method in [HTTPMethod.post, .get, .delete, .options, .put, .patch] {
                 router.on(method, path) { [self] request in await response(to: request) }
@@ -139,7 +139,7 @@ public final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
 
     /// A responder that answers the endpoint's paths itself (any method) and hands every other
     /// request to `fallback`: the fastest way to serve `/mcp`.
-    public func responder(otherwise fallback: Responder) -> Responder {
+    package func responder(otherwise fallback: Responder) -> Responder {
         let exact = configuration.path
         let slashed = configuration.path + "/"
         return Responder { [self] request in

@@ -1,42 +1,42 @@
 /// Settings of an `MCPEndpoint`.
-public struct MCPEndpointConfiguration: Sendable {
+package struct MCPEndpointConfiguration: Sendable {
     /// The endpoint path; `path + "/"` is served too, without a redirect.
-    public var path: String
+    package var path: String
     /// `serverInfo` of the `initialize` result; the `_meta` stamp of every 2026-07-28 result.
-    public var serverInfo: MCPServerInfo
+    package var serverInfo: MCPServerInfo
     /// Hint text for the model (`instructions` of `initialize` and `server/discover`); nil leaves it out.
-    public var instructions: String?
+    package var instructions: String?
     /// `Host` values accepted (the public host and its aliases), compared case-insensitively. An entry
     /// without a port accepts any port; `host:port` accepts only that port. Anything else gets 421,
     /// which keeps a loopback-bound server safe from DNS rebinding. nil turns the check off.
-    public var allowedHosts: [String]?
+    package var allowedHosts: [String]?
     /// `Origin` values accepted (`scheme://host[:port]`). Requests without `Origin` (server-side
     /// clients) are always accepted; any other Origin gets 403.
-    public var allowedOrigins: [String]
+    package var allowedOrigins: [String]
     /// Largest POST body accepted (413 beyond it).
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// Most messages in one 2025-03-26 batch; a longer batch is refused whole (400, -32600) before
     /// any of it runs. Clients do not batch in practice (batching was removed in 2025-06-18), so this
     /// only stops one POST from becoming thousands of upstream calls.
-    public var maxBatchSize: Int
+    package var maxBatchSize: Int
     /// Tools per `tools/list` page.
-    public var pageSize: Int
+    package var pageSize: Int
     /// `ttlMs` and `cacheScope` of the 2026-07-28 `server/discover` and `tools/list` results. Public by
     /// default: the tool list is the same for every caller. A deployment that filtered the list per
     /// grant would have to make it private.
-    public var cacheHint: MCPCacheHint
+    package var cacheHint: MCPCacheHint
     /// Check successful results against the tool's `outputSchema` (a tool bug then becomes an
     /// `INTERNAL_ERROR` result and an `onError` report). Meant for tests and staging.
-    public var validatesOutput: Bool
+    package var validatesOutput: Bool
     /// Called after every `tools/call` with the tool name, duration and outcome code (never arguments
     /// or results, which may hold to-do content).
-    public var onToolCall: (@Sendable (ToolCallRecord) -> Void)?
+    package var onToolCall: (@Sendable (ToolCallRecord) -> Void)?
     /// Called with unexpected errors (a tool threw something that is not a `ToolError`). The argument
     /// is the tool name.
-    public var onError: (@Sendable (String, any Error) -> Void)?
+    package var onError: (@Sendable (String, any Error) -> Void)?
 
     /// A configuration; only the server identity is required.
-    public init(
+    package init(
         serverInfo: MCPServerInfo,
         path: String = "/mcp",
         instructions: String? = nil,
@@ -66,16 +66,16 @@ public struct MCPEndpointConfiguration: Sendable {
 }
 
 /// The server's identity: `serverInfo` of `initialize`, the `_meta` stamp of 2026-07-28 results.
-public struct MCPServerInfo: Sendable, Equatable {
+package struct MCPServerInfo: Sendable, Equatable {
     /// Programmatic name.
-    public var name: String
+    package var name: String
     /// Display name (sent from 2025-06-18 on).
-    public var title: String?
+    package var title: String?
     /// Version string.
-    public var version: String
+    package var version: String
 
     /// An identity.
-    public init(name: String, title: String? = nil, version: String) {
+    package init(name: String, title: String? = nil, version: String) {
         self.name = name
         self.title = title
         self.version = version
@@ -83,11 +83,11 @@ public struct MCPServerInfo: Sendable, Equatable {
 }
 
 /// What `onToolCall` reports: no arguments, no results.
-public struct ToolCallRecord: Sendable, Equatable {
+package struct ToolCallRecord: Sendable, Equatable {
     /// The tool name.
-    public var tool: String
+    package var tool: String
     /// Wall time of the call, validation included.
-    public var duration: Duration
+    package var duration: Duration
     /// `ok`, or the error code (`INVALID_ARGUMENT`, `SESSION_ENDED`, `INTERNAL_ERROR`, a tool's own code).
-    public var outcome: String
+    package var outcome: String
 }

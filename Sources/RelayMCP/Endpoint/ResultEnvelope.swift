@@ -3,9 +3,9 @@ import RelayJSON
 /// How long a client may consider a result fresh and who may share a cached copy: the 2026-07-28
 /// `ttlMs` and `cacheScope` (`server/utilities/caching.mdx`), sent on results that are the same for
 /// every caller while a deployment runs (`server/discover`, `tools/list`).
-public struct MCPCacheHint: Sendable, Equatable {
+package struct MCPCacheHint: Sendable, Equatable {
     /// Who may reuse a cached result.
-    public enum Scope: String, Sendable {
+    package enum Scope: String, Sendable {
         /// Any client or shared intermediary, across access tokens: nothing in it is per person.
         case `public`
         /// Only within the authorization context that fetched it.
@@ -13,12 +13,12 @@ public struct MCPCacheHint: Sendable, Equatable {
     }
 
     /// Freshness in milliseconds (`ttlMs`); 0 means stale at once.
-    public var ttlMilliseconds: Int
+    package var ttlMilliseconds: Int
     /// `cacheScope`.
-    public var scope: Scope
+    package var scope: Scope
 
     /// A hint; a negative TTL is a programming error.
-    public init(ttlMilliseconds: Int, scope: Scope) {
+    package init(ttlMilliseconds: Int, scope: Scope) {
         precondition(ttlMilliseconds >= 0, "ttlMs must not be negative")
         self.ttlMilliseconds = ttlMilliseconds
         self.scope = scope
@@ -26,7 +26,7 @@ public struct MCPCacheHint: Sendable, Equatable {
 
     /// One hour, shareable: the tool list and capabilities change only when a new version is
     /// deployed, and a client that meets an unknown tool re-fetches early anyway (the spec allows it).
-    public static let staticPerDeployment = MCPCacheHint(ttlMilliseconds: 3_600_000, scope: .public)
+    package static let staticPerDeployment = MCPCacheHint(ttlMilliseconds: 3_600_000, scope: .public)
 }
 
 /// What a modern (2026-07-28) result carries besides its own members: `resultType: "complete"` and

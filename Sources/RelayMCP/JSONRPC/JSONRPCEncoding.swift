@@ -1,7 +1,7 @@
 import RelayJSON
 
 /// Writes JSON-RPC responses straight into bytes, without building a `JSONValue` for the envelope.
-public enum JSONRPCEncoding {
+package enum JSONRPCEncoding {
     private static let head = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
     private static let nullID = Array("null".utf8)
     private static let resultKey = Array(#","result":"#.utf8)
@@ -10,7 +10,7 @@ public enum JSONRPCEncoding {
     /// `{"jsonrpc":"2.0","id":…,"result":…}`. `members`, when given, are encoded object members
     /// (`"a":1,"b":2`) appended inside the result object (which must be an object): how a modern
     /// result gets its `resultType` and `_meta` without copying the result value.
-    public static func result(id: JSONRPCID, _ result: JSONValue, members: [UInt8]? = nil) -> [UInt8] {
+    package static func result(id: JSONRPCID, _ result: JSONValue, members: [UInt8]? = nil) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(128)
         output.append(contentsOf: head)
@@ -28,7 +28,7 @@ public enum JSONRPCEncoding {
     }
 
     /// `{"jsonrpc":"2.0","id":…|null,"error":{…}}`
-    public static func error(id: JSONRPCID?, _ error: MCPError) -> [UInt8] {
+    package static func error(id: JSONRPCID?, _ error: MCPError) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(128)
         output.append(contentsOf: head)
@@ -40,7 +40,7 @@ public enum JSONRPCEncoding {
     }
 
     /// Joins encoded responses into a batch array.
-    public static func batch(_ responses: [[UInt8]]) -> [UInt8] {
+    package static func batch(_ responses: [[UInt8]]) -> [UInt8] {
         var output: [UInt8] = [UInt8(ascii: "[")]
         for (index, response) in responses.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -53,12 +53,12 @@ public enum JSONRPCEncoding {
 
 /// A response whose result never changes (the tool list, `initialize`): encoded once, then only
 /// the id is spliced in per request.
-public struct PreencodedResult: Sendable {
+package struct PreencodedResult: Sendable {
     private let head: [UInt8]
     private let tail: [UInt8]
 
     /// Encodes `result` once.
-    public init(_ result: JSONValue) {
+    package init(_ result: JSONValue) {
         head = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
         var tail = Array(#","result":"#.utf8)
         result.write(into: &tail)
@@ -67,7 +67,7 @@ public struct PreencodedResult: Sendable {
     }
 
     /// The full response for `id`.
-    public func bytes(id: JSONRPCID) -> [UInt8] {
+    package func bytes(id: JSONRPCID) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(head.count + tail.count + 24)
         output.append(contentsOf: head)

@@ -1,14 +1,14 @@
 import RelayJSON
 
 /// A JSON-RPC request id. MCP allows strings and integers, never null.
-public enum JSONRPCID: Sendable, Hashable, CustomStringConvertible {
+package enum JSONRPCID: Sendable, Hashable, CustomStringConvertible {
     /// A string id.
     case string(String)
     /// An integer id.
     case int(Int)
 
     /// The id from a JSON value, or nil when it is not a string or an integer.
-    public init?(_ value: JSONValue) {
+    package init?(_ value: JSONValue) {
         switch value {
         case .string(let string): self = .string(string)
         case .int(let int): self = .int(int)
@@ -18,7 +18,7 @@ public enum JSONRPCID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The id as JSON.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .string(let string): .string(string)
         case .int(let int): .int(int)
@@ -26,14 +26,14 @@ public enum JSONRPCID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Appends the id's JSON encoding.
-    public func write(into output: inout [UInt8]) {
+    package func write(into output: inout [UInt8]) {
         switch self {
         case .string(let string): JSONValue.writeString(string, into: &output)
         case .int(let int): output.append(contentsOf: String(int).utf8)
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .string(let string): "\"\(string)\""
         case .int(let int): String(int)

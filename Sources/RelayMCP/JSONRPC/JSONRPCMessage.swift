@@ -1,7 +1,7 @@
 import RelayJSON
 
 /// One JSON-RPC 2.0 message received from a client.
-public enum JSONRPCMessage: Sendable, Equatable {
+package enum JSONRPCMessage: Sendable, Equatable {
     /// A call that expects exactly one response.
     case request(JSONRPCRequest)
     /// A call without an id; nothing is answered.
@@ -10,7 +10,7 @@ public enum JSONRPCMessage: Sendable, Equatable {
     case response(id: JSONRPCID?)
 
     /// What reading one element of a POST body gave.
-    public enum Parsed: Sendable, Equatable {
+    package enum Parsed: Sendable, Equatable {
         /// A well-formed message.
         case message(JSONRPCMessage)
         /// Not a valid message; `id` is set when it could still be read.
@@ -19,7 +19,7 @@ public enum JSONRPCMessage: Sendable, Equatable {
 
     /// Reads one message. Requests need `"jsonrpc": "2.0"`, a string `method`, a string or integer
     /// `id` (null is refused, as MCP requires) and, if present, object `params`.
-    public static func parse(_ value: JSONValue) -> Parsed {
+    package static func parse(_ value: JSONValue) -> Parsed {
         guard case .object(let object) = value else {
             return .invalid(id: nil, .invalidRequest("A JSON-RPC message must be an object."))
         }
@@ -68,16 +68,16 @@ public enum JSONRPCMessage: Sendable, Equatable {
 }
 
 /// A request: method, parameters, id.
-public struct JSONRPCRequest: Sendable, Equatable {
+package struct JSONRPCRequest: Sendable, Equatable {
     /// The id the response must carry.
-    public var id: JSONRPCID
+    package var id: JSONRPCID
     /// The method name.
-    public var method: String
+    package var method: String
     /// The parameters object, if any.
-    public var params: JSONObject?
+    package var params: JSONObject?
 
     /// A request.
-    public init(id: JSONRPCID, method: String, params: JSONObject? = nil) {
+    package init(id: JSONRPCID, method: String, params: JSONObject? = nil) {
         self.id = id
         self.method = method
         self.params = params
@@ -85,14 +85,14 @@ public struct JSONRPCRequest: Sendable, Equatable {
 }
 
 /// A notification: method and parameters, no id.
-public struct JSONRPCNotification: Sendable, Equatable {
+package struct JSONRPCNotification: Sendable, Equatable {
     /// The method name.
-    public var method: String
+    package var method: String
     /// The parameters object, if any.
-    public var params: JSONObject?
+    package var params: JSONObject?
 
     /// A notification.
-    public init(method: String, params: JSONObject? = nil) {
+    package init(method: String, params: JSONObject? = nil) {
         self.method = method
         self.params = params
     }

@@ -7,14 +7,14 @@ import RelayJSON
 /// The endpoint checks a `prompts/get` before `render` runs: the name exists, `arguments` is an object
 /// of strings naming only declared arguments, and every required one is there (otherwise -32602, as
 /// the spec asks). `render` checks the values and throws `PromptArgumentError` for one it refuses.
-public struct Prompt: Sendable {
+package struct Prompt: Sendable {
     /// Name, title, description and arguments, as `prompts/list` shows them.
-    public var definition: PromptDefinition
+    package var definition: PromptDefinition
     /// The messages for `arguments` (declared names only; required ones present).
-    public var render: @Sendable ([String: String]) throws(PromptArgumentError) -> PromptResult
+    package var render: @Sendable ([String: String]) throws(PromptArgumentError) -> PromptResult
 
     /// A prompt.
-    public init(
+    package init(
         _ definition: PromptDefinition,
         render: @escaping @Sendable ([String: String]) throws(PromptArgumentError) -> PromptResult
     ) {
@@ -24,18 +24,18 @@ public struct Prompt: Sendable {
 }
 
 /// How a prompt presents itself in `prompts/list`.
-public struct PromptDefinition: Sendable, Equatable {
+package struct PromptDefinition: Sendable, Equatable {
     /// Unique name: 1–128 characters from `A–Z a–z 0–9 _ - .` (the tool-name rule).
-    public var name: String
+    package var name: String
     /// Display name (2025-06-18+; 2025-03-26 has no title).
-    public var title: String?
+    package var title: String?
     /// What it does, for the person choosing it.
-    public var description: String
+    package var description: String
     /// The arguments it takes, in the order a client asks for them.
-    public var arguments: [PromptArgument]
+    package var arguments: [PromptArgument]
 
     /// A definition.
-    public init(name: String, title: String? = nil, description: String, arguments: [PromptArgument] = []) {
+    package init(name: String, title: String? = nil, description: String, arguments: [PromptArgument] = []) {
         self.name = name
         self.title = title
         self.description = description
@@ -53,18 +53,18 @@ public struct PromptDefinition: Sendable, Equatable {
 }
 
 /// One argument of a prompt. Values are always strings (`GetPromptRequest.params.arguments`).
-public struct PromptArgument: Sendable, Equatable {
+package struct PromptArgument: Sendable, Equatable {
     /// The argument's name.
-    public var name: String
+    package var name: String
     /// Display name (2025-06-18+).
-    public var title: String?
+    package var title: String?
     /// What to give, for the person filling it in.
-    public var description: String
+    package var description: String
     /// Whether `prompts/get` without it is refused (-32602).
-    public var required: Bool
+    package var required: Bool
 
     /// An argument.
-    public init(name: String, title: String? = nil, description: String, required: Bool = false) {
+    package init(name: String, title: String? = nil, description: String, required: Bool = false) {
         self.name = name
         self.title = title
         self.description = description
@@ -81,22 +81,22 @@ public struct PromptArgument: Sendable, Equatable {
 }
 
 /// What `prompts/get` answers: an optional description and the messages.
-public struct PromptResult: Sendable, Equatable {
+package struct PromptResult: Sendable, Equatable {
     /// One message of the conversation the prompt starts.
-    public struct Message: Sendable, Equatable {
+    package struct Message: Sendable, Equatable {
         /// `user` or `assistant`.
-        public enum Role: String, Sendable {
+        package enum Role: String, Sendable {
             case user
             case assistant
         }
 
         /// Who speaks.
-        public var role: Role
+        package var role: Role
         /// The text (prompts of this server carry text only).
-        public var text: String
+        package var text: String
 
         /// A text message.
-        public init(role: Role, text: String) {
+        package init(role: Role, text: String) {
             self.role = role
             self.text = text
         }
@@ -107,18 +107,18 @@ public struct PromptResult: Sendable, Equatable {
     }
 
     /// Shown by some clients next to the inserted prompt.
-    public var description: String?
+    package var description: String?
     /// The messages, in order.
-    public var messages: [Message]
+    package var messages: [Message]
 
     /// A result.
-    public init(description: String? = nil, messages: [Message]) {
+    package init(description: String? = nil, messages: [Message]) {
         self.description = description
         self.messages = messages
     }
 
     /// One user message.
-    public static func user(_ text: String, description: String? = nil) -> PromptResult {
+    package static func user(_ text: String, description: String? = nil) -> PromptResult {
         PromptResult(description: description, messages: [Message(role: .user, text: text)])
     }
 
@@ -131,14 +131,14 @@ public struct PromptResult: Sendable, Equatable {
 }
 
 /// A prompt argument whose value `render` refuses (a malformed date…): `prompts/get` answers -32602.
-public struct PromptArgumentError: Error, Sendable, Equatable {
+package struct PromptArgumentError: Error, Sendable, Equatable {
     /// The argument at fault.
-    public var argument: String
+    package var argument: String
     /// What is wrong and what to give instead; never echoes the value.
-    public var message: String
+    package var message: String
 
     /// An error about `argument`.
-    public init(argument: String, _ message: String) {
+    package init(argument: String, _ message: String) {
         self.argument = argument
         self.message = message
     }

@@ -7,7 +7,7 @@ import RelayJSON
 /// (`description`, `title`, `default`, `examples`, `format`, `$schema`, `x-…`) are ignored.
 /// Any other keyword is refused when compiling, so a schema never promises a check that does
 /// not happen.
-public final class JSONSchema: Sendable {
+package final class JSONSchema: Sendable {
     /// What `additionalProperties` allows.
     enum Additional: Sendable {
         case allowed
@@ -43,7 +43,7 @@ public final class JSONSchema: Sendable {
     private static let typeNames: Set<String> = ["string", "integer", "number", "boolean", "object", "array", "null"]
 
     /// Compiles `schema`; throws `MCPError` (internal) naming the keyword that cannot be honoured.
-    public init(_ schema: JSONValue) throws(MCPError) {
+    package init(_ schema: JSONValue) throws(MCPError) {
         let object: JSONObject
         switch schema {
         case .bool(true): object = [:]
@@ -82,7 +82,7 @@ public final class JSONSchema: Sendable {
     static func invalid(_ reason: String) -> MCPError { .internalError("Invalid JSON Schema: \(reason).") }
 
     /// The first way `value` breaks this schema, or nil when it conforms.
-    public func validate(_ value: JSONValue) -> SchemaViolation? {
+    package func validate(_ value: JSONValue) -> SchemaViolation? {
         var path: [SchemaPath] = []
         return check(value, at: &path)
     }

@@ -1,5 +1,5 @@
 /// One step from the arguments object to a value: a property name or an array index.
-public enum SchemaPath: Sendable, Equatable {
+package enum SchemaPath: Sendable, Equatable {
     /// A member of an object.
     case property(String)
     /// An element of an array.
@@ -7,17 +7,17 @@ public enum SchemaPath: Sendable, Equatable {
 }
 
 /// Why a value does not match a schema, and where.
-public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
+package struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
     /// Where the offending value sits (empty: the arguments object itself).
-    public var path: [SchemaPath]
+    package var path: [SchemaPath]
     /// What is wrong, phrased after the field name (`must be a string`).
-    public var problem: String
+    package var problem: String
     /// The value is of the wrong kind (type, `enum` or `const`), rather than breaking a constraint;
     /// used to pick the branch of `oneOf`/`anyOf` the caller most likely meant.
     var isMismatch = false
 
     /// A violation.
-    public init(path: [SchemaPath], problem: String) {
+    package init(path: [SchemaPath], problem: String) {
         self.path = path
         self.problem = problem
     }
@@ -29,7 +29,7 @@ public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The path as a field name: `repeat.interval`, `weekdays[2]`; nil for the root.
-    public var field: String? {
+    package var field: String? {
         guard !path.isEmpty else { return nil }
         var text = ""
         for step in path {
@@ -42,11 +42,11 @@ public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A sentence naming the field: "`repeat.interval` must be at most 99."
-    public var description: String {
+    package var description: String {
         guard let field else { return "The arguments \(problem)." }
         return "`\(field)` \(problem)."
     }
 
     /// The violation as a tool error.
-    public var toolError: ToolError { .invalidArgument(description, field: field) }
+    package var toolError: ToolError { .invalidArgument(description, field: field) }
 }

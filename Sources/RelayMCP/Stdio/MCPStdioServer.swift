@@ -25,7 +25,7 @@ import RelaySync
 /// written whole, one line each, in the order they finish. `notifications/cancelled` cancels a
 /// running request, and nothing is written for it afterwards. At end of input, requests still
 /// running get `drainTimeout` to finish and are then cancelled.
-public final class MCPStdioServer<Principal: MCPPrincipal>: Sendable {
+package final class MCPStdioServer<Principal: MCPPrincipal>: Sendable {
     /// The dispatcher shared with the HTTP transport (its HTTP checks are never used here).
     let endpoint: MCPEndpoint<Principal>
     let principal: Principal
@@ -49,7 +49,7 @@ public final class MCPStdioServer<Principal: MCPPrincipal>: Sendable {
     /// person's upstream session gone (`ToolError.sessionEnded()`, a 401 over HTTP) answers with
     /// `sessionEnded`'s result instead: over stdio there is no OAuth to restart, so the result tells
     /// the model how the person signs in again.
-    public init(
+    package init(
         configuration: MCPEndpointConfiguration,
         tools: [any Tool<Principal>],
         prompts: [Prompt] = [],
@@ -68,7 +68,7 @@ public final class MCPStdioServer<Principal: MCPPrincipal>: Sendable {
     /// Serves until `input` reaches end of file, then waits for running requests (up to
     /// `drainTimeout`), cancels the rest and returns. SIGPIPE is ignored from here on, so a client
     /// that closes its end costs a failed write, not the process.
-    public func run(input: Int32 = 0, output: Int32 = 1) async {
+    package func run(input: Int32 = 0, output: Int32 = 1) async {
         signal(SIGPIPE, SIG_IGN)
         let writer = StdioWriter(descriptor: output)
         for await line in StdioReader.lines(from: input, maxLineBytes: endpoint.configuration.maxBodyBytes) {

@@ -10,7 +10,7 @@ import RelayJSON
 /// tool sees only arguments of the declared shape. A tool reports failures by throwing
 /// `ToolError` (rendered as an `isError` result), or `ToolError.sessionEnded()` when the
 /// person's upstream session is gone (rendered as HTTP 401 with the challenge).
-public protocol Tool<Principal>: Sendable {
+package protocol Tool<Principal>: Sendable {
     /// Who the call is made for.
     associatedtype Principal: MCPPrincipal
 
@@ -22,16 +22,16 @@ public protocol Tool<Principal>: Sendable {
 }
 
 /// What a tool knows about the call besides its arguments.
-public struct ToolContext<Principal: Sendable>: Sendable {
+package struct ToolContext<Principal: Sendable>: Sendable {
     /// The authenticated caller.
-    public var principal: Principal
+    package var principal: Principal
     /// The protocol version the request was made with.
-    public var protocolVersion: ProtocolVersion
+    package var protocolVersion: ProtocolVersion
     /// The JSON-RPC id of the `tools/call` request.
-    public var requestID: JSONRPCID
+    package var requestID: JSONRPCID
 
     /// A context; the endpoint builds these, tests may too.
-    public init(principal: Principal, protocolVersion: ProtocolVersion, requestID: JSONRPCID) {
+    package init(principal: Principal, protocolVersion: ProtocolVersion, requestID: JSONRPCID) {
         self.principal = principal
         self.protocolVersion = protocolVersion
         self.requestID = requestID
@@ -39,27 +39,27 @@ public struct ToolContext<Principal: Sendable>: Sendable {
 }
 
 /// How a tool presents itself in `tools/list`.
-public struct ToolDefinition: Sendable {
+package struct ToolDefinition: Sendable {
     /// Unique name: 1–128 characters from `A–Z a–z 0–9 _ - .`.
-    public var name: String
+    package var name: String
     /// Human-readable name (2025-06-18+; older revisions get it as `annotations.title`).
-    public var title: String?
+    package var title: String?
     /// Written for a model: when to call the tool and what it does.
-    public var description: String
+    package var description: String
     /// The OAuth scopes a caller must hold, every one of them, for `tools/call` to run the tool
     /// (for the to-do tools: `todos:read` to read, `todos:write` to change anything). There is no
     /// default: a tool states what it needs, and `ToolRegistry` refuses one that states nothing,
     /// so no tool can be called without a scope check. Never shown in `tools/list`.
-    public var requiredScopes: [String]
+    package var requiredScopes: [String]
     /// JSON Schema of the arguments; root `"type": "object"`.
-    public var inputSchema: JSONValue
+    package var inputSchema: JSONValue
     /// JSON Schema of `structuredContent` (2025-06-18+), if the tool declares one.
-    public var outputSchema: JSONValue?
+    package var outputSchema: JSONValue?
     /// Behaviour hints.
-    public var annotations: ToolAnnotations
+    package var annotations: ToolAnnotations
 
     /// A definition.
-    public init(
+    package init(
         name: String,
         title: String? = nil,
         description: String,
@@ -78,7 +78,7 @@ public struct ToolDefinition: Sendable {
     }
 
     /// Whether `name` follows the 2025-11-25 tool-name guidance.
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         (1...128).contains(name.utf8.count)
             && name.utf8.allSatisfy { byte in
                 switch byte {
@@ -92,7 +92,7 @@ public struct ToolDefinition: Sendable {
 
     /// Whether `scope` is one RFC 6749 §3.3 scope token (1+ of `%x21 / %x23-5B / %x5D-7E`): it
     /// must fit inside the quoted `scope="…"` of a `WWW-Authenticate` challenge unchanged.
-    public static func isValidScope(_ scope: String) -> Bool {
+    package static func isValidScope(_ scope: String) -> Bool {
         !scope.isEmpty
             && scope.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
     }
@@ -114,20 +114,20 @@ public struct ToolDefinition: Sendable {
 }
 
 /// Tool annotations (hints; clients treat them as untrusted). Nil leaves the spec default.
-public struct ToolAnnotations: Sendable, Equatable {
+package struct ToolAnnotations: Sendable, Equatable {
     /// Display title (the top-level `title` wins where both exist).
-    public var title: String?
+    package var title: String?
     /// The tool does not change anything (default false).
-    public var readOnlyHint: Bool?
+    package var readOnlyHint: Bool?
     /// A change may delete or overwrite (default true; meaningful only when not read-only).
-    public var destructiveHint: Bool?
+    package var destructiveHint: Bool?
     /// Calling again with the same arguments has no further effect (default false).
-    public var idempotentHint: Bool?
+    package var idempotentHint: Bool?
     /// The tool reaches outside systems (default true).
-    public var openWorldHint: Bool?
+    package var openWorldHint: Bool?
 
     /// Annotations.
-    public init(
+    package init(
         title: String? = nil,
         readOnlyHint: Bool? = nil,
         destructiveHint: Bool? = nil,

@@ -6,18 +6,18 @@ import RelayJSON
 ///
 /// One code is special: `sessionEnded()` is never shown as a result. The endpoint asks the
 /// authenticator for the 401 challenge instead, so the client reconnects.
-public struct ToolError: Error, Sendable, Equatable {
+package struct ToolError: Error, Sendable, Equatable {
     /// Machine-readable code, upper snake case.
-    public var code: String
+    package var code: String
     /// One line a model can act on; never secrets or to-do content from the store.
-    public var message: String
+    package var message: String
     /// The argument at fault, as a path (`repeat.interval`, `weekdays[2]`), if one is.
-    public var field: String?
+    package var field: String?
     /// Extra members of `structuredContent.error` (`retryAfter`…).
-    public var details: JSONObject
+    package var details: JSONObject
 
     /// An error with any code.
-    public init(code: String, message: String, field: String? = nil, details: JSONObject = [:]) {
+    package init(code: String, message: String, field: String? = nil, details: JSONObject = [:]) {
         self.code = code
         self.message = message
         self.field = field
@@ -25,20 +25,20 @@ public struct ToolError: Error, Sendable, Equatable {
     }
 
     /// `INVALID_ARGUMENT` naming the field.
-    public static func invalidArgument(_ message: String, field: String?) -> ToolError {
+    package static func invalidArgument(_ message: String, field: String?) -> ToolError {
         ToolError(code: Code.invalidArgument, message: message, field: field)
     }
 
     /// The person's upstream session is gone: answer HTTP 401 with the challenge, not a result.
-    public static func sessionEnded(_ reason: String = "The upstream session has ended.") -> ToolError {
+    package static func sessionEnded(_ reason: String = "The upstream session has ended.") -> ToolError {
         ToolError(code: Code.sessionEnded, message: reason)
     }
 
     /// Whether this is `sessionEnded()`.
-    public var isSessionEnded: Bool { code == Code.sessionEnded }
+    package var isSessionEnded: Bool { code == Code.sessionEnded }
 
     /// `structuredContent.error`.
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = ["code": .string(code), "message": .string(message)]
         if let field { object["field"] = .string(field) }
         for (key, value) in details where object[key] == nil { object[key] = value }
@@ -46,12 +46,12 @@ public struct ToolError: Error, Sendable, Equatable {
     }
 
     /// Codes RelayMCP itself produces.
-    public enum Code {
+    package enum Code {
         /// Arguments did not match the input schema, or a tool refused a value.
-        public static let invalidArgument = "INVALID_ARGUMENT"
+        package static let invalidArgument = "INVALID_ARGUMENT"
         /// The tool failed unexpectedly; the detail is in the log only.
-        public static let internalError = "INTERNAL_ERROR"
+        package static let internalError = "INTERNAL_ERROR"
         /// Never rendered: turns into HTTP 401.
-        public static let sessionEnded = "SESSION_ENDED"
+        package static let sessionEnded = "SESSION_ENDED"
     }
 }

@@ -3,7 +3,7 @@ import RelayJSON
 /// The tools an endpoint offers, with their schemas compiled and every `tools/list` page
 /// encoded once per protocol version (the modern ones with `resultType`, `ttlMs`, `cacheScope` and
 /// the server stamp), so listing costs a cursor lookup and an id splice in either era.
-public struct ToolRegistry<Principal: MCPPrincipal>: Sendable {
+package struct ToolRegistry<Principal: MCPPrincipal>: Sendable {
     struct Entry: Sendable {
         let tool: any Tool<Principal>
         /// `definition.requiredScopes`, kept here so a call does not rebuild the definition.
@@ -14,15 +14,15 @@ public struct ToolRegistry<Principal: MCPPrincipal>: Sendable {
 
     private let entries: [String: Entry]
     /// Tool names in listing order.
-    public let names: [String]
+    package let names: [String]
     /// Tools per `tools/list` page.
-    public let pageSize: Int
+    package let pageSize: Int
     private let pages: [ProtocolVersion: [PreencodedResult]]
 
     /// Registers `tools` in order. Throws when a name is invalid or repeated, a tool declares no
     /// scope (or a malformed one), or a schema cannot be compiled or asks for `x-mcp-header` (a
     /// programming error, reported at startup rather than on the first call).
-    public init(_ tools: [any Tool<Principal>], pageSize: Int = 100) throws(MCPError) {
+    package init(_ tools: [any Tool<Principal>], pageSize: Int = 100) throws(MCPError) {
         try self.init(tools, pageSize: pageSize, envelope: ResultEnvelope(serverInfo: nil, cache: .staticPerDeployment))
     }
 
@@ -112,7 +112,7 @@ public struct ToolRegistry<Principal: MCPPrincipal>: Sendable {
 
     /// The encoded `tools/list` page for `cursor` (nil: the first), or nil when the cursor is not one
     /// this registry issued.
-    public func page(cursor: String?, version: ProtocolVersion) -> PreencodedResult? {
+    package func page(cursor: String?, version: ProtocolVersion) -> PreencodedResult? {
         guard let versionPages = pages[version] else { return nil }
         guard let cursor else { return versionPages[0] }
         guard cursor.hasPrefix("page-"), let index = Int(cursor.dropFirst(5)), index > 0, index < versionPages.count,
@@ -124,10 +124,10 @@ public struct ToolRegistry<Principal: MCPPrincipal>: Sendable {
     func entry(named name: String) -> Entry? { entries[name] }
 
     /// Every scope some registered tool requires (the authorization server must offer them all).
-    public var declaredScopes: Set<String> {
+    package var declaredScopes: Set<String> {
         Set(entries.values.flatMap(\.requiredScopes))
     }
 
     /// The scopes the tool named `name` requires, or nil for a name not registered.
-    public func requiredScopes(of name: String) -> [String]? { entries[name]?.requiredScopes }
+    package func requiredScopes(of name: String) -> [String]? { entries[name]?.requiredScopes }
 }

@@ -1,16 +1,16 @@
 import RelayJSON
 
 /// The result of `tools/call`: content blocks, optional `structuredContent`, `isError`.
-public struct ToolResult: Sendable, Equatable {
+package struct ToolResult: Sendable, Equatable {
     /// Content blocks (text for this relay).
-    public var content: [ToolContent]
+    package var content: [ToolContent]
     /// Machine-readable result (2025-06-18+); matches the tool's `outputSchema` when it has one.
-    public var structuredContent: JSONObject?
+    package var structuredContent: JSONObject?
     /// Whether the tool failed (the model sees the failure and may retry).
-    public var isError: Bool
+    package var isError: Bool
 
     /// A result from its parts.
-    public init(content: [ToolContent], structuredContent: JSONObject? = nil, isError: Bool = false) {
+    package init(content: [ToolContent], structuredContent: JSONObject? = nil, isError: Bool = false) {
         self.content = content
         self.structuredContent = structuredContent
         self.isError = isError
@@ -18,21 +18,21 @@ public struct ToolResult: Sendable, Equatable {
 
     /// A successful structured result. The text block carries the same JSON (for clients before
     /// 2025-06-18), unless `text` is given.
-    public static func structured(_ object: JSONObject, text: String? = nil) -> ToolResult {
+    package static func structured(_ object: JSONObject, text: String? = nil) -> ToolResult {
         ToolResult(content: [.text(text ?? JSONValue.object(object).jsonString)], structuredContent: object)
     }
 
     /// A successful text-only result.
-    public static func text(_ text: String) -> ToolResult { ToolResult(content: [.text(text)]) }
+    package static func text(_ text: String) -> ToolResult { ToolResult(content: [.text(text)]) }
 
     /// A failed result: the message in a text block and `structuredContent.error = {code, message, field?, …}`.
-    public init(error: ToolError) {
+    package init(error: ToolError) {
         self.init(content: [.text(error.message)], structuredContent: ["error": .object(error.json)], isError: true)
     }
 
     /// The result object for a client speaking `version` (`structuredContent` only from 2025-06-18).
     /// The modern envelope (`resultType`, `_meta`) is added by the endpoint.
-    public func json(for version: ProtocolVersion) -> JSONValue {
+    package func json(for version: ProtocolVersion) -> JSONValue {
         var object: JSONObject = ["content": .array(content.map(\.json))]
         if version.hasStructuredOutput, let structuredContent {
             object["structuredContent"] = .object(structuredContent)
@@ -45,14 +45,14 @@ public struct ToolResult: Sendable, Equatable {
 }
 
 /// One content block of a tool result.
-public enum ToolContent: Sendable, Equatable {
+package enum ToolContent: Sendable, Equatable {
     /// `{"type": "text", "text": …}`
     case text(String)
     /// Any other block (image, resource link…), written as given.
     case block(JSONObject)
 
     /// The block as JSON.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .text(let text): ["type": "text", "text": .string(text)]
         case .block(let object): .object(object)

@@ -3,37 +3,37 @@ import RelayStore
 /// A grant as the operator sees it: identifiers, scope and times, and the fields the person's
 /// connections page shows (app name, redirect host, what it may do, connected, last used). Never
 /// the sealed CloudKit token, a token binding, or a refresh-token hash.
-public struct GrantSummary: Sendable, Equatable {
+package struct GrantSummary: Sendable, Equatable {
     /// The grant ID (`mustdo-relayctl grants revoke ID`).
-    public var id: String
+    package var id: String
     /// HMAC of the CloudKit user record name (`mustdo-relayctl users id`).
-    public var userID: String
+    package var userID: String
     /// The client it was granted to.
-    public var clientID: String
+    package var clientID: String
     /// Granted scopes.
-    public var scopes: [String]
+    package var scopes: [String]
     /// The audience (the MCP endpoint URL).
-    public var resource: String
+    package var resource: String
     /// `pending` until its code is redeemed, then `active`.
-    public var state: String
+    package var state: String
     /// Seconds since the epoch.
-    public var createdAt: Int
+    package var createdAt: Int
     /// The hard end of the grant and of every token it issues.
-    public var endsAt: Int
+    package var endsAt: Int
     /// Refresh rotations so far.
-    public var refreshCount: Int
+    package var refreshCount: Int
     /// When the refresh token was last rotated, if ever.
-    public var lastRefreshAt: Int?
+    package var lastRefreshAt: Int?
     /// The name the app gave itself when the person consented (untrusted text); nil when it gave
     /// none, or for a grant made before names were kept.
-    public var clientName: String?
+    package var clientName: String?
     /// `dcr` (self-registered: the name is unverified) or `cimd` (a client ID metadata document).
-    public var clientSource: String?
+    package var clientSource: String?
     /// Where the app sent the person back to: `host[:port]`, or `scheme://host` for a custom scheme.
-    public var redirectHost: String?
+    package var redirectHost: String?
     /// The last day (UTC, days since 1970-01-01) an MCP request used the grant; nil if none yet.
     /// Day precision only: it is written at most once a day.
-    public var lastUsedDay: Int?
+    package var lastUsedDay: Int?
 
     init(_ record: GrantRecord) {
         id = record.id
@@ -55,25 +55,25 @@ public struct GrantSummary: Sendable, Equatable {
 
 /// A client as the operator sees it: what it registered and when it was last used. Never its
 /// secret hash.
-public struct ClientSummary: Sendable, Equatable {
+package struct ClientSummary: Sendable, Equatable {
     /// The client ID: random for DCR clients, the document URL for metadata-document clients.
-    public var id: String
+    package var id: String
     /// `dcr` (registered) or `cimd` (a cached client ID metadata document).
-    public var source: String
+    package var source: String
     /// The name the client gave itself (untrusted text).
-    public var name: String?
+    package var name: String?
     /// Registered redirect URIs.
-    public var redirectURIs: [String]
+    package var redirectURIs: [String]
     /// `none`, `client_secret_post` or `client_secret_basic`.
-    public var authMethod: String
+    package var authMethod: String
     /// Grant types it registered.
-    public var grantTypes: [String]
+    package var grantTypes: [String]
     /// When it registered (or the document was fetched), seconds since the epoch.
-    public var registeredAt: Int
+    package var registeredAt: Int
     /// Its last authorization-code exchange; nil for a client that never connected anyone.
-    public var lastUsedAt: Int?
+    package var lastUsedAt: Int?
     /// When the store forgets it: an unused DCR client, or a cached document; nil for good.
-    public var expiresAt: Int?
+    package var expiresAt: Int?
 
     init(_ client: RegisteredClient, item: Item) {
         id = client.id
@@ -102,9 +102,9 @@ public struct ClientSummary: Sendable, Equatable {
 }
 
 /// What deleting a client did.
-public struct ClientDeletion: Sendable, Equatable {
+package struct ClientDeletion: Sendable, Equatable {
     /// Whether the client's record (or cached document) was there.
-    public var clientDeleted: Bool
+    package var clientDeleted: Bool
     /// Grants of that client revoked with it.
-    public var grantsRevoked: Int
+    package var grantsRevoked: Int
 }

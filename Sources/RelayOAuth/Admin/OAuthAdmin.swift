@@ -10,10 +10,10 @@ import RelaySync
 /// Nothing it returns holds a token, a hash of one, a secret or a sealed blob. A revocation takes
 /// effect at once in the store; a running relay may still accept a token it validated in the last
 /// `RELAY_OAUTH_VALIDATION_CACHE_TTL` seconds.
-public struct OAuthAdmin: Sendable {
+package struct OAuthAdmin: Sendable {
     /// The kinds `statistics()` counts, in display order: the partition-key prefix before `#`,
     /// with a grant's token index entries (`GRANT_INDEX`) apart from the grant, and `OTHER`.
-    public static var itemKinds: [String] { OAuthKeys.kinds }
+    package static var itemKinds: [String] { OAuthKeys.kinds }
 
     private let context: OAuthContext
     private let grants: Grants
@@ -22,7 +22,7 @@ public struct OAuthAdmin: Sendable {
     private let lastFailure = Locked<String?>(nil)
 
     /// An admin over `store` for a command-line tool.
-    public init(
+    package init(
         store: any Store, clock: any WallClock = SystemClock(),
         events: @escaping @Sendable (OAuthEvent) -> Void = { _ in }
     ) {
@@ -51,7 +51,7 @@ public struct OAuthAdmin: Sendable {
     /// The user ID for a CloudKit user record name: the HMAC the relay computes at sign-in
     /// (`AuthorizationServer.userID(recordName:)`), which `grants list --user` and
     /// `users disconnect` take.
-    public static func userID(recordName: String, userIDKey: SymmetricKey) -> String {
+    package static func userID(recordName: String, userIDKey: SymmetricKey) -> String {
         TokenHasher(secrets: OAuthSecrets(currentPepper: .init(version: 0, key: .random()), userIDKey: userIDKey))
             .userID(recordName: recordName)
     }
@@ -59,7 +59,7 @@ public struct OAuthAdmin: Sendable {
     // MARK: clients
 
     /// Every registered client and cached client metadata document, oldest first.
-    public func clients() async throws(OAuthError) -> [ClientSummary] {
+    package func clients() async throws(OAuthError) -> [ClientSummary] {
         var clients: [ClientSummary] = []
         for prefix in [OAuthKeys.clientPrefix, OAuthKeys.metadataDocumentPrefix] {
             clients += try await scanAll(prefix).compactMap(ClientSummary.init(item:))
@@ -68,7 +68,7 @@ public struct OAuthAdmin: Sendable {
     }
 
     /// One client by ID (a metadata-document client by its URL), or nil.
-    public func client(_ id: String) async throws(OAuthError) -> ClientSummary? {
+    package func client(_ id: String) async throws(OAuthError) -> ClientSummary? {
         guard let key = Self.clientKey(id) else { return nil }
         return try await run { () throws(OAuthError) in try await context.get(key).flatMap(ClientSummary.init(item:)) }
     }
@@ -77,7 +77,7 @@ public struct OAuthAdmin: Sendable {
     /// metadata-document client can come back: the next `/authorize` fetches its document again.
     /// Registrations of the same metadata share one record, so deleting a client (by its ID or by
     /// one registration's `<record>.<nonce>` ID) ends every registration of it.
-    public func deleteClient(_ id: String) async throws(OAuthError) -> ClientDeletion {
+    package func deleteClient(_ id: String) async throws(OAuthError) -> ClientDeletion {
         guard let key = Self.clientKey(id) else { return ClientDeletion(clientDeleted: false, grantsRevoked: 0) }
         // The client first, so no new grant can start while its old ones are revoked.
         let deleted = try await run { () throws(OAuthError) in try await context.delete(key) != nil }
@@ -92,14 +92,14 @@ public struct OAuthAdmin: Sendable {
 
     /// Registered clients that never completed a token exchange, registered before `cutoff`
     /// (seconds since the epoch) and holding no grant: what `purgeUnusedClients` deletes.
-    public func unusedClients(registeredBefore cutoff: Int) async throws(OAuthError) -> [ClientSummary] {
+    package func unusedClients(registeredBefore cutoff: Int) async throws(OAuthError) -> [ClientSummary] {
         try await unusedClientItems(registeredBefore: cutoff).map(\.summary)
     }
 
     /// Deletes the clients `unusedClients` lists, each only if it did not change meanwhile (a
     /// client that connects someone during the purge is kept); returns how many were deleted.
     /// Unused clients also expire by themselves after `RELAY_OAUTH_UNUSED_CLIENT_TTL`.
-    public func purgeUnusedClients(registeredBefore cutoff: Int) async throws(OAuthError) -> Int {
+    package func purgeUnusedClients(registeredBefore cutoff: Int) async throws(OAuthError) -> Int {
         var deleted = 0
         for (_, item) in try await unusedClientItems(registeredBefore: cutoff) {
             let gone = try await run { () throws(OAuthError) in
@@ -113,7 +113,7 @@ public struct OAuthAdmin: Sendable {
     // MARK: grants and users
 
     /// Every grant (a whole-store scan), or one user's grants (through the user's index), oldest first.
-    public func grants(userID: String? = nil) async throws(OAuthError) -> [GrantSummary] {
+    package func grants(userID: String? = nil) async throws(OAuthError) -> [GrantSummary] {
         var records: [GrantRecord] = []
         if let userID {
             let index = try await run { () throws(OAuthError) in
@@ -132,20 +132,20 @@ public struct OAuthAdmin: Sendable {
     }
 
     /// One grant, or nil.
-    public func grant(_ id: String) async throws(OAuthError) -> GrantSummary? {
+    package func grant(_ id: String) async throws(OAuthError) -> GrantSummary? {
         guard Self.isPlausibleID(id) else { return nil }
         return try await run { () throws(OAuthError) in try await grants.load(id).map(GrantSummary.init) }
     }
 
     /// Revokes a grant and every token it issued; returns whether it existed.
-    public func revokeGrant(_ id: String) async throws(OAuthError) -> Bool {
+    package func revokeGrant(_ id: String) async throws(OAuthError) -> Bool {
         guard Self.isPlausibleID(id) else { return false }
         return try await run { () throws(OAuthError) in try await grants.revoke(id, reason: "revoked by the operator") }
     }
 
     /// Revokes every grant of a user, as the disconnect page does, then scans for any grant of
     /// that user missing from the user's index; returns how many grants were revoked.
-    public func disconnect(userID: String) async throws(OAuthError) -> Int {
+    package func disconnect(userID: String) async throws(OAuthError) -> Int {
         guard Self.isPlausibleID(userID) else { return 0 }
         var count = try await run { () throws(OAuthError) in
             try await grants.revokeAll(userID: userID, reason: "disconnected by the operator")
@@ -159,7 +159,7 @@ public struct OAuthAdmin: Sendable {
     // MARK: counts
 
     /// Live items per kind (`itemKinds`), one page at a time.
-    public func statistics() async throws(OAuthError) -> [String: Int] {
+    package func statistics() async throws(OAuthError) -> [String: Int] {
         var counts: [String: Int] = [:]
         for kind in OAuthKeys.kinds { counts[kind] = 0 }
         try await scanPages("") { items in
@@ -169,7 +169,7 @@ public struct OAuthAdmin: Sendable {
     }
 
     /// Active grants that have not ended (the `relay_oauth_active_grants` gauge).
-    public func activeGrantCount() async throws(OAuthError) -> Int {
+    package func activeGrantCount() async throws(OAuthError) -> Int {
         let now = context.now
         var count = 0
         try await scanPages(OAuthKeys.grantPrefix) { items in

@@ -4,7 +4,7 @@ import RelayJSON
 extension AuthorizationServer {
     /// Adds every route: discovery (with CORS and preflights), `/register`, `/authorize`, the
     /// consent POST, the Apple callback, `/token`, `/revoke`, `/disconnect` and `/connections`.
-    public func register(on router: inout Router) {
+    package func register(on router: inout Router) {
         let resourceDocument = discovery.protectedResource
         let serverDocument = discovery.authorizationServer
         router.get(paths.protectedResource, immediate: { _ in Self.document(resourceDocument) })

@@ -6,14 +6,14 @@ extension AuthorizationServer {
     /// (`RegistrationShedding`). Cheap (no store operation, no hashing); for
     /// `ServerConfiguration.lowPriority`, which then serves such requests after everyone else's
     /// and drops their bodies unread.
-    public func shedsRegistration(_ request: Request) -> Bool {
+    package func shedsRegistration(_ request: Request) -> Bool {
         request.method == .post && request.path == paths.register && registrationShedWait(request) != nil
     }
 
     /// `inner`, with the registrations `shedsRegistration` names answered at once: the same 429
     /// as the registration path gives (body, `Retry-After`, CORS headers, the
     /// `registrations_per_address` refusal event), without parsing the body or starting a task.
-    public func sheddingRegistrations(_ inner: Responder) -> Responder {
+    package func sheddingRegistrations(_ inner: Responder) -> Responder {
         let register = paths.register
         return Responder { request in
             guard request.method == .post, request.path == register, let wait = self.registrationShedWait(request)

@@ -3,10 +3,10 @@ import RelayHTTP
 /// The one reader of `Authorization: Bearer <token>` (RFC 6750 §2.1): the OAuth server's
 /// validation and the MCP endpoint's cached fast path both take the token from here, so they can
 /// never disagree about which token a request carries.
-public enum BearerHeader {
+package enum BearerHeader {
     /// The token of a `Bearer` credential: the scheme in any case, then one space, then the token
     /// (further spaces or tabs before it are skipped). nil for another scheme or an empty token.
-    public static func token(in value: some StringProtocol) -> String? {
+    package static func token(in value: some StringProtocol) -> String? {
         guard value.count > 7, value.prefix(7).lowercased() == "bearer " else { return nil }
         let token = value.dropFirst(7).drop { $0 == " " || $0 == "\t" }
         return token.isEmpty ? nil : String(token)
@@ -14,7 +14,7 @@ public enum BearerHeader {
 
     /// The token of the request's only `Authorization` header; nil when there is none, more than
     /// one, or another scheme.
-    public static func token(of request: Request) -> String? {
+    package static func token(of request: Request) -> String? {
         let headers = request.headers.values("authorization")
         guard headers.count == 1 else { return nil }
         return token(in: headers[0])

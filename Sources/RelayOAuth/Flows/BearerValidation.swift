@@ -1,35 +1,35 @@
 import RelayHTTP
 
 /// What a valid bearer token gives the MCP endpoint: who, for which client and scopes, and the
-/// material RelayApp needs to open the grant's sealed CloudKit token with the presented token.
-public struct BearerGrant: Sendable, Equatable, CustomStringConvertible {
+/// material RelayService needs to open the grant's sealed CloudKit token with the presented token.
+package struct BearerGrant: Sendable, Equatable, CustomStringConvertible {
     /// The grant the token belongs to (for CloudKit 421: `AuthorizationServer.deleteGrant`).
-    public let grantID: String
+    package let grantID: String
     /// HMAC of the CloudKit user record name.
-    public let userID: String
-    public let clientID: String
+    package let userID: String
+    package let clientID: String
     /// What this request may do: the token's scopes that the grant still holds, in the server's
     /// order. The grant's scopes (what the person consented to) bound every token; a refresh may
     /// issue a token with fewer. The MCP endpoint checks a tool's required scopes against these.
-    public let scopes: [String]
+    package let scopes: [String]
     /// The audience the token was issued for (the canonical resource).
-    public let resource: String
+    package let resource: String
     /// The grant's sealed CloudKit token, as the sealer (or the last re-seal) produced it.
-    public let sealed: [UInt8]
+    package let sealed: [UInt8]
     /// The grant's store version, for `AuthorizationServer.replaceSealed` (compare-and-swap).
-    public let grantVersion: Int
+    package let grantVersion: Int
     /// The grant secret bound to this token (`TokenBinder.unbind` with the presented token opens it).
-    public let boundSecret: [UInt8]
+    package let boundSecret: [UInt8]
     /// The keyed hash of the token: a cache key for an unwrapped data key, never the token itself.
-    public let tokenHash: String
+    package let tokenHash: String
     /// When the token expires, seconds since the epoch.
-    public let expiresAt: Int
+    package let expiresAt: Int
     /// The day (UTC, days since the epoch) the grant's record said it was last used, as read by the
     /// validation; `AuthorizationServer.noteUse` writes today's at most once a day.
-    public internal(set) var lastUsedDay: Int? = nil
+    package internal(set) var lastUsedDay: Int? = nil
 
     /// Identifiers only: no sealed bytes, no bound secret.
-    public var description: String { "BearerGrant(grant: \(grantID), client: \(clientID), scopes: \(scopes))" }
+    package var description: String { "BearerGrant(grant: \(grantID), client: \(clientID), scopes: \(scopes))" }
 }
 
 /// Bearer validation for the MCP endpoint (RFC 6750 §2.1 header only; RFC 8707 audience).

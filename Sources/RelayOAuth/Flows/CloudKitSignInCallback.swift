@@ -2,10 +2,10 @@ import RelayHTTP
 
 /// What Apple's CloudKit web sign-in appends to the URL it sends the person back to. Read by the hosted
 /// relay's callback and by `mustdo-relay local`'s listener alike.
-public enum CloudKitSignInCallback {
+package enum CloudKitSignInCallback {
     /// `ckWebAuthToken` (or the older `ckSession`) from the raw query. `+` stays `+`: the token is
     /// base64 and Apple does not always percent-encode it.
-    public static func webAuthToken(in request: Request) -> String? {
+    package static func webAuthToken(in request: Request) -> String? {
         guard let query = request.rawQuery else { return nil }
         var session: String?
         for part in query.split(separator: "&") {

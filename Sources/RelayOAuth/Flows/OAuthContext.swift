@@ -1,6 +1,7 @@
 import RelayCrypto
 import RelayJSON
 import RelayStore
+import RelaySync
 
 /// What every flow shares: settings, the store (with store failures already turned into OAuth
 /// errors), hashing, token binding, the clock and the audit hook.
@@ -119,7 +120,7 @@ struct OAuthContext: Sendable {
 }
 
 /// Audit events: what happened, never with a token, code, secret or address.
-public enum OAuthEvent: Sendable, Equatable {
+package enum OAuthEvent: Sendable, Equatable {
     /// A registration stored a new client record.
     case clientRegistered(clientID: String)
     /// A registration matched a stored client's metadata and was answered from that record.
@@ -151,7 +152,7 @@ public enum OAuthEvent: Sendable, Equatable {
 }
 
 /// The limits the authorization server enforces across instances (through the store).
-public enum OAuthLimit: String, Sendable, Equatable, CaseIterable {
+package enum OAuthLimit: String, Sendable, Equatable, CaseIterable {
     /// New clients `POST /register` may store per client address (`registrationRateLimit`).
     case registrationsPerAddress = "registrations_per_address"
     /// Registered clients nobody has used yet (`maximumUnusedClients`).

@@ -2,7 +2,7 @@ import RelayHTTP
 import RelayStore
 import RelaySync
 
-/// A fixed-window counter per client address (or any other key: RelayApp counts tool calls per
+/// A fixed-window counter per client address (or any other key: RelayService counts tool calls per
 /// grant with it), in memory. Enough for one relay instance; with several instances each enforces
 /// its own share.
 ///
@@ -11,7 +11,7 @@ import RelaySync
 /// `capacity` windows: past it, expired windows go first, then the oldest ones (those addresses
 /// start afresh), a tenth of the table at a time, so a flood of new addresses costs bounded memory
 /// and amortised constant time per request rather than a scan of the table on every request.
-public final class RateLimiter: Sendable {
+package final class RateLimiter: Sendable {
     private struct Window {
         var start: Int
         var count: Int
@@ -22,7 +22,7 @@ public final class RateLimiter: Sendable {
     private let windows = Locked<[String: Window]>([:])
 
     /// A limiter holding at most `capacity` windows.
-    public init(_ limit: OAuthConfiguration.RateLimit, capacity: Int = 100_000) {
+    package init(_ limit: OAuthConfiguration.RateLimit, capacity: Int = 100_000) {
         self.limit = limit
         self.capacity = max(10, capacity)
     }
@@ -35,7 +35,7 @@ public final class RateLimiter: Sendable {
 
     /// Counts one request under `key` exactly as given (no address folding) at `now`, in seconds;
     /// returns the seconds to wait when over the limit.
-    public func admit(key: String, now: Int) -> Int? {
+    package func admit(key: String, now: Int) -> Int? {
         windows.withLock { windows in
             if windows[key] == nil && windows.count >= capacity { makeRoom(&windows, now: now) }
             var window = windows[key] ?? Window(start: now, count: 0)

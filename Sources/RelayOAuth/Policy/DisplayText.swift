@@ -15,9 +15,9 @@
 /// Persian, the Indic scripts and emoji sequences need) and the variation selectors U+FE00–U+FE0F and
 /// U+E0100–U+E01EF (emoji and ideograph presentation). They change how neighbouring characters join or
 /// look, never the order of the text around them.
-public enum DisplayText {
+package enum DisplayText {
     /// Whether `scalar` may not appear in a name shown to a person.
-    public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x200C, 0x200D, 0xFE00...0xFE0F, 0xE0100...0xE01EF: return false
         default: break
@@ -30,11 +30,11 @@ public enum DisplayText {
     }
 
     /// Whether `text` holds no hidden scalar.
-    public static func isShowable(_ text: String) -> Bool { !text.unicodeScalars.contains(where: isHidden) }
+    package static func isShowable(_ text: String) -> Bool { !text.unicodeScalars.contains(where: isHidden) }
 
     /// `text` with every hidden scalar replaced by `replacement` (for an operator's terminal, where the
     /// name must stay recognisable and the replacement shows that something was there).
-    public static func neutralised(_ text: String, replacement: Unicode.Scalar = "?") -> String {
+    package static func neutralised(_ text: String, replacement: Unicode.Scalar = "?") -> String {
         guard !isShowable(text) else { return text }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars { scalars.append(isHidden(scalar) ? replacement : scalar) }

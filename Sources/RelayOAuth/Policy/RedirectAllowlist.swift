@@ -6,12 +6,12 @@
 /// In the path, `*` stands for exactly one non-empty segment and a final `**` for any rest of the
 /// path, query included; without `**` a URI with a query does not match. `:*` allows any port or
 /// none.
-public struct RedirectAllowlist: Sendable, Equatable {
+package struct RedirectAllowlist: Sendable, Equatable {
     /// The defaults: the exact callbacks of the clients in `docs/clients.md`, and loopback on any
     /// port and path (Claude Code, Cursor's desktop app, VS Code desktop, the MCP Inspector,
     /// mcp-remote, both SDKs, RFC 8252 native apps). Each entry names the source that shows a
     /// real client sending it.
-    public static let defaultPatterns = [
+    package static let defaultPatterns = [
         // claude.ai, Claude Desktop and mobile (one connector backend): claude.com's connector
         // authentication guide; their metadata document lists the claude.ai one.
         "https://claude.ai/api/mcp/auth_callback",
@@ -52,10 +52,10 @@ public struct RedirectAllowlist: Sendable, Equatable {
     let patterns: [Pattern]
 
     /// The patterns as written, for display and configuration checks.
-    public let texts: [String]
+    package let texts: [String]
 
     /// An allowlist; nil when a pattern is malformed (the configuration check names it).
-    public init?(_ texts: [String] = RedirectAllowlist.defaultPatterns) {
+    package init?(_ texts: [String] = RedirectAllowlist.defaultPatterns) {
         var patterns: [Pattern] = []
         for text in texts {
             guard let pattern = Self.parse(text) else { return nil }
@@ -71,7 +71,7 @@ public struct RedirectAllowlist: Sendable, Equatable {
     }
 
     /// The first pattern that does not parse, for configuration messages.
-    public static func invalidPattern(in texts: [String]) -> String? {
+    package static func invalidPattern(in texts: [String]) -> String? {
         texts.first { parse($0) == nil }
     }
 

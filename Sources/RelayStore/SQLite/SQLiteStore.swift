@@ -12,9 +12,9 @@ import RelaySync
 ///
 /// With `synchronous = FULL` (the default) an acknowledged write survives a crash of the process
 /// (`kill -9`) and of the machine; `NORMAL` survives the process only.
-public final class SQLiteStore: Store {
+package final class SQLiteStore: Store {
     /// SQLite's `PRAGMA synchronous` in WAL mode.
-    public enum Synchronous: Sendable, Hashable {
+    package enum Synchronous: Sendable, Hashable {
         /// fsync the WAL on every commit: durable across power loss.
         case full
         /// fsync only at checkpoints: durable across process crashes.
@@ -23,37 +23,37 @@ public final class SQLiteStore: Store {
 
     /// The schema version this build writes (`PRAGMA user_version`): the table is created, or
     /// upgraded, when a store opens the file; a file from a newer build is refused.
-    public static var schemaVersion: Int { ItemTable.schemaVersion }
+    package static var schemaVersion: Int { ItemTable.schemaVersion }
 
     /// Settings of a store; only `path` is required.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The database file; created if missing (its directory must exist).
-        public var path: String
+        package var path: String
         /// Reader connections (and threads).
-        public var readerCount = 2
+        package var readerCount = 2
         /// How long a connection waits for a lock held by another process.
-        public var busyTimeout: Duration = .seconds(2)
+        package var busyTimeout: Duration = .seconds(2)
         /// How long a caller waits for any operation before getting `unavailable`.
-        public var operationTimeout: Duration = .seconds(5)
+        package var operationTimeout: Duration = .seconds(5)
         /// Queued operations per queue (reads, writes) before new ones get `throttled`.
-        public var maxPendingOperations = 10_000
+        package var maxPendingOperations = 10_000
         /// Writes committed together in one transaction at most.
-        public var maxBatchSize = 128
+        package var maxBatchSize = 128
         /// How often expired items are purged in the background (nil: never on its own).
-        public var purgeInterval: Duration? = .seconds(60)
+        package var purgeInterval: Duration? = .seconds(60)
         /// Items deleted per purge transaction, so a purge never holds the writer for long.
-        public var purgeBatchSize = 1000
+        package var purgeBatchSize = 1000
         /// Durability of commits.
-        public var synchronous: Synchronous = .full
+        package var synchronous: Synchronous = .full
         /// SQLite's page cache per connection, in KiB (B-tree interior pages of a million items fit).
-        public var pageCacheKiB = 8192
+        package var pageCacheKiB = 8192
         /// How often a background connection checkpoints the WAL into the database file.
-        public var checkpointInterval: Duration = .seconds(1)
+        package var checkpointInterval: Duration = .seconds(1)
         /// Test hook: runs on the database thread before each read and inside each write batch.
         var beforeEachBatch: (@Sendable () -> Void)?
 
         /// Defaults for the database at `path`.
-        public init(path: String) {
+        package init(path: String) {
             self.path = path
         }
     }
@@ -79,16 +79,16 @@ public final class SQLiteStore: Store {
 
     /// Bytes SQLite has allocated in this process (page caches of every connection, statements),
     /// for the metrics: the page caches grow with the file up to `pageCacheKiB` per connection.
-    public static var memoryInUse: Int { SQLiteConnection.memoryInUse }
+    package static var memoryInUse: Int { SQLiteConnection.memoryInUse }
 
     /// Opens (creating if needed) the database with default settings.
-    public static func open(path: String, clock: any WallClock = SystemClock()) async throws(StoreError) -> SQLiteStore
+    package static func open(path: String, clock: any WallClock = SystemClock()) async throws(StoreError) -> SQLiteStore
     {
         try await open(Configuration(path: path), clock: clock)
     }
 
     /// Opens (creating if needed) the database. The files are opened on a helper thread.
-    public static func open(_ configuration: Configuration, clock: any WallClock = SystemClock())
+    package static func open(_ configuration: Configuration, clock: any WallClock = SystemClock())
         async throws(StoreError)
         -> SQLiteStore
     {
@@ -127,12 +127,12 @@ public final class SQLiteStore: Store {
 
     /// Finishes queued work, then closes every connection (checkpointing the WAL). Later calls
     /// fail with `unavailable`.
-    public func close() async {
+    package func close() async {
         purging.withLock { $0?.cancel() }
         await threads.shutdown()
     }
 
-    public func get(_ key: ItemKey) async throws(StoreError) -> Item? {
+    package func get(_ key: ItemKey) async throws(StoreError) -> Item? {
         try StoreLimits.check(key)
         let clock = self.clock
         return try await threads.read { (connection) throws(StoreError) -> Item? in
@@ -140,7 +140,7 @@ public final class SQLiteStore: Store {
         }
     }
 
-    public func put(
+    package func put(
         _ key: ItemKey, attributes: JSONObject, expiresAt: Int?, condition: WriteCondition
     ) async throws(StoreError) -> Item {
         let outcome = try await apply(
@@ -149,20 +149,21 @@ public final class SQLiteStore: Store {
         return item
     }
 
-    public func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError) -> Item
+    package func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError)
+        -> Item
     {
         let outcome = try await apply(Write(key: key, change: .update(update), condition: condition))
         guard case .store(let item, _) = outcome else { throw .invalid("update produced no item") }
         return item
     }
 
-    public func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
+    package func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
         let outcome = try await apply(Write(key: key, change: .delete, condition: condition))
         guard case .remove(let previous) = outcome else { throw .invalid("delete produced an item") }
         return previous
     }
 
-    public func query(_ query: Query) async throws(StoreError) -> QueryPage {
+    package func query(_ query: Query) async throws(StoreError) -> QueryPage {
         try StoreLimits.check(query)
         let clock = self.clock
         return try await threads.read { (connection) throws(StoreError) -> QueryPage in
@@ -170,7 +171,7 @@ public final class SQLiteStore: Store {
         }
     }
 
-    public func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
+    package func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {
         try StoreLimits.checkScan(pkPrefix: pkPrefix, cursor: cursor, limit: limit)
         let clock = self.clock
         return try await threads.read { (connection) throws(StoreError) -> ScanPage in
@@ -180,7 +181,7 @@ public final class SQLiteStore: Store {
 
     /// Deletes every expired item now, one bounded transaction at a time; returns how many.
     @discardableResult
-    public func purgeExpired() async throws(StoreError) -> Int {
+    package func purgeExpired() async throws(StoreError) -> Int {
         let clock = self.clock
         let limit = purgeBatchSize
         var total = 0
@@ -194,14 +195,14 @@ public final class SQLiteStore: Store {
     }
 
     /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound file, otherwise the problems found.
-    public func integrityCheck() async throws(StoreError) -> [String] {
+    package func integrityCheck() async throws(StoreError) -> [String] {
         try await threads.read { (connection) throws(StoreError) -> [String] in
             try connection.column("PRAGMA integrity_check")
         }
     }
 
     /// Rows in the table, expired ones included (what a purge has not removed yet).
-    public func storedItemCount() async throws(StoreError) -> Int {
+    package func storedItemCount() async throws(StoreError) -> Int {
         try await threads.read { (connection) throws(StoreError) -> Int in try ItemTable.count(connection) }
     }
 

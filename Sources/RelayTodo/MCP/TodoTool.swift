@@ -9,17 +9,17 @@ import RelayMCP
 /// `structuredContent` plus the same JSON as text. Failures: `TodoError` and upstream failures become
 /// `isError` results (`{code, message, field?, retryAfter?}`), a dead iCloud session becomes
 /// `ToolError.sessionEnded()` (HTTP 401), anything else is rethrown for the endpoint's `INTERNAL_ERROR`.
-public struct TodoTool<Principal: TodoPrincipal>: Tool {
+package struct TodoTool<Principal: TodoPrincipal>: Tool {
     /// What a tool body gets: the arguments, the person's records, and the call's instant.
     typealias Body = @Sendable (JSONValue, TodoDatabase, Date) async throws -> JSONValue
 
     /// Name, title, description, schemas, annotations.
-    public let definition: ToolDefinition
+    package let definition: ToolDefinition
     let environment: TodoToolEnvironment
     let body: Body
 
     /// Runs the tool for `context.principal`.
-    public func call(_ arguments: JSONObject, context: ToolContext<Principal>) async throws -> ToolResult {
+    package func call(_ arguments: JSONObject, context: ToolContext<Principal>) async throws -> ToolResult {
         let database = TodoDatabase(
             client: environment.client, schema: environment.schema, session: context.principal.session)
         let structured: JSONValue
@@ -57,7 +57,7 @@ extension TodoTools {
     /// ```
     ///
     /// `schema` names the record types and fields (the app's by default); `clock` is for tests.
-    public static func tools<Principal: TodoPrincipal>(
+    package static func tools<Principal: TodoPrincipal>(
         client: CloudKitClient, schema: RecordSchema = RecordSchema(),
         clock: @escaping @Sendable () -> Date = { Date() }, for principal: Principal.Type = Principal.self
     ) -> [any Tool<Principal>] {

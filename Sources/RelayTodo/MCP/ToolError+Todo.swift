@@ -4,7 +4,7 @@ import RelayMCP
 
 extension TodoError {
     /// The MCP tool error: the same code, message and field, `retryAfter` as an extra member.
-    public var toolError: ToolError {
+    package var toolError: ToolError {
         ToolError(
             code: code.rawValue, message: message, field: field,
             details: retryAfter.map { ["retryAfter": .int($0)] } ?? [:])

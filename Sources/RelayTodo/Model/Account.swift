@@ -2,29 +2,29 @@ import Foundation
 
 /// The user's `Account` record (record name `account`), with defaults filled in: a missing record or field
 /// means UTC, 09:00, no quiet hours, trial not started.
-public struct Account: Sendable, Equatable {
+package struct Account: Sendable, Equatable {
     /// The locale the app runs in (`ja_JP`, `en_US`), if known.
-    public var locale: String?
+    package var locale: String?
     /// Time zone and default time.
-    public var rules: TimeRules
+    package var rules: TimeRules
     /// Quiet hours, or nil when off.
-    public var quietHours: QuietHours?
+    package var quietHours: QuietHours?
     /// When the 30-day trial started; nil = not started.
-    public var trialStartedAt: Date?
+    package var trialStartedAt: Date?
     /// The end of the paid subscription.
-    public var subscribedUntil: Date?
+    package var subscribedUntil: Date?
     /// The app's own verdict mirrored into the record (`canAddTodos` INT64 0/1), if present.
-    public var canAddTodosHint: Bool?
+    package var canAddTodosHint: Bool?
     /// The record's `changedAt`.
-    public var changedAt: Date?
+    package var changedAt: Date?
     /// What the device wrote that could not be used, one line each (`get_me` reports them): an unknown time zone,
     /// a default time or quiet hours that are not `HH:mm`, a record that does not decode.
-    public var warnings: [String] = []
+    package var warnings: [String] = []
 
     /// An Account from the raw record fields. Malformed values fall back to the defaults (an unknown zone
     /// name → UTC, a bad `defaultTime` → 09:00, quiet hours need both ends valid and different) and each one
     /// adds a line to `warnings`; equal quiet-hour ends are the app's way of turning them off, not a warning.
-    public init(
+    package init(
         locale: String? = nil, timeZone: String? = nil, defaultTime: String? = nil,
         quietHoursStart: String? = nil, quietHoursEnd: String? = nil, trialStartedAt: Date? = nil,
         subscribedUntil: Date? = nil, canAddTodos: Int? = nil, changedAt: Date? = nil
@@ -67,8 +67,8 @@ public struct Account: Sendable, Equatable {
     }
 
     /// The Account of a user whose record does not exist yet.
-    public static let defaults = Account()
+    package static let defaults = Account()
 
     /// Whether descriptions should also be given in Japanese (`locale` starts with `ja`).
-    public var prefersJapanese: Bool { locale?.lowercased().hasPrefix("ja") ?? false }
+    package var prefersJapanese: Bool { locale?.lowercased().hasPrefix("ja") ?? false }
 }

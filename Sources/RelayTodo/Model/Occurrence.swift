@@ -2,20 +2,20 @@ import Foundation
 
 /// An `Occurrence` record: the state of one day of a repeating to-do. Record name `<todoId>|<YYYY-MM-DD>`;
 /// last writer wins on `changedAt`.
-public struct Occurrence: Sendable, Equatable {
+package struct Occurrence: Sendable, Equatable {
     /// The repeating to-do's id.
-    public var todoId: String
+    package var todoId: String
     /// The occurrence's date in the to-do's time zone.
-    public var date: LocalDate
+    package var date: LocalDate
     /// done, skipped or snoozed.
-    public var state: OccurrenceState
+    package var state: OccurrenceState
     /// For `snoozed`: when it rings again.
-    public var snoozedUntil: Date?
+    package var snoozedUntil: Date?
     /// When this state was set.
-    public var changedAt: Date?
+    package var changedAt: Date?
 
     /// An occurrence with every field given.
-    public init(
+    package init(
         todoId: String, date: LocalDate, state: OccurrenceState, snoozedUntil: Date? = nil, changedAt: Date? = nil
     ) {
         self.todoId = todoId
@@ -26,14 +26,14 @@ public struct Occurrence: Sendable, Equatable {
     }
 
     /// `<todoId>|<YYYY-MM-DD>`.
-    public var recordName: String { Occurrence.recordName(todoId: todoId, date: date) }
+    package var recordName: String { Occurrence.recordName(todoId: todoId, date: date) }
 
     /// The record name of the occurrence of `todoId` on `date`.
-    public static func recordName(todoId: String, date: LocalDate) -> String { "\(todoId)|\(date)" }
+    package static func recordName(todoId: String, date: LocalDate) -> String { "\(todoId)|\(date)" }
 }
 
 /// `Occurrence.state`.
-public enum OccurrenceState: String, Sendable, CaseIterable {
+package enum OccurrenceState: String, Sendable, CaseIterable {
     /// Done for that day.
     case done
     /// Skipped for that day.

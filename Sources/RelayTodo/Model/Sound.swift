@@ -1,5 +1,5 @@
 /// An alarm sound: the 25 names the app knows (`spec/tools.md`).
-public enum Sound: String, Sendable, CaseIterable {
+package enum Sound: String, Sendable, CaseIterable {
     case `default`
     case chime
     case marimba

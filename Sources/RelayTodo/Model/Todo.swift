@@ -1,38 +1,38 @@
 import Foundation
 
 /// A `Todo` record (record name: lowercase UUID). A to-do is one-off when `repeatRule` is nil.
-public struct Todo: Sendable, Equatable {
+package struct Todo: Sendable, Equatable {
     /// The record name.
-    public var id: String
+    package var id: String
     /// 1–200 characters.
-    public var title: String
+    package var title: String
     /// Up to 4000 characters.
-    public var notes: String?
+    package var notes: String?
     /// When the alarm rings; for a repeating to-do the first occurrence.
-    public var dueAt: Date?
+    package var dueAt: Date?
     /// The IANA zone whose wall clock repeats follow (the Account zone when created by the relay).
-    public var timeZone: String?
+    package var timeZone: String?
     /// The alarm sound; nil when the record has none or one this version does not know.
-    public var sound: Sound?
+    package var sound: Sound?
     /// The repeat rule; nil = one-off.
-    public var repeatRule: RepeatRule?
+    package var repeatRule: RepeatRule?
     /// pending, done or skipped (one-off items; repeating items keep their state per Occurrence).
-    public var status: TodoStatus
+    package var status: TodoStatus
     /// A one-off's alarm is postponed to this instant.
-    public var snoozedUntil: Date?
+    package var snoozedUntil: Date?
     /// When a one-off was marked done.
-    public var completedAt: Date?
+    package var completedAt: Date?
     /// Soft delete: set = deleted; the app purges later.
-    public var deletedAt: Date?
+    package var deletedAt: Date?
     /// Who created it.
-    public var source: TodoSource
+    package var source: TodoSource
     /// When it was created.
-    public var createdAt: Date?
+    package var createdAt: Date?
     /// When any field last changed; decides merges.
-    public var changedAt: Date?
+    package var changedAt: Date?
 
     /// A to-do with every field given; optional ones default to nil, status to pending, source to app.
-    public init(
+    package init(
         id: String, title: String, notes: String? = nil, dueAt: Date? = nil, timeZone: String? = nil,
         sound: Sound? = nil, repeatRule: RepeatRule? = nil, status: TodoStatus = .pending,
         snoozedUntil: Date? = nil, completedAt: Date? = nil, deletedAt: Date? = nil, source: TodoSource = .app,
@@ -55,13 +55,13 @@ public struct Todo: Sendable, Equatable {
     }
 
     /// Whether it repeats.
-    public var isRepeating: Bool { repeatRule != nil }
+    package var isRepeating: Bool { repeatRule != nil }
 
     /// Whether it is soft-deleted (tools treat it as not found).
-    public var isDeleted: Bool { deletedAt != nil }
+    package var isDeleted: Bool { deletedAt != nil }
 
     /// The rules for this to-do's own zone (falls back to the Account zone), with the Account default time.
-    public func rules(account: Account) -> TimeRules {
+    package func rules(account: Account) -> TimeRules {
         guard let timeZone, timeZone != account.rules.zoneName else { return account.rules }
         let rules = TimeRules(zoneName: timeZone, defaultTime: account.rules.defaultTime)
         // An unknown name falls back to UTC inside TimeRules; the Account zone is the better guess.
@@ -70,7 +70,7 @@ public struct Todo: Sendable, Equatable {
 }
 
 /// `Todo.status`.
-public enum TodoStatus: String, Sendable, CaseIterable {
+package enum TodoStatus: String, Sendable, CaseIterable {
     /// Waiting to ring (also while snoozed).
     case pending
     /// Done.
@@ -80,7 +80,7 @@ public enum TodoStatus: String, Sendable, CaseIterable {
 }
 
 /// `Todo.source`.
-public enum TodoSource: String, Sendable, CaseIterable {
+package enum TodoSource: String, Sendable, CaseIterable {
     /// Created in the app.
     case app
     /// Created through MCP.
@@ -89,11 +89,11 @@ public enum TodoSource: String, Sendable, CaseIterable {
 
 /// The fields of a `Todo` record (default CloudKit names; `TodoRecord.Schema` may rename them). A write changes
 /// only the fields it means to, and the merge after a CONFLICT re-applies exactly those.
-public enum TodoField: String, Sendable, CaseIterable, Comparable {
+package enum TodoField: String, Sendable, CaseIterable, Comparable {
     case title, notes, dueAt, timeZone, sound, repeatRule, status, snoozedUntil, completedAt, deletedAt
     case source, createdAt, changedAt
 
-    public static func < (lhs: TodoField, rhs: TodoField) -> Bool {
+    package static func < (lhs: TodoField, rhs: TodoField) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

@@ -14,9 +14,9 @@ import RelayMCP
 /// Arguments are optional and validated here (`PromptArgumentError` → -32602): dates must be `YYYY-MM-DD`,
 /// `focus` one line of at most 200 characters. A date given is turned into the exact `list_todos` arguments;
 /// without one the model derives them from `get_me`'s today, in the person's time zone.
-public enum MustDoPrompts {
+package enum MustDoPrompts {
     /// A language the prompts are written in.
-    public enum Language: String, Sendable, CaseIterable {
+    package enum Language: String, Sendable, CaseIterable {
         /// English (`plan_my_day`).
         case english = "en"
         /// Japanese (`plan_my_day_ja`).
@@ -27,12 +27,12 @@ public enum MustDoPrompts {
     }
 
     /// Every prompt, English first, in the order `prompts/list` shows them.
-    public static let all: [Prompt] = Language.allCases.flatMap { language in
+    package static let all: [Prompt] = Language.allCases.flatMap { language in
         [planMyDay(language), weeklyReview(language), clearBacklog(language)]
     }
 
     /// The tools the prompts tell the model to call (each must be registered wherever the prompts are).
-    public static let toolsNamed: [String] = [
+    package static let toolsNamed: [String] = [
         ToolName.getMe, ToolName.listTodos, ToolName.snooze, ToolName.update, ToolName.complete, ToolName.delete,
     ]
 

@@ -3,7 +3,7 @@ import RelayJSON
 extension RepeatRule {
     /// The canonical object: `kind`, `interval`, `weekdays`, `monthly` (monthly rules only) and `end`, every
     /// member present, in this order. Used in tool results and, as a string, in the record.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = [
             "kind": .string(kind.rawValue), "interval": .int(interval),
             "weekdays": .array(weekdays.map { .int($0.rawValue) }),
@@ -26,12 +26,12 @@ extension RepeatRule {
     }
 
     /// The record's `repeatRule` string: compact canonical JSON.
-    public var recordValue: String { json.jsonString }
+    package var recordValue: String { json.jsonString }
 
     /// Reads a record's `repeatRule` string. Strict first; if the app wrote something this version does not
     /// accept, each member is read on its own and bad ones take their defaults, so a repeating to-do is never
     /// mistaken for a one-off. Nil for an empty or non-JSON string or a kind of `none`/unknown.
-    public init?(recordValue: String) {
+    package init?(recordValue: String) {
         guard !recordValue.isEmpty, let value = try? JSONValue(parsing: recordValue) else { return nil }
         do {
             guard let strict = try RepeatRule.parse(value) else { return nil }

@@ -4,7 +4,7 @@ extension RepeatRule {
     /// `start` is the first occurrence (`dueAt`) on the to-do's wall clock; without it the day and time
     /// that come from `dueAt` are left out. Days some months or years lack are explained (the 31st, the fifth
     /// Monday, 29 February: `RepeatSchedule`). `zone` names the to-do's time zone when it is not the account's.
-    public func englishDescription(start: LocalDateTime?, zone: String? = nil) -> String {
+    package func englishDescription(start: LocalDateTime?, zone: String? = nil) -> String {
         var text: String
         switch kind {
         case .daily:

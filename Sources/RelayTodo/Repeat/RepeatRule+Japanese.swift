@@ -5,7 +5,7 @@ extension RepeatRule {
     /// `start` is the first occurrence on the to-do's wall clock and `zone` the to-do's zone when it is not the
     /// account's, as in `englishDescription(start:zone:)`: 「毎月 第5月曜日 09:00（第5月曜日がない月はなし）」,
     /// 「毎年 2月29日 08:00（うるう年以外は2月28日）」, 「毎日 07:30（Europe/London時間）」.
-    public func japaneseDescription(start: LocalDateTime?, zone: String? = nil) -> String {
+    package func japaneseDescription(start: LocalDateTime?, zone: String? = nil) -> String {
         var parts: [String] = []
         var notes: [String] = []
         switch kind {

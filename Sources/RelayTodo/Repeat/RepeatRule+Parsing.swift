@@ -4,7 +4,7 @@ extension RepeatRule {
     /// Parses a `repeat` argument. Returns nil for `null` or `{kind: "none"}` (no repetition). Errors are
     /// `INVALID_ARGUMENT` naming the nested field (`repeat.interval`, `repeat.monthly.ordinal`, …); sub-fields
     /// left out take their defaults, unknown members and members that do not apply to the kind are errors.
-    public static func parse(_ value: JSONValue, field: String = "repeat") throws(TodoError) -> RepeatRule? {
+    package static func parse(_ value: JSONValue, field: String = "repeat") throws(TodoError) -> RepeatRule? {
         if value.isNull { return nil }
         let object = try ArgumentObject(
             value, field: field, allowed: ["kind", "interval", "weekdays", "monthly", "end"])

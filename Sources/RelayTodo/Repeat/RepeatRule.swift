@@ -1,9 +1,9 @@
 /// How a to-do repeats (`repeat` in the tools, the `repeatRule` JSON string in the record). The first
 /// occurrence is the to-do's `dueAt`; every occurrence rings at that wall-clock time in the to-do's zone.
 /// A rule of kind `none` is not a rule: parsing it yields nil (one-off).
-public struct RepeatRule: Sendable, Equatable {
+package struct RepeatRule: Sendable, Equatable {
     /// The repeating kinds (`none` only exists in input).
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         case daily
         case weekly
         case monthly
@@ -11,7 +11,7 @@ public struct RepeatRule: Sendable, Equatable {
     }
 
     /// Which day of the month a monthly rule uses.
-    public enum Monthly: Sendable, Equatable {
+    package enum Monthly: Sendable, Equatable {
         /// The day of `dueAt`; months without that day use their last day.
         case dayOfMonth
         /// The `ordinal`-th `weekday` of the month; ordinal 1…5, or -1 for the last.
@@ -19,7 +19,7 @@ public struct RepeatRule: Sendable, Equatable {
     }
 
     /// When the rule stops.
-    public enum End: Sendable, Equatable {
+    package enum End: Sendable, Equatable {
         /// Never.
         case never
         /// After the occurrence on this date (inclusive).
@@ -29,18 +29,18 @@ public struct RepeatRule: Sendable, Equatable {
     }
 
     /// The kind.
-    public var kind: Kind
+    package var kind: Kind
     /// Every `interval` days/weeks/months/years, 1…99.
-    public var interval: Int
+    package var interval: Int
     /// Weekly only: the days (sorted, no repeats); empty = the weekday of `dueAt`.
-    public var weekdays: [Weekday]
+    package var weekdays: [Weekday]
     /// Monthly only.
-    public var monthly: Monthly
+    package var monthly: Monthly
     /// When it stops.
-    public var end: End
+    package var end: End
 
     /// A rule; the caller guarantees the ranges (use `RepeatRule(json:field:)` for untrusted input).
-    public init(
+    package init(
         kind: Kind, interval: Int = 1, weekdays: [Weekday] = [], monthly: Monthly = .dayOfMonth, end: End = .never
     ) {
         self.kind = kind
@@ -51,9 +51,9 @@ public struct RepeatRule: Sendable, Equatable {
     }
 
     /// The allowed interval.
-    public static let intervals = 1...99
+    package static let intervals = 1...99
     /// The allowed `end.count`.
-    public static let counts = 1...999
+    package static let counts = 1...999
     /// The allowed monthly ordinals.
-    public static let ordinals = [1, 2, 3, 4, 5, -1]
+    package static let ordinals = [1, 2, 3, 4, 5, -1]
 }

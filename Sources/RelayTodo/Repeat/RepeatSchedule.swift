@@ -12,16 +12,16 @@
 /// The start is always an occurrence, even when a record the app wrote starts on a day the rule does not
 /// list; the relay itself aligns a new first occurrence with `alignedStart(_:)`. Occurrences are limited to
 /// years up to 9999 (`LocalDate`'s range).
-public struct RepeatSchedule: Sendable, Equatable {
+package struct RepeatSchedule: Sendable, Equatable {
     /// The rule.
-    public let rule: RepeatRule
+    package let rule: RepeatRule
     /// The first occurrence.
-    public let start: LocalDate
+    package let start: LocalDate
     /// For `end.count`: every occurrence, ascending (at most 999).
     private let counted: [LocalDate]?
 
     /// The schedule of `rule` starting on `start`.
-    public init(rule: RepeatRule, start: LocalDate) {
+    package init(rule: RepeatRule, start: LocalDate) {
         self.rule = rule
         self.start = start
         if case .count(let count) = rule.end {
@@ -39,14 +39,14 @@ public struct RepeatSchedule: Sendable, Equatable {
     }
 
     /// Whether the rule rings on `date`.
-    public func contains(_ date: LocalDate) -> Bool {
+    package func contains(_ date: LocalDate) -> Bool {
         if let counted { return counted.contains(date) }
         guard date >= start, withinEnd(date) else { return false }
         return (Self.days(rule, start: start, period: period(of: date)) ?? []).contains(date)
     }
 
     /// The first occurrence after `date`, or nil when the repeat has ended by then.
-    public func next(after date: LocalDate) -> LocalDate? {
+    package func next(after date: LocalDate) -> LocalDate? {
         if let counted { return counted.first { $0 > date } }
         if date < start { return withinEnd(start) ? start : nil }
         var period = period(of: date) - period(of: date) % rule.interval
@@ -60,7 +60,7 @@ public struct RepeatSchedule: Sendable, Equatable {
     }
 
     /// The last occurrence before `date`, or nil when there is none (the date is on or before the start).
-    public func previous(before date: LocalDate) -> LocalDate? {
+    package func previous(before date: LocalDate) -> LocalDate? {
         if let counted { return counted.last { $0 < date } }
         var bound = date
         if case .until(let until) = rule.end, until < date { bound = until.adding(days: 1) }
@@ -76,7 +76,7 @@ public struct RepeatSchedule: Sendable, Equatable {
     }
 
     /// The last occurrence, or nil when the repeat never ends.
-    public var last: LocalDate? {
+    package var last: LocalDate? {
         if let counted { return counted.last }
         guard case .until(let until) = rule.end else { return nil }
         return contains(until) ? until : previous(before: until)
@@ -84,7 +84,7 @@ public struct RepeatSchedule: Sendable, Equatable {
 
     /// The first day on or after `date` that the rule itself lists (a weekday it names, the n-th weekday of a
     /// month), for a first occurrence the relay writes; `date` itself for rules whose day comes from the start.
-    public static func alignedStart(_ rule: RepeatRule, from date: LocalDate) -> LocalDate {
+    package static func alignedStart(_ rule: RepeatRule, from date: LocalDate) -> LocalDate {
         var candidate = date
         // Every weekly day recurs within a week; an n-th weekday within about 15 months.
         for _ in 0..<500 {

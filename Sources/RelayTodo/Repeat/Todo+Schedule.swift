@@ -3,14 +3,14 @@ import Foundation
 extension Todo {
     /// The repeat's days, starting on the date of `dueAt` on the to-do's wall clock; nil for a one-off or a
     /// repeating record without a due time (then any day is accepted).
-    public func schedule(account: Account) -> RepeatSchedule? {
+    package func schedule(account: Account) -> RepeatSchedule? {
         guard let repeatRule, let dueAt else { return nil }
         return RepeatSchedule(rule: repeatRule, start: rules(account: account).wallClock(at: dueAt).date)
     }
 
     /// When the occurrence on `date` rings: `dueAt`'s wall-clock time on that day in the to-do's zone (a time the
     /// clocks skip that day moves forward to the first minute that exists; a repeated hour takes the earlier).
-    public func alarm(on date: LocalDate, account: Account) -> Date? {
+    package func alarm(on date: LocalDate, account: Account) -> Date? {
         guard let dueAt else { return nil }
         let rules = rules(account: account)
         let wall = rules.wallClock(at: dueAt)

@@ -1,15 +1,15 @@
 /// A calendar date without a time zone (`YYYY-MM-DD`, proleptic Gregorian). Used for `date`, `from`, `to`,
 /// `occurrenceDate`, repeat `end.until` and Occurrence record names.
-public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The year, 1…9999.
-    public let year: Int
+    package let year: Int
     /// The month, 1…12.
-    public let month: Int
+    package let month: Int
     /// The day of the month, 1…31.
-    public let day: Int
+    package let day: Int
 
     /// A date, or nil when the day does not exist (2026-02-29, 2026-04-31) or the year is outside 1…9999.
-    public init?(year: Int, month: Int, day: Int) {
+    package init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
             (1...LocalDate.daysInMonth(year: year, month: month)).contains(day)
         else { return nil }
@@ -19,7 +19,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Parses exactly `YYYY-MM-DD`; anything else (other separators, missing zero padding, a time) is nil.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, let date = LocalDate(bytes: bytes[...]) else { return nil }
         self = date
@@ -36,7 +36,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The date `days` days after 1970-01-01 (negative: before).
-    public init(daysSinceEpoch days: Int) {
+    package init(daysSinceEpoch days: Int) {
         // Howard Hinnant's civil_from_days.
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
@@ -50,7 +50,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
-    public var daysSinceEpoch: Int {
+    package var daysSinceEpoch: Int {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400
@@ -60,20 +60,20 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The date `days` days later (earlier when negative).
-    public func adding(days: Int) -> LocalDate { LocalDate(daysSinceEpoch: daysSinceEpoch + days) }
+    package func adding(days: Int) -> LocalDate { LocalDate(daysSinceEpoch: daysSinceEpoch + days) }
 
     /// The day of the week.
-    public var weekday: Weekday {
+    package var weekday: Weekday {
         // 1970-01-01 was a Thursday (5 in 1 = Sunday numbering).
         let index = ((daysSinceEpoch + 4) % 7 + 7) % 7
         return Weekday(rawValue: index + 1)!
     }
 
     /// `YYYY-MM-DD`.
-    public var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+    package var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
 
     /// The number of days in `month` of `year`.
-    public static func daysInMonth(year: Int, month: Int) -> Int {
+    package static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: isLeapYear(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -82,9 +82,9 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Whether `year` is a Gregorian leap year.
-    public static func isLeapYear(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+    package static func isLeapYear(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 
-    public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
+    package static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 }

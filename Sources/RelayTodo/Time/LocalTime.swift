@@ -1,20 +1,20 @@
 /// A wall-clock time of day to the minute (`HH:mm`, 24-hour): `Account.defaultTime`, quiet hours,
 /// the time part of `YYYY-MM-DDTHH:mm`.
-public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The hour, 0…23.
-    public let hour: Int
+    package let hour: Int
     /// The minute, 0…59.
-    public let minute: Int
+    package let minute: Int
 
     /// A time, or nil when out of range.
-    public init?(hour: Int, minute: Int) {
+    package init?(hour: Int, minute: Int) {
         guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }
         self.hour = hour
         self.minute = minute
     }
 
     /// Parses exactly `HH:mm`.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
             let hour = decimal(bytes[...], from: 0, count: 2), let minute = decimal(bytes[...], from: 3, count: 2)
@@ -23,40 +23,40 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// 09:00, the default alarm time when the Account does not set one.
-    public static let nine = LocalTime(hour: 9, minute: 0)!
+    package static let nine = LocalTime(hour: 9, minute: 0)!
 
     /// Minutes since midnight.
-    public var minutesSinceMidnight: Int { hour * 60 + minute }
+    package var minutesSinceMidnight: Int { hour * 60 + minute }
 
     /// Seconds since midnight.
-    public var secondsSinceMidnight: Int { minutesSinceMidnight * 60 }
+    package var secondsSinceMidnight: Int { minutesSinceMidnight * 60 }
 
     /// `HH:mm`.
-    public var description: String { "\(pad(hour, 2)):\(pad(minute, 2))" }
+    package var description: String { "\(pad(hour, 2)):\(pad(minute, 2))" }
 
-    public static func < (lhs: LocalTime, rhs: LocalTime) -> Bool {
+    package static func < (lhs: LocalTime, rhs: LocalTime) -> Bool {
         lhs.minutesSinceMidnight < rhs.minutesSinceMidnight
     }
 }
 
 /// A wall-clock reading in some time zone: a date and the seconds since that date's midnight.
-public struct LocalDateTime: Sendable, Hashable, CustomStringConvertible {
+package struct LocalDateTime: Sendable, Hashable, CustomStringConvertible {
     /// The calendar date.
-    public let date: LocalDate
+    package let date: LocalDate
     /// Seconds since midnight, 0…86399.
-    public let secondsOfDay: Int
+    package let secondsOfDay: Int
 
     /// A reading from a date and seconds since midnight.
-    public init(date: LocalDate, secondsOfDay: Int) {
+    package init(date: LocalDate, secondsOfDay: Int) {
         self.date = date
         self.secondsOfDay = secondsOfDay
     }
 
     /// The time to the minute (seconds dropped).
-    public var time: LocalTime { LocalTime(hour: secondsOfDay / 3600, minute: secondsOfDay % 3600 / 60)! }
+    package var time: LocalTime { LocalTime(hour: secondsOfDay / 3600, minute: secondsOfDay % 3600 / 60)! }
 
     /// `YYYY-MM-DDTHH:mm:ss`.
-    public var description: String {
+    package var description: String {
         "\(date)T\(pad(secondsOfDay / 3600, 2)):\(pad(secondsOfDay % 3600 / 60, 2)):\(pad(secondsOfDay % 60, 2))"
     }
 }

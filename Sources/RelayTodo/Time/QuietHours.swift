@@ -2,24 +2,24 @@ import Foundation
 
 /// The Account's quiet hours: no alarm rings from `start` (inclusive) to `end` (exclusive), wall clock in the
 /// Account zone. When `start` is after `end` the range wraps midnight (22:00–07:00).
-public struct QuietHours: Sendable, Equatable {
+package struct QuietHours: Sendable, Equatable {
     /// The first quiet minute.
-    public let start: LocalTime
+    package let start: LocalTime
     /// The first minute after the quiet hours.
-    public let end: LocalTime
+    package let end: LocalTime
 
     /// Quiet hours, or nil when `start == end` (an empty range: quiet hours off).
-    public init?(start: LocalTime, end: LocalTime) {
+    package init?(start: LocalTime, end: LocalTime) {
         guard start != end else { return nil }
         self.start = start
         self.end = end
     }
 
     /// Whether the range runs past midnight.
-    public var wrapsMidnight: Bool { start > end }
+    package var wrapsMidnight: Bool { start > end }
 
     /// Whether a wall-clock time (seconds since midnight) is quiet.
-    public func contains(secondsOfDay seconds: Int) -> Bool {
+    package func contains(secondsOfDay seconds: Int) -> Bool {
         let from = start.secondsSinceMidnight
         let to = end.secondsSinceMidnight
         return wrapsMidnight ? seconds >= from || seconds < to : seconds >= from && seconds < to
@@ -31,7 +31,7 @@ public struct QuietHours: Sendable, Equatable {
     /// A repeating item moves to the end on the same day (its daily time becomes the end time). When the end
     /// does not exist that day (the clocks go forward over it) the alarm is at the first minute that does, and
     /// the message names that time.
-    public func adjust(_ requested: Date, repeating: Bool, rules: TimeRules) -> QuietHoursAdjustment? {
+    package func adjust(_ requested: Date, repeating: Bool, rules: TimeRules) -> QuietHoursAdjustment? {
         let wall = rules.wallClock(at: requested)
         guard contains(secondsOfDay: wall.secondsOfDay) else { return nil }
         let nextDay = !repeating && wrapsMidnight && wall.secondsOfDay >= start.secondsSinceMidnight
@@ -50,16 +50,16 @@ public struct QuietHours: Sendable, Equatable {
 }
 
 /// A time moved out of quiet hours: `quietHoursAdjusted` in a tool result.
-public struct QuietHoursAdjustment: Sendable, Equatable {
+package struct QuietHoursAdjustment: Sendable, Equatable {
     /// What the call asked for.
-    public let requested: Date
+    package let requested: Date
     /// What was saved.
-    public let actual: Date
+    package let actual: Date
     /// One line to pass on to the user.
-    public let message: String
+    package let message: String
 
     /// An adjustment with every part given.
-    public init(requested: Date, actual: Date, message: String) {
+    package init(requested: Date, actual: Date, message: String) {
         self.requested = requested
         self.actual = actual
         self.message = message

@@ -2,7 +2,7 @@ import Foundation
 
 /// A time argument (`due`, `until`) as the model wrote it, parsed without knowing the Account yet so that
 /// malformed input fails before any CloudKit call. `TimeRules.resolve(_:)` turns it into an instant.
-public enum TimeInput: Sendable, Equatable {
+package enum TimeInput: Sendable, Equatable {
     /// `YYYY-MM-DD`: that day at the Account's default time.
     case date(LocalDate)
     /// `YYYY-MM-DDTHH:mm`: wall-clock time in the Account time zone.
@@ -11,12 +11,12 @@ public enum TimeInput: Sendable, Equatable {
     case instant(Date)
 
     /// The accepted forms, for error messages and descriptions.
-    public static let formats =
+    package static let formats =
         "YYYY-MM-DDTHH:mm (account time zone), YYYY-MM-DD (default time), or ISO 8601 with offset "
         + "(2026-03-09T07:30:00-05:00 or …Z)"
 
     /// Parses `text`; anything but the three forms is `INVALID_ARGUMENT` naming `field`.
-    public init(parsing text: String, field: String) throws(TodoError) {
+    package init(parsing text: String, field: String) throws(TodoError) {
         let bytes = Array(text.utf8)[...]
         guard let parsed = TimeInput.parse(bytes) else {
             throw .invalidArgument(field, "expected \(TimeInput.formats)")

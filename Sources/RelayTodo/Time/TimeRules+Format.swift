@@ -4,7 +4,7 @@ import RelayJSON
 extension TimeRules {
     /// `instant` as ISO 8601 with this zone's offset at that instant, to the second:
     /// `2026-03-08T03:00:00-04:00`, `2026-06-01T09:00:00+00:00`.
-    public func format(_ instant: Date) -> String {
+    package func format(_ instant: Date) -> String {
         let seconds = offset(at: instant)
         let sign = seconds < 0 ? "-" : "+"
         let minutes = abs(seconds) / 60

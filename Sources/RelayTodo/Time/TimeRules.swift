@@ -7,16 +7,16 @@ import Foundation
 /// Only `TimeZone.secondsFromGMT(for:)` and `nextDaylightSavingTimeTransition(after:)` are used from
 /// Foundation; calendar arithmetic is done on `LocalDate`, because `Calendar.date(from:)` shifts a gap time
 /// by the gap's length (02:30 → 03:30) instead of to the first valid minute (03:00).
-public struct TimeRules: Sendable, Equatable {
+package struct TimeRules: Sendable, Equatable {
     /// The zone used for conversions.
-    public let zone: TimeZone
+    package let zone: TimeZone
     /// The IANA name as the Account spells it (Foundation reports `UTC` as `GMT` on Linux).
-    public let zoneName: String
+    package let zoneName: String
     /// The time used when an input is a bare date, and for `defaultDueNext`.
-    public let defaultTime: LocalTime
+    package let defaultTime: LocalTime
 
     /// Rules for an IANA zone name; an unset or unknown name means `UTC`.
-    public init(zoneName: String?, defaultTime: LocalTime = .nine) {
+    package init(zoneName: String?, defaultTime: LocalTime = .nine) {
         if let zoneName, let zone = TimeZone(identifier: zoneName) {
             self.zone = zone
             self.zoneName = zoneName
@@ -28,23 +28,23 @@ public struct TimeRules: Sendable, Equatable {
     }
 
     /// UTC with 09:00 as the default time: the rules of a missing Account record.
-    public static let utc = TimeRules(zoneName: nil)
+    package static let utc = TimeRules(zoneName: nil)
 
     /// The zone's offset from UTC in seconds at `instant`.
-    public func offset(at instant: Date) -> Int { zone.secondsFromGMT(for: instant) }
+    package func offset(at instant: Date) -> Int { zone.secondsFromGMT(for: instant) }
 
     /// The wall-clock reading at `instant` (fractions of a second dropped).
-    public func wallClock(at instant: Date) -> LocalDateTime {
+    package func wallClock(at instant: Date) -> LocalDateTime {
         let local = Int(instant.timeIntervalSince1970.rounded(.down)) + offset(at: instant)
         let days = local >= 0 ? local / 86400 : (local - 86399) / 86400
         return LocalDateTime(date: LocalDate(daysSinceEpoch: days), secondsOfDay: local - days * 86400)
     }
 
     /// The date at `now` in this zone.
-    public func today(now: Date) -> LocalDate { wallClock(at: now).date }
+    package func today(now: Date) -> LocalDate { wallClock(at: now).date }
 
     /// The instant when the wall clock in this zone shows `time` on `date`, with the gap and overlap rules.
-    public func instant(date: LocalDate, time: LocalTime) -> Date {
+    package func instant(date: LocalDate, time: LocalTime) -> Date {
         let wall = date.daysSinceEpoch * 86400 + time.secondsSinceMidnight
         // Offsets in force around this wall time; a transition is never closer than a day to another.
         var offsets: Set<Int> = [offset(atSeconds: wall - 86400), offset(atSeconds: wall + 86400)]
@@ -79,7 +79,7 @@ public struct TimeRules: Sendable, Equatable {
     }
 
     /// The instant a time input means in this zone.
-    public func resolve(_ input: TimeInput) -> Date {
+    package func resolve(_ input: TimeInput) -> Date {
         switch input {
         case .instant(let instant): instant
         case .wallClock(let date, let time): instant(date: date, time: time)
@@ -88,5 +88,5 @@ public struct TimeRules: Sendable, Equatable {
     }
 
     /// Tomorrow at the default time: the due time of an `add_todo` without `due`.
-    public func defaultDueNext(now: Date) -> Date { instant(date: today(now: now).adding(days: 1), time: defaultTime) }
+    package func defaultDueNext(now: Date) -> Date { instant(date: today(now: now).adding(days: 1), time: defaultTime) }
 }

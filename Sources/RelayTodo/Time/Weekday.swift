@@ -1,5 +1,5 @@
 /// A day of the week numbered as MustDo numbers them: 1 = Sunday … 7 = Saturday.
-public enum Weekday: Int, Sendable, CaseIterable, Comparable {
+package enum Weekday: Int, Sendable, CaseIterable, Comparable {
     case sunday = 1
     case monday
     case tuesday
@@ -9,7 +9,7 @@ public enum Weekday: Int, Sendable, CaseIterable, Comparable {
     case saturday
 
     /// "Sunday" … "Saturday".
-    public var englishName: String {
+    package var englishName: String {
         switch self {
         case .sunday: "Sunday"
         case .monday: "Monday"
@@ -22,7 +22,7 @@ public enum Weekday: Int, Sendable, CaseIterable, Comparable {
     }
 
     /// 「日曜日」…「土曜日」.
-    public var japaneseName: String {
+    package var japaneseName: String {
         switch self {
         case .sunday: "日曜日"
         case .monday: "月曜日"
@@ -34,5 +34,5 @@ public enum Weekday: Int, Sendable, CaseIterable, Comparable {
         }
     }
 
-    public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
 }

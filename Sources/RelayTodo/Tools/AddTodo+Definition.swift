@@ -2,7 +2,7 @@ import RelayMCP
 
 extension AddTodo {
     /// The tool's name, title, schemas and hints.
-    public static let definition = ToolDefinition(
+    package static let definition = ToolDefinition(
         name: "add_todo", title: "Add a to-do",
         description: """
             Adds a to-do to the user's MustDo app; its alarm rings on the iPhone at the due time until the \

@@ -2,22 +2,22 @@ import Foundation
 import RelayJSON
 
 /// `add_todo`: creates a to-do.
-public enum AddTodo {
+package enum AddTodo {
     /// Validated arguments.
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// 1–200 characters, trimmed.
-        public var title: String
+        package var title: String
         /// When to ring; nil = tomorrow at the default time.
-        public var due: TimeInput?
+        package var due: TimeInput?
         /// Up to 4000 characters; nil when left out or empty.
-        public var notes: String?
+        package var notes: String?
         /// nil = `default`.
-        public var sound: Sound?
+        package var sound: Sound?
         /// nil = one-off (also for `{kind: "none"}`).
-        public var repeatRule: RepeatRule?
+        package var repeatRule: RepeatRule?
 
         /// A request with every part given.
-        public init(
+        package init(
             title: String, due: TimeInput? = nil, notes: String? = nil, sound: Sound? = nil,
             repeatRule: RepeatRule? = nil
         ) {
@@ -30,19 +30,19 @@ public enum AddTodo {
     }
 
     /// The to-do to create and what happened to its due time on the way.
-    public struct Created: Sendable, Equatable {
+    package struct Created: Sendable, Equatable {
         /// The new record (all fields to write).
-        public let todo: Todo
+        package let todo: Todo
         /// Set when the due time was moved out of quiet hours.
-        public let quietHoursAdjusted: QuietHoursAdjustment?
+        package let quietHoursAdjusted: QuietHoursAdjustment?
         /// Set when a repeat's first occurrence was moved to a day the rule lists.
-        public let dueAligned: QuietHoursAdjustment?
+        package let dueAligned: QuietHoursAdjustment?
         /// Lines for the user: a time the clocks skip, a due time already past.
-        public let notices: [String]
+        package let notices: [String]
     }
 
     /// Validates the arguments (no I/O, no Account needed).
-    public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
+    package static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
         let object = try ArgumentObject(
             arguments, field: "", allowed: ["title", "due", "notes", "sound", "repeat"])
         guard let title = try object.text("title", maxLength: 200) else {
@@ -60,7 +60,7 @@ public enum AddTodo {
     /// its rule lists); `source = mcp`, `status = pending`, the Account zone, `createdAt = changedAt = now`. A due
     /// time already past is accepted, as the app keeps an overdue to-do, with a notice that it will not ring.
     /// `newID` is a fresh UUID (lowercased here).
-    public static func apply(_ request: Request, account: Account, now: Date, newID: String) throws(TodoError)
+    package static func apply(_ request: Request, account: Account, now: Date, newID: String) throws(TodoError)
         -> Created
     {
         guard account.canAddTodos(now: now) else { throw .paymentRequired }
@@ -78,7 +78,7 @@ public enum AddTodo {
     }
 
     /// The result's `structuredContent`: `{timeZone, todo, quietHoursAdjusted?, dueAligned?, notices?}`.
-    public static func result(_ created: Created, account: Account) -> JSONValue {
+    package static func result(_ created: Created, account: Account) -> JSONValue {
         var object: JSONObject = [
             "timeZone": .string(account.rules.zoneName), "todo": created.todo.json(account: account),
         ]

@@ -2,7 +2,7 @@ import RelayMCP
 
 extension CompleteTodo {
     /// The tool's name, title, schemas and hints.
-    public static let definition = ToolDefinition(
+    package static let definition = ToolDefinition(
         name: "complete_todo", title: "Mark done",
         description: """
             Marks a to-do done, which stops its alarm. A one-off to-do becomes done and a pending snooze of it is \

@@ -2,23 +2,23 @@ import Foundation
 import RelayJSON
 
 /// `complete_todo`: marks a one-off done, or one day of a repeating to-do.
-public enum CompleteTodo {
+package enum CompleteTodo {
     /// Validated arguments.
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// The to-do.
-        public var id: String
+        package var id: String
         /// Repeating only: which day; nil = today in the to-do's zone. Ignored for one-offs.
-        public var occurrenceDate: LocalDate?
+        package var occurrenceDate: LocalDate?
 
         /// A request with every part given.
-        public init(id: String, occurrenceDate: LocalDate? = nil) {
+        package init(id: String, occurrenceDate: LocalDate? = nil) {
             self.id = id
             self.occurrenceDate = occurrenceDate
         }
     }
 
     /// What completing means for the record(s).
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// A one-off: save this change (`status = done`, `completedAt = now`).
         case updated(TodoChange)
         /// A repeating to-do: save this Occurrence (`<id>|<date>`, state done).
@@ -28,14 +28,14 @@ public enum CompleteTodo {
     }
 
     /// Validates the arguments.
-    public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
+    package static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
         let object = try ArgumentObject(arguments, field: "", allowed: ["id", "occurrenceDate"])
         return Request(id: try object.id(), occurrenceDate: try object.date("occurrenceDate"))
     }
 
     /// The occurrence day a request means for a repeating to-do: `occurrenceDate`, or today in the to-do's
     /// own time zone. Look up `Occurrence.recordName(todoId:date:)` for it before calling `apply`.
-    public static func occurrenceDate(_ request: Request, todo: Todo, account: Account, now: Date) -> LocalDate {
+    package static func occurrenceDate(_ request: Request, todo: Todo, account: Account, now: Date) -> LocalDate {
         request.occurrenceDate ?? todo.rules(account: account).today(now: now)
     }
 
@@ -43,7 +43,7 @@ public enum CompleteTodo {
     /// day, if any (repeating to-dos only). A one-off's pending snooze is cleared with it, so the snoozed alarm
     /// does not ring for something done. A repeating to-do's day must be one it repeats on (`INVALID_ARGUMENT`
     /// on `occurrenceDate` naming the nearest ones otherwise).
-    public static func apply(
+    package static func apply(
         _ request: Request, current: Todo?, existing: Occurrence?, account: Account, now: Date
     ) throws(TodoError) -> Outcome {
         guard let todo = current, !todo.isDeleted else { throw .notFound(id: request.id) }
@@ -61,7 +61,7 @@ public enum CompleteTodo {
     }
 
     /// The result's `structuredContent`: `{timeZone, todo, occurrence, alreadyDone, message}`.
-    public static func result(_ outcome: Outcome, account: Account) -> JSONValue {
+    package static func result(_ outcome: Outcome, account: Account) -> JSONValue {
         let todo: Todo
         let occurrence: Occurrence?
         let alreadyDone: Bool

@@ -3,18 +3,18 @@ import RelayJSON
 import RelayMCP
 
 /// `delete_todo`: a soft delete (writes `deletedAt`); the app purges the record later, the relay never does.
-public enum DeleteTodo {
+package enum DeleteTodo {
     /// Validated arguments.
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// The to-do.
-        public var id: String
+        package var id: String
 
         /// A request for `id`.
-        public init(id: String) { self.id = id }
+        package init(id: String) { self.id = id }
     }
 
     /// The tool's name, title, schemas and hints.
-    public static let definition = ToolDefinition(
+    package static let definition = ToolDefinition(
         name: "delete_todo", title: "Delete a to-do",
         description: """
             Deletes a to-do: it disappears from the app and from list_todos (the app purges it later). For a \
@@ -36,13 +36,13 @@ public enum DeleteTodo {
             readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false))
 
     /// Validates the arguments.
-    public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
+    package static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
         let object = try ArgumentObject(arguments, field: "", allowed: ["id"])
         return Request(id: try object.id())
     }
 
     /// The soft delete of `current` (`nil` or already deleted → `NOT_FOUND`): `deletedAt = changedAt = now`.
-    public static func apply(_ request: Request, current: Todo?, now: Date) throws(TodoError) -> TodoChange {
+    package static func apply(_ request: Request, current: Todo?, now: Date) throws(TodoError) -> TodoChange {
         guard let todo = current, !todo.isDeleted else { throw .notFound(id: request.id) }
         var deleted = todo
         deleted.deletedAt = now
@@ -50,7 +50,7 @@ public enum DeleteTodo {
     }
 
     /// The result's `structuredContent`: `{timeZone, id, deleted: true, deletedAt}`.
-    public static func result(_ change: TodoChange, account: Account) -> JSONValue {
+    package static func result(_ change: TodoChange, account: Account) -> JSONValue {
         [
             "timeZone": .string(account.rules.zoneName), "id": .string(change.todo.id), "deleted": true,
             "deletedAt": account.rules.json(change.todo.deletedAt),

@@ -63,7 +63,7 @@ struct DuePlan: Equatable {
 extension Account {
     /// When `add_todo` without `due` rings a one-off, and `get_me.defaultDueNext`: tomorrow at the default time,
     /// moved out of quiet hours.
-    public func defaultDue(now: Date) -> Date {
+    package func defaultDue(now: Date) -> Date {
         DuePlan(nil, rule: nil, rules: rules, quietHours: quietHours, now: now).due
     }
 }

@@ -4,7 +4,7 @@ import RelayMCP
 extension FetchTodo {
     /// The tool's name, title, schemas and hints. The name and the single `id` string are what ChatGPT's deep
     /// research and company knowledge look for (see `SearchTodos.definition`).
-    public static let definition = ToolDefinition(
+    package static let definition = ToolDefinition(
         name: "fetch", title: "Read one to-do",
         description: """
             Returns one to-do as a document. id: an id from search or list_todos. The result has id, title, \

@@ -3,9 +3,9 @@ import RelayJSON
 import RelayMCP
 
 /// `get_me`: the Account and "today" in its time zone.
-public enum GetMe {
+package enum GetMe {
     /// The tool's name, title, schemas and hints.
-    public static let definition = ToolDefinition(
+    package static let definition = ToolDefinition(
         name: "get_me", title: "Account and today",
         description: """
             Call this first, before working with dates or times. Returns the user's MustDo settings and the \
@@ -54,12 +54,12 @@ public enum GetMe {
             readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
 
     /// Checks that no arguments were passed.
-    public static func parse(_ arguments: JSONValue?) throws(TodoError) {
+    package static func parse(_ arguments: JSONValue?) throws(TodoError) {
         _ = try ArgumentObject(arguments, field: "", allowed: [])
     }
 
     /// The result's `structuredContent`.
-    public static func result(account: Account, now: Date) -> JSONValue {
+    package static func result(account: Account, now: Date) -> JSONValue {
         let rules = account.rules
         let today = rules.today(now: now)
         let quietHours: JSONValue =

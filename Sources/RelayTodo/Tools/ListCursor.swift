@@ -4,7 +4,7 @@ import Foundation
 /// later page starts after the last entry shown even if records were added or removed in between. It also
 /// carries the filters of the call that made it: a page is only meaningful for the same filters, so a cursor
 /// sent with others is refused instead of answered with a page of something else (or an empty one).
-public struct ListCursor: Sendable, Equatable, Comparable {
+package struct ListCursor: Sendable, Equatable, Comparable {
     /// `dueAt` in milliseconds since 1970; `Int.max` for a to-do without a due time (sorted last).
     let dueMilliseconds: Int
     /// The record name.
@@ -20,7 +20,7 @@ public struct ListCursor: Sendable, Equatable, Comparable {
     }
 
     /// Decodes a `nextCursor`; nil when it is not one (including one made by an older version).
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard text.utf8.count <= 800, let data = Data(base64Encoded: base64),
@@ -36,13 +36,13 @@ public struct ListCursor: Sendable, Equatable, Comparable {
     }
 
     /// The opaque string (base64url of `v2|<ms>|<filters>|<id>`).
-    public var text: String {
+    package var text: String {
         Data("v2|\(dueMilliseconds)|\(filters)|\(id)".utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
-    public static func < (lhs: ListCursor, rhs: ListCursor) -> Bool {
+    package static func < (lhs: ListCursor, rhs: ListCursor) -> Bool {
         (lhs.dueMilliseconds, lhs.id) < (rhs.dueMilliseconds, rhs.id)
     }
 }

@@ -2,7 +2,7 @@ import RelayMCP
 
 extension ListTodos {
     /// The tool's name, title, schemas and hints.
-    public static let definition = ToolDefinition(
+    package static let definition = ToolDefinition(
         name: "list_todos", title: "List to-dos",
         description: """
             Lists the user's to-dos. Pick one day with date, or a range with from and/or to (YYYY-MM-DD, both \

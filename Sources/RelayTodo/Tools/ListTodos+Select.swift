@@ -8,7 +8,7 @@ extension ListTodos {
     /// match when their first occurrence is not after `to` and an `until` end is not before `from`, whatever
     /// the status filter, and carry their Occurrences dated within the range. Entries are ordered by due
     /// time, then id, and cut into pages of `pageSize` (at most 200).
-    public static func select(
+    package static func select(
         _ request: Request, todos: [Todo], occurrences: [Occurrence], account: Account, pageSize: Int = 200
     ) -> Page {
         let rules = account.rules
@@ -49,7 +49,7 @@ extension ListTodos {
     }
 
     /// The result's `structuredContent`: `{timeZone, items, repeating, nextCursor?}`.
-    public static func result(_ page: Page, account: Account) -> JSONValue {
+    package static func result(_ page: Page, account: Account) -> JSONValue {
         var object: JSONObject = [
             "timeZone": .string(account.rules.zoneName),
             "items": .array(page.items.map { $0.json(account: account) }),

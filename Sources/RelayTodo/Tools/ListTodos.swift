@@ -2,9 +2,9 @@ import Foundation
 import RelayJSON
 
 /// `list_todos`: one-off to-dos by due date and status, repeating ones as templates with their Occurrences.
-public enum ListTodos {
+package enum ListTodos {
     /// The `status` filter (one-off to-dos only).
-    public enum StatusFilter: String, Sendable, CaseIterable {
+    package enum StatusFilter: String, Sendable, CaseIterable {
         case pending
         case done
         case skipped
@@ -12,20 +12,20 @@ public enum ListTodos {
     }
 
     /// Validated arguments.
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// First day, inclusive, in the Account zone (`date` sets both ends).
-        public var from: LocalDate?
+        package var from: LocalDate?
         /// Last day, inclusive.
-        public var to: LocalDate?
+        package var to: LocalDate?
         /// Default pending.
-        public var status: StatusFilter
+        package var status: StatusFilter
         /// Default true.
-        public var includeRepeating: Bool
+        package var includeRepeating: Bool
         /// Where the previous page ended.
-        public var cursor: ListCursor?
+        package var cursor: ListCursor?
 
         /// A request with every part given.
-        public init(
+        package init(
             from: LocalDate? = nil, to: LocalDate? = nil, status: StatusFilter = .pending,
             includeRepeating: Bool = true, cursor: ListCursor? = nil
         ) {
@@ -38,13 +38,13 @@ public enum ListTodos {
 
         /// The filters as one string (`from~to~status~includeRepeating`), carried in the cursor so that a cursor
         /// is only accepted with the filters that made it; `date` is the same as `from` and `to` on that day.
-        public var filterKey: String {
+        package var filterKey: String {
             "\(from?.description ?? "")~\(to?.description ?? "")~\(status.rawValue)~\(includeRepeating ? 1 : 0)"
         }
 
         /// The instants that one-off due times must fall in: from the start of `from` to the start of the day
         /// after `to` in the Account zone (nil ends are open). For narrowing the CloudKit query on `dueAt`.
-        public func dueRange(account: Account) -> (start: Date?, end: Date?) {
+        package func dueRange(account: Account) -> (start: Date?, end: Date?) {
             let midnight = LocalTime(hour: 0, minute: 0)!
             return (
                 from.map { account.rules.instant(date: $0, time: midnight) },
@@ -54,26 +54,26 @@ public enum ListTodos {
     }
 
     /// A repeating to-do and its Occurrences in range, oldest first.
-    public struct RepeatingEntry: Sendable, Equatable {
+    package struct RepeatingEntry: Sendable, Equatable {
         /// The template.
-        public let todo: Todo
+        package let todo: Todo
         /// Its Occurrence records within the range.
-        public let occurrences: [Occurrence]
+        package let occurrences: [Occurrence]
     }
 
     /// One page of results.
-    public struct Page: Sendable, Equatable {
+    package struct Page: Sendable, Equatable {
         /// One-off to-dos, by due time.
-        public let items: [Todo]
+        package let items: [Todo]
         /// Repeating templates, by first due time.
-        public let repeating: [RepeatingEntry]
+        package let repeating: [RepeatingEntry]
         /// Pass back as `cursor` for the next page; nil on the last page.
-        public let nextCursor: String?
+        package let nextCursor: String?
     }
 
     /// Validates the arguments: `date` excludes `from`/`to`, `from` must not be after `to`, a `cursor` must come
     /// from a call with the same filters.
-    public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
+    package static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
         let object = try ArgumentObject(
             arguments, field: "", allowed: ["date", "from", "to", "status", "includeRepeating", "cursor"])
         var request = Request(from: try object.date("from"), to: try object.date("to"))

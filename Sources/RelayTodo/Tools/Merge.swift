@@ -3,9 +3,9 @@ import Foundation
 /// The merge after a CloudKit CONFLICT (the app's sync rule): fetch the server copy, re-apply only the
 /// fields this call changes if this call's `changedAt` is newer than the server copy's, save once more.
 /// A second CONFLICT is a `TodoError.conflict`.
-public enum Merge {
+package enum Merge {
     /// What to do with a to-do write that hit a CONFLICT.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// Save this (server copy plus our fields) with the server copy's change tag.
         case save(TodoChange)
         /// The server copy changed later than this call: keep it; the call fails with CONFLICT.
@@ -15,7 +15,7 @@ public enum Merge {
     }
 
     /// Merges `change` (computed against an older copy) into `server`.
-    public static func reapply(_ change: TodoChange, onto server: Todo) -> Outcome {
+    package static func reapply(_ change: TodoChange, onto server: Todo) -> Outcome {
         if server.isDeleted { return .deleted(server) }
         // A non-empty change always carries its changedAt; without one there is nothing to win with.
         guard let ours = change.todo.changedAt else { return .serverNewer(server) }
@@ -26,7 +26,7 @@ public enum Merge {
     }
 
     /// What to do with an Occurrence write that hit a CONFLICT (last writer wins on `changedAt`).
-    public enum OccurrenceOutcome: Sendable, Equatable {
+    package enum OccurrenceOutcome: Sendable, Equatable {
         /// Save ours with the server copy's change tag.
         case save(Occurrence)
         /// The server's state is newer: keep it; the call fails with CONFLICT.
@@ -34,7 +34,7 @@ public enum Merge {
     }
 
     /// Merges our occurrence into the server's copy of the same record.
-    public static func reapply(_ occurrence: Occurrence, onto server: Occurrence) -> OccurrenceOutcome {
+    package static func reapply(_ occurrence: Occurrence, onto server: Occurrence) -> OccurrenceOutcome {
         if let theirs = server.changedAt, theirs >= (occurrence.changedAt ?? .distantPast) {
             return .serverNewer(server)
         }

@@ -5,7 +5,7 @@ extension SearchTodos {
     /// deep research and company knowledge look for (OpenAI, "Building MCP servers for ChatGPT and API
     /// integrations"; Apps SDK, "Company knowledge compatibility": the input is checked, so it stays exactly
     /// that).
-    public static let definition = ToolDefinition(
+    package static let definition = ToolDefinition(
         name: "search", title: "Search to-dos",
         description: """
             Searches the user's to-dos by words in their titles and notes. query: one or a few key words such \

@@ -5,33 +5,33 @@ import RelayJSON
 /// documents for ChatGPT's deep research and company knowledge (`{results: [{id, title, url}]}`, plus a
 /// one-line `text`; docs/tools.md "search and fetch"). CloudKit has no text index the relay could use, so
 /// the tool reads every Todo record as `list_todos` does and matches here (`SearchText`).
-public enum SearchTodos {
+package enum SearchTodos {
     /// Most results one call returns.
-    public static let maxResults = 20
+    package static let maxResults = 20
     /// Longest query, in Unicode scalars (a model may send a whole question).
-    public static let maxQueryLength = 1000
+    package static let maxQueryLength = 1000
     /// Most words of a query that count; the rest are ignored.
-    public static let maxWords = 32
+    package static let maxWords = 32
 
     /// Validated arguments.
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// The folded words (`SearchText.words`), at least one.
-        public var words: [String]
+        package var words: [String]
 
         /// A request for `query`'s words.
-        public init(query: String) { words = SearchText.words(query, maxWords: SearchTodos.maxWords) }
+        package init(query: String) { words = SearchText.words(query, maxWords: SearchTodos.maxWords) }
     }
 
     /// One matching to-do.
-    public struct Hit: Sendable, Equatable {
+    package struct Hit: Sendable, Equatable {
         /// The to-do.
-        public let todo: Todo
+        package let todo: Todo
         /// Whether every word is in the title (ranked first).
-        public let inTitle: Bool
+        package let inTitle: Bool
     }
 
     /// Validates the arguments: `query` must hold a word (punctuation and spaces alone match nothing).
-    public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
+    package static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
         let object = try ArgumentObject(arguments, field: "", allowed: ["query"])
         let query = try object.requiredString("query")
         guard query.unicodeScalars.count <= maxQueryLength else {
@@ -49,7 +49,7 @@ public enum SearchTodos {
     /// one-offs, repeats that have not ended) soonest first, by due time (a snoozed one-off: the time it was
     /// snoozed to) or, for a repeat, its next occurrence; then finished ones (done or skipped one-offs, ended repeats), latest first; no due time
     /// last; the id breaks ties.
-    public static func select(_ request: Request, todos: [Todo], account: Account, now: Date) -> [Hit] {
+    package static func select(_ request: Request, todos: [Todo], account: Account, now: Date) -> [Hit] {
         var ranked: [(key: RankKey, hit: Hit)] = []
         for todo in todos where !todo.isDeleted {
             let title = SearchText.fold(todo.title)
@@ -67,7 +67,7 @@ public enum SearchTodos {
 
     /// The result's `structuredContent`: `{results: [{id, title, url, text}]}`. `url` is empty (a to-do has no
     /// web page); `text` is one line saying when it rings, in the Account zone.
-    public static func result(_ hits: [Hit], account: Account, now: Date) -> JSONValue {
+    package static func result(_ hits: [Hit], account: Account, now: Date) -> JSONValue {
         let results = hits.map { hit -> JSONValue in
             let document = TodoDocument(todo: hit.todo, account: account, now: now)
             return [

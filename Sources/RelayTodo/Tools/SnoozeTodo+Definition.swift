@@ -2,7 +2,7 @@ import RelayMCP
 
 extension SnoozeTodo {
     /// The tool's name, title, schemas and hints.
-    public static let definition = ToolDefinition(
+    package static let definition = ToolDefinition(
         name: "snooze_todo", title: "Snooze",
         description: """
             Postpones a to-do's alarm as the app's snooze does: it stops and rings again at until. until takes \

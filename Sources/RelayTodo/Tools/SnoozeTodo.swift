@@ -2,18 +2,18 @@ import Foundation
 import RelayJSON
 
 /// `snooze_todo`: postpones a one-off's alarm, or one day of a repeating to-do.
-public enum SnoozeTodo {
+package enum SnoozeTodo {
     /// Validated arguments.
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// The to-do.
-        public var id: String
+        package var id: String
         /// When to ring again.
-        public var until: TimeInput
+        package var until: TimeInput
         /// Repeating only: which day; nil = today in the to-do's zone. Ignored for one-offs.
-        public var occurrenceDate: LocalDate?
+        package var occurrenceDate: LocalDate?
 
         /// A request with every part given.
-        public init(id: String, until: TimeInput, occurrenceDate: LocalDate? = nil) {
+        package init(id: String, until: TimeInput, occurrenceDate: LocalDate? = nil) {
             self.id = id
             self.until = until
             self.occurrenceDate = occurrenceDate
@@ -21,7 +21,7 @@ public enum SnoozeTodo {
     }
 
     /// What snoozing means for the record(s).
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// A one-off: save this change (`snoozedUntil`; a done or skipped one-off is reopened as pending).
         case updated(TodoChange)
         /// A repeating to-do: save this Occurrence (state snoozed, or skipped when the next occurrence rings
@@ -30,18 +30,18 @@ public enum SnoozeTodo {
     }
 
     /// The outcome, the instant it rings again, and whether that was moved out of quiet hours.
-    public struct Snoozed: Sendable, Equatable {
+    package struct Snoozed: Sendable, Equatable {
         /// What to save.
-        public let outcome: Outcome
+        package let outcome: Outcome
         /// When it rings again (after quiet hours).
-        public let until: Date
+        package let until: Date
         /// Set when `until` was moved.
-        public let quietHoursAdjusted: QuietHoursAdjustment?
+        package let quietHoursAdjusted: QuietHoursAdjustment?
         /// For a skipped occurrence: the next occurrence, which rings instead.
-        public let next: NextOccurrence?
+        package let next: NextOccurrence?
 
         /// A result with every part given.
-        public init(
+        package init(
             outcome: Outcome, until: Date, quietHoursAdjusted: QuietHoursAdjustment?, next: NextOccurrence? = nil
         ) {
             self.outcome = outcome
@@ -51,19 +51,19 @@ public enum SnoozeTodo {
         }
 
         /// Whether the occurrence was skipped instead of snoozed.
-        public var skipped: Bool { next != nil }
+        package var skipped: Bool { next != nil }
     }
 
     /// A repeating to-do's occurrence: its day and when its alarm rings.
-    public struct NextOccurrence: Sendable, Equatable {
+    package struct NextOccurrence: Sendable, Equatable {
         /// The day, in the to-do's zone.
-        public let date: LocalDate
+        package let date: LocalDate
         /// The alarm.
-        public let alarm: Date
+        package let alarm: Date
     }
 
     /// Validates the arguments (no I/O, no Account needed).
-    public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
+    package static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
         let object = try ArgumentObject(arguments, field: "", allowed: ["id", "until", "occurrenceDate"])
         let id = try object.id()
         guard let until = try object.time("until") else { throw .invalidArgument("until", "is required") }
@@ -79,7 +79,7 @@ public enum SnoozeTodo {
     /// next end, as for a one-off, because a snooze is a single alarm even on a repeating to-do. A repeating
     /// to-do's day must be one it repeats on; when `until` is at or after the next occurrence's alarm, that day
     /// is marked skipped instead (the app's "tomorrow": the next occurrence already rings, so nothing rings twice).
-    public static func apply(_ request: Request, current: Todo?, account: Account, now: Date) throws(TodoError)
+    package static func apply(_ request: Request, current: Todo?, account: Account, now: Date) throws(TodoError)
         -> Snoozed
     {
         guard let todo = current, !todo.isDeleted else { throw .notFound(id: request.id) }
@@ -122,7 +122,7 @@ public enum SnoozeTodo {
 
     /// The result's `structuredContent`: `{timeZone, todo, occurrence, snoozedUntil, message,
     /// quietHoursAdjusted?}`; `snoozedUntil` is null when the occurrence was skipped.
-    public static func result(_ snoozed: Snoozed, account: Account) -> JSONValue {
+    package static func result(_ snoozed: Snoozed, account: Account) -> JSONValue {
         let todo: Todo
         let occurrence: Occurrence?
         switch snoozed.outcome {

@@ -4,7 +4,7 @@ extension Todo {
     /// The to-do as tools return it. Instants use the Account offset; a repeating to-do's rule is spelled out
     /// in English (and in Japanese too when the Account locale is Japanese), with its time of day on the
     /// to-do's own wall clock, naming that zone when it is not the Account's.
-    public func json(account: Account) -> JSONValue {
+    package func json(account: Account) -> JSONValue {
         let rules = account.rules
         var object: JSONObject = [
             "id": .string(id), "title": .string(title), "notes": notes.map(JSONValue.string) ?? .null,
@@ -36,7 +36,7 @@ extension Todo {
 
 extension Occurrence {
     /// The occurrence as tools return it.
-    public func json(account: Account) -> JSONValue {
+    package func json(account: Account) -> JSONValue {
         [
             "date": .string(date.description), "state": .string(state.rawValue),
             "snoozedUntil": account.rules.json(snoozedUntil), "changedAt": account.rules.json(changedAt),
@@ -46,7 +46,7 @@ extension Occurrence {
 
 extension QuietHoursAdjustment {
     /// `{requested, actual, message}`.
-    public func json(account: Account) -> JSONValue {
+    package func json(account: Account) -> JSONValue {
         [
             "requested": .string(account.rules.format(requested)), "actual": .string(account.rules.format(actual)),
             "message": .string(message),

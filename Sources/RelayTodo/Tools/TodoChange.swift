@@ -3,14 +3,14 @@ import Foundation
 /// A write to an existing `Todo` record: the new value and the fields that differ from the value it was
 /// computed from. The CloudKit write changes only `fields` on the record as read (a `replace` with the
 /// record's `recordChangeTag`); after a CONFLICT, `Merge` re-applies exactly these fields to the server copy.
-public struct TodoChange: Sendable, Equatable {
+package struct TodoChange: Sendable, Equatable {
     /// The to-do after the change.
-    public let todo: Todo
+    package let todo: Todo
     /// The record fields to write; empty = nothing to save. Includes `changedAt` whenever non-empty.
-    public let fields: Set<TodoField>
+    package let fields: Set<TodoField>
 
     /// The change from `old` to `new`, stamping `changedAt = now` when anything differs.
-    public init(from old: Todo, to new: Todo, now: Date) {
+    package init(from old: Todo, to new: Todo, now: Date) {
         var todo = new
         var fields = Set(TodoField.allCases.filter { old.value(of: $0) != new.value(of: $0) })
         fields.remove(.changedAt)
@@ -23,16 +23,16 @@ public struct TodoChange: Sendable, Equatable {
     }
 
     /// A change with every part given.
-    public init(todo: Todo, fields: Set<TodoField>) {
+    package init(todo: Todo, fields: Set<TodoField>) {
         self.todo = todo
         self.fields = fields
     }
 
     /// Whether there is nothing to write.
-    public var isEmpty: Bool { fields.isEmpty }
+    package var isEmpty: Bool { fields.isEmpty }
 
     /// The written field names in schema order, for results.
-    public var fieldNames: [String] { fields.sorted().map(\.rawValue) }
+    package var fieldNames: [String] { fields.sorted().map(\.rawValue) }
 }
 
 extension Todo {

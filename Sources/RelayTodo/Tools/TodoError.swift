@@ -2,9 +2,9 @@ import RelayJSON
 
 /// A tool error: the tool result is `isError: true` with `message` in the text block and `json` as
 /// `structuredContent`. Messages are one line for a human or a model and never quote to-do content.
-public struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The error codes of `spec/tools.md`.
-    public enum Code: String, Sendable, CaseIterable {
+    package enum Code: String, Sendable, CaseIterable {
         /// An argument is missing, malformed or out of range; `field` names it.
         case invalidArgument = "INVALID_ARGUMENT"
         /// No such to-do, or it is soft-deleted.
@@ -22,16 +22,16 @@ public struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What went wrong.
-    public let code: Code
+    package let code: Code
     /// One line for the reader.
-    public let message: String
+    package let message: String
     /// The argument at fault (dotted path for nested ones, `repeat.end.count`).
-    public let field: String?
+    package let field: String?
     /// Seconds to wait before retrying, when known.
-    public let retryAfter: Int?
+    package let retryAfter: Int?
 
     /// An error with every part given.
-    public init(code: Code, message: String, field: String? = nil, retryAfter: Int? = nil) {
+    package init(code: Code, message: String, field: String? = nil, retryAfter: Int? = nil) {
         self.code = code
         self.message = message
         self.field = field
@@ -39,32 +39,32 @@ public struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `INVALID_ARGUMENT` for `field`; the message is prefixed with the field name.
-    public static func invalidArgument(_ field: String, _ problem: String) -> TodoError {
+    package static func invalidArgument(_ field: String, _ problem: String) -> TodoError {
         TodoError(code: .invalidArgument, message: "\(field): \(problem)", field: field)
     }
 
     /// `NOT_FOUND` for a missing or soft-deleted to-do.
-    public static func notFound(id: String) -> TodoError {
+    package static func notFound(id: String) -> TodoError {
         TodoError(
             code: .notFound, message: "No to-do with this id exists (or it was deleted). Call list_todos for ids.",
             field: "id")
     }
 
     /// `PAYMENT_REQUIRED` for `add_todo` when the entitlement hint does not allow adding.
-    public static let paymentRequired = TodoError(
+    package static let paymentRequired = TodoError(
         code: .paymentRequired,
         message: "The MustDo app says this account cannot add new to-dos now (the free trial and subscription "
             + "have ended). The user can subscribe in the MustDo app; existing to-dos can still be completed, "
             + "snoozed, updated and deleted.")
 
     /// `CONFLICT` after the merge-and-retry failed.
-    public static let conflict = TodoError(
+    package static let conflict = TodoError(
         code: .conflict,
         message: "The to-do was changed on another device at the same moment. Read it again with list_todos "
             + "and retry if the change is still wanted.")
 
     /// `UPSTREAM_UNAVAILABLE` with retry advice.
-    public static func upstreamUnavailable(retryAfter: Int? = nil) -> TodoError {
+    package static func upstreamUnavailable(retryAfter: Int? = nil) -> TodoError {
         TodoError(
             code: .upstreamUnavailable,
             message: "iCloud did not answer. Retry in \(retryAfter ?? 30) seconds.", retryAfter: retryAfter)
@@ -73,27 +73,27 @@ public struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `UPSTREAM_UNAVAILABLE` because iCloud refused the service's own credentials (its CloudKit API
     /// token or container): the operator has to fix it. The person's connection is kept and works
     /// again, without reconnecting, once that is done.
-    public static let serviceMisconfigured = TodoError(
+    package static let serviceMisconfigured = TodoError(
         code: .upstreamUnavailable,
         message: "iCloud refused this service's own credentials: the service is misconfigured and its operator "
             + "has been alerted. Your connection is kept; retry later.",
         retryAfter: 60)
 
     /// `RATE_LIMITED` with the wait iCloud asked for.
-    public static func rateLimited(retryAfter: Int) -> TodoError {
+    package static func rateLimited(retryAfter: Int) -> TodoError {
         TodoError(
             code: .rateLimited, message: "iCloud asked to slow down. Retry in \(retryAfter) seconds.",
             retryAfter: retryAfter)
     }
 
     /// `ACCOUNT_UNSUPPORTED`, e.g. Advanced Data Protection.
-    public static let accountUnsupported = TodoError(
+    package static let accountUnsupported = TodoError(
         code: .accountUnsupported,
         message: "This iCloud account cannot be reached from the web (for example Advanced Data Protection "
             + "is on), so MustDo's to-dos cannot be read here.")
 
     /// `{"error": {"code", "message", "field"?, "retryAfter"?}}`: the tool result's `structuredContent`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var error: JSONObject = ["code": .string(code.rawValue), "message": .string(message)]
         if let field { error["field"] = .string(field) }
         if let retryAfter { error["retryAfter"] = .int(retryAfter) }
@@ -101,5 +101,5 @@ public struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `CODE: message`, for tests and the text block.
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 }

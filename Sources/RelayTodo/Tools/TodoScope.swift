@@ -2,9 +2,9 @@
 /// words them: `todos:read` "See your to-dos and their times", `todos:write` "Add, change,
 /// complete, snooze and delete to-dos". A tool that only reads needs `read`; a tool that changes
 /// anything needs `write`.
-public enum TodoScope {
+package enum TodoScope {
     /// Reading: `get_me`, `list_todos`, `search`, `fetch`.
-    public static let read = "todos:read"
+    package static let read = "todos:read"
     /// Changing anything: `add_todo`, `update_todo`, `complete_todo`, `snooze_todo`, `delete_todo`.
-    public static let write = "todos:write"
+    package static let write = "todos:write"
 }

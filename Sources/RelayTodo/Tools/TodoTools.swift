@@ -2,9 +2,9 @@ import RelayMCP
 
 /// The to-do tools: the seven of `spec/tools.md`, and `search` and `fetch` in the shape ChatGPT's deep research
 /// and company knowledge use (docs/tools.md).
-public enum TodoTools {
+package enum TodoTools {
     /// Every tool definition, in the order `tools/list` shows them.
-    public static let definitions: [ToolDefinition] = [
+    package static let definitions: [ToolDefinition] = [
         GetMe.definition, ListTodos.definition, SearchTodos.definition, FetchTodo.definition, AddTodo.definition,
         UpdateTodo.definition,
         CompleteTodo.definition, SnoozeTodo.definition, DeleteTodo.definition,

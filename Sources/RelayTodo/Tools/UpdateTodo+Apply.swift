@@ -10,7 +10,7 @@ extension UpdateTodo {
     /// that repeats after this call is `INVALID_ARGUMENT`; `done` stamps `completedAt`, other states clear it, and
     /// `done` or `skipped` cancels a pending snooze. A one-off that becomes a repeat is pending again: done and
     /// skipped live per day on a repeat, and a `completedAt` would let the app purge the series.
-    public static func apply(_ request: Request, current: Todo?, account: Account, now: Date) throws(TodoError)
+    package static func apply(_ request: Request, current: Todo?, account: Account, now: Date) throws(TodoError)
         -> Updated
     {
         guard let todo = current, !todo.isDeleted else { throw .notFound(id: request.id) }
@@ -73,7 +73,7 @@ extension UpdateTodo {
     }
 
     /// The result's `structuredContent`: `{timeZone, todo, changed, quietHoursAdjusted?, dueAligned?, notices?}`.
-    public static func result(_ updated: Updated, account: Account) -> JSONValue {
+    package static func result(_ updated: Updated, account: Account) -> JSONValue {
         var object: JSONObject = [
             "timeZone": .string(account.rules.zoneName), "todo": updated.change.todo.json(account: account),
             "changed": .array(updated.change.fieldNames.map(JSONValue.string)),

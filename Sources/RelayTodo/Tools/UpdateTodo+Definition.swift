@@ -2,7 +2,7 @@ import RelayMCP
 
 extension UpdateTodo {
     /// The tool's name, title, schemas and hints.
-    public static let definition = ToolDefinition(
+    package static let definition = ToolDefinition(
         name: "update_todo", title: "Update a to-do",
         description: """
             Changes an existing to-do (id from list_todos or add_todo). Only the fields you pass change. due \

@@ -2,9 +2,9 @@ import Foundation
 import RelayJSON
 
 /// `update_todo`: changes the fields passed, and only those.
-public enum UpdateTodo {
+package enum UpdateTodo {
     /// A field that can be left alone, set, or cleared.
-    public enum Patch<Value: Sendable & Equatable>: Sendable, Equatable {
+    package enum Patch<Value: Sendable & Equatable>: Sendable, Equatable {
         /// Not passed.
         case keep
         /// Passed with a value.
@@ -14,24 +14,24 @@ public enum UpdateTodo {
     }
 
     /// Validated arguments.
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// The to-do.
-        public var id: String
+        package var id: String
         /// A new title.
-        public var title: String?
+        package var title: String?
         /// A new due time.
-        public var due: TimeInput?
+        package var due: TimeInput?
         /// Notes: `null` or "" clears.
-        public var notes: Patch<String>
+        package var notes: Patch<String>
         /// A new sound.
-        public var sound: Sound?
+        package var sound: Sound?
         /// The whole rule is replaced; `.clear` makes the to-do one-off.
-        public var repeatRule: Patch<RepeatRule>
+        package var repeatRule: Patch<RepeatRule>
         /// One-off to-dos only.
-        public var status: TodoStatus?
+        package var status: TodoStatus?
 
         /// A request with every part given.
-        public init(
+        package init(
             id: String, title: String? = nil, due: TimeInput? = nil, notes: Patch<String> = .keep, sound: Sound? = nil,
             repeatRule: Patch<RepeatRule> = .keep, status: TodoStatus? = nil
         ) {
@@ -46,18 +46,18 @@ public enum UpdateTodo {
     }
 
     /// The write and what happened to the due time on the way.
-    public struct Updated: Sendable, Equatable {
+    package struct Updated: Sendable, Equatable {
         /// What to save (may be empty: the to-do already had these values).
-        public let change: TodoChange
+        package let change: TodoChange
         /// Set when the due time was moved out of quiet hours.
-        public let quietHoursAdjusted: QuietHoursAdjustment?
+        package let quietHoursAdjusted: QuietHoursAdjustment?
         /// Set when a repeat's first occurrence was moved to a day the rule lists.
-        public let dueAligned: QuietHoursAdjustment?
+        package let dueAligned: QuietHoursAdjustment?
         /// Lines for the user: a time the clocks skip, a due time already past, a done one-off now repeating.
-        public let notices: [String]
+        package let notices: [String]
 
         /// An update with every part given.
-        public init(
+        package init(
             change: TodoChange, quietHoursAdjusted: QuietHoursAdjustment? = nil,
             dueAligned: QuietHoursAdjustment? = nil, notices: [String] = []
         ) {
@@ -69,7 +69,7 @@ public enum UpdateTodo {
     }
 
     /// Validates the arguments (no I/O, no Account needed). At least one field besides `id` is required.
-    public static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
+    package static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
         let object = try ArgumentObject(
             arguments, field: "", allowed: ["id", "title", "due", "notes", "sound", "repeat", "status"])
         var request = Request(id: try object.id())

@@ -2,9 +2,10 @@ import Foundation
 import RelayEmulator
 import RelayHTTP
 
-@testable import RelayApp
+@testable import RelayDemo
+@testable import RelayService
 
-/// The whole relay in this process, as `mustdo-relay demo` assembles it (real SQLite file, real
+/// The whole relay in this process, as `mustdo-relay-demo` assembles it (real SQLite file, real
 /// vault with a local key file, the CloudKit emulator on its own port), with logs captured in a file
 /// so tests can read them.
 final class RelayHarness: @unchecked Sendable {

@@ -3,7 +3,7 @@ import RelayEmulator
 import RelayHTTP
 import RelayTestSupport
 
-@testable import RelayApp
+@testable import RelayService
 
 /// `mustdo-relay serve` as a child process on a real service directory (SQLite file, secret files
 /// from `keys generate`), talking to the CloudKit emulator in this process, so a test can connect

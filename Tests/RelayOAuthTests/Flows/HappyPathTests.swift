@@ -66,7 +66,7 @@ struct HappyPathTests {
             #expect(tokens.expiresIn == 3600)
             #expect(tokens.scope == "todos:read todos:write")
             #expect(try JSONValue(parsing: exchanged.body)["token_type"] == "Bearer")
-            // 8. The MCP call, and what RelayApp gets: the sealed token opens with the bound secret.
+            // 8. The MCP call, and what RelayService gets: the sealed token opens with the bound secret.
             #expect(try await h.mcp(tokens.accessToken).status == 200)
             let request = OAuthHarness.bearerRequest(tokens.accessToken)
             let grant = try await h.oauth.validateBearer(request)

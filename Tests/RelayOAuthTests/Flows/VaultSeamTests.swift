@@ -5,7 +5,7 @@ import Testing
 
 @testable import RelayOAuth
 
-/// The seams with the real vault behind them, wired the way RelayApp wires them: `Vault.seal`
+/// The seams with the real vault behind them, wired the way RelayService wires them: `Vault.seal`
 /// for new grants, `Vault.bindToToken` / `wrappedKey(from:)` for token binding, and
 /// `Vault.unseal` with the presented token per MCP call.
 struct VaultSeamTests {

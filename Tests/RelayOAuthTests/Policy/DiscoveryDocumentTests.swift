@@ -39,14 +39,23 @@ struct DiscoveryDocumentTests {
         #expect(OAuthConfiguration(issuer: "http://127.0.0.1:8080").problems().isEmpty)
         #expect(OAuthConfiguration(issuer: "http://127.0.0.1:8080").isLoopbackDemo)
         #expect(!OAuthConfiguration(issuer: "https://relay.example").isLoopbackDemo)
-        for bad in [
-            "http://relay.example", "https://relay.example/", "https://relay.example/base", "https://relay.example?x",
-            "https://relay.example#f", "relay.example", "https://Relay.example",
-        ] {
-            #expect(!OAuthConfiguration(issuer: bad).problems().isEmpty, "\(bad)")
+        // Each bad issuer is an `.issuer` problem (the settings reader names RELAY_ISSUER from the case alone).
+        let issuers: [(String, OAuthConfiguration.Problem.Issuer)] = [
+            ("http://relay.example", .notHTTPS), ("https://relay.example/", .hasPathOrQuery),
+            ("https://relay.example/base", .hasPathOrQuery), ("https://relay.example?x", .hasPathOrQuery),
+            ("https://relay.example#f", .notAbsolute), ("relay.example", .notAbsolute),
+            ("https://Relay.example", .notLowerCase),
+        ]
+        for (bad, expected) in issuers {
+            #expect(OAuthConfiguration(issuer: bad).problems() == [.issuer(expected)], "\(bad)")
         }
         var configuration = OAuthConfiguration(issuer: "https://relay.example")
         configuration.lifetimes.consentWindow = 700
-        #expect(!configuration.problems().isEmpty)
+        #expect(configuration.problems() == [.consentWindowOutlivesPendingRequest])
+        configuration = OAuthConfiguration(issuer: "https://relay.example")
+        configuration.scopes = []
+        configuration.maximumUnusedClients = 0
+        #expect(configuration.problems() == [.scopes, .noUnusedClients])
+        #expect(OAuthConfiguration.Problem.scopes.description == "scopes must be a non-empty list of scope tokens")
     }
 }

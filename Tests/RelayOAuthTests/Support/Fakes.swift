@@ -72,7 +72,7 @@ final class FakeGrantSealer: GrantSealer {
         return SealedCloudKitToken(sealed: box, secret: GrantSecret(key.withUnsafeBytes { Array($0) }))
     }
 
-    /// Opens a grant's sealed token with its secret (what RelayApp does per MCP call).
+    /// Opens a grant's sealed token with its secret (what RelayService does per MCP call).
     static func open(_ sealed: [UInt8], secret: GrantSecret, userID: String, grantID: String) throws -> String {
         let plain = try AES256GCM.open(
             sealed, key: SymmetricKey(bytes: secret.bytes), authenticatedData: Array((userID + "|" + grantID).utf8))

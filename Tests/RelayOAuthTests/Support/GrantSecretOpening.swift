@@ -4,7 +4,7 @@ import RelayHTTP
 
 extension AuthorizationServer {
     /// Opens the grant secret bound to the request's token, through the server's own binder: what
-    /// RelayApp's vault does with `BearerGrant.boundSecret` on every tool call, done here so the
+    /// RelayService's vault does with `BearerGrant.boundSecret` on every tool call, done here so the
     /// OAuth tests can check the binding without the vault.
     func grantSecret(for grant: BearerGrant, in request: Request) throws(OAuthError) -> GrantSecret {
         let token = try bearer.presentedToken(request).get()

@@ -11,7 +11,7 @@ struct TestGrant: TodoPrincipal {
 }
 
 /// Bearer tokens → grants, as the OAuth authenticator would resolve them. `sessionEnded` forgets the grant
-/// (as RelayApp deletes it) and answers the 401 challenge.
+/// (as RelayService deletes it) and answers the 401 challenge.
 final class FakeGrantAuthenticator: MCPAuthenticator, Sendable {
     typealias Principal = TestGrant
 

@@ -5,18 +5,18 @@ import CEpoll
 #endif
 
 /// A failed system call, with its errno.
-public struct SocketError: Error, CustomStringConvertible, Sendable {
+package struct SocketError: Error, CustomStringConvertible, Sendable {
     /// The call that failed.
-    public let operation: String
+    package let operation: String
     /// errno at the time.
-    public let code: Int32
+    package let code: Int32
 
     init(_ operation: String, code: Int32 = errno) {
         self.operation = operation
         self.code = code
     }
 
-    public var description: String { "\(operation) failed: \(String(cString: strerror(code)))" }
+    package var description: String { "\(operation) failed: \(String(cString: strerror(code)))" }
 }
 
 /// Thin wrappers over the socket calls the server makes; everything here is non-blocking.

@@ -1,0 +1,55 @@
+import Foundation
+import RelayMCP
+
+extension Configuration {
+    /// The MCP endpoint's configuration: Host allowlist from the issuer and aliases, Origin
+    /// allowlist, instructions for the model, and observability hooks.
+    func mcpConfiguration(logger: Logger, metrics: Metrics) -> MCPEndpointConfiguration {
+        metrics.declareCounter(
+            "relay_mcp_tool_calls_total", help: "Tool calls by tool and outcome.", labels: ["tool", "outcome"])
+        metrics.declareHistogram("relay_mcp_tool_call_duration_seconds", help: "Tool call duration.", labels: ["tool"])
+        var hosts = hostAliases
+        if let host = Self.hostAndPort(of: issuer) { hosts.append(host) }
+        return MCPEndpointConfiguration(
+            serverInfo: MCPServerInfo(name: "mustdo-relay", title: "MustDo Relay", version: RelayCommand.version),
+            instructions: Self.instructions,
+            allowedHosts: hosts,
+            allowedOrigins: allowedOrigins,
+            onToolCall: { record in
+                let seconds = record.duration.seconds
+                metrics.increment("relay_mcp_tool_calls_total", [record.tool, record.outcome])
+                metrics.observe("relay_mcp_tool_call_duration_seconds", [record.tool], seconds)
+                var event = LogEvent(.info, "mcp.tool_call")
+                event.tool = StaticOrRoute(name: record.tool)
+                event.outcome = StaticOrRoute(name: record.outcome)
+                event.durationMilliseconds = seconds * 1000
+                logger.log(event)
+            },
+            onError: { tool, error in
+                var event = LogEvent(.error, "mcp.tool_failed")
+                event.tool = StaticOrRoute(name: tool)
+                event.outcome = StaticOrRoute(errorType: error)
+                logger.log(event)
+            })
+    }
+
+    static let instructions = """
+        MustDo to-dos live in the user's own iCloud and ring as alarms on their iPhone. Call get_me \
+        first in every conversation before working with dates: it returns today's date, the user's \
+        time zone, their default alarm time and quiet hours. Times without an offset are wall-clock \
+        times in that time zone; a date without a time means the user's default time.
+        """
+
+    /// `scheme://host[:port]` of a URL.
+    static func origin(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host
+        else { return nil }
+        return components.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
+    }
+
+    /// `host[:port]` of a URL, as clients send it in `Host`.
+    static func hostAndPort(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let host = components.host else { return nil }
+        return components.port.map { "\(host):\($0)" } ?? host
+    }
+}

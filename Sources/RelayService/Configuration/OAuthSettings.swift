@@ -1,0 +1,55 @@
+import RelayOAuth
+
+/// The authorization server's settings as configured (`RELAY_OAUTH_*`); `buildApplication` turns
+/// them into RelayOAuth's `OAuthConfiguration`.
+///
+/// Each default that the authorization server has is written once, in `OAuthConfiguration` (the
+/// values `spec/oauth.md` names), and read from there; the settings reader takes its defaults from
+/// `OAuthSettings()`, and `config/relay.env.example` shows them (SettingsExampleTests checks that
+/// the example's values are these defaults).
+package struct OAuthSettings: Sendable, Equatable {
+    /// RelayOAuth's defaults, the one place they are written.
+    private static let server = OAuthConfiguration(issuer: "")
+
+    /// `RELAY_OAUTH_REDIRECT_ALLOWLIST`: comma-separated redirect URI patterns that replace the
+    /// defaults (the claude.ai, claude.com, ChatGPT and Cursor callbacks, and loopback).
+    package var redirectAllowlist: [String]?
+    /// `RELAY_OAUTH_ACCESS_TOKEN_TTL` seconds (default 3600).
+    package var accessTokenTTL = server.lifetimes.accessToken
+    /// `RELAY_OAUTH_REFRESH_TOKEN_TTL` seconds (default 30 days, sliding).
+    package var refreshTokenTTL = server.lifetimes.refreshToken
+    /// `RELAY_OAUTH_GRANT_LIFETIME` seconds (default 90 days): no token outlives its grant.
+    package var grantLifetime = server.lifetimes.grant
+    /// `RELAY_OAUTH_CODE_TTL` seconds (default 300).
+    package var codeTTL = server.lifetimes.code
+    /// `RELAY_OAUTH_PENDING_TTL` seconds (default 600): consent page and sign-in hop.
+    package var pendingTTL = server.lifetimes.pendingRequest
+    /// `RELAY_OAUTH_CONSENT_WINDOW` seconds (default 180): consent pressed → Apple callback.
+    package var consentWindow = server.lifetimes.consentWindow
+    /// `RELAY_OAUTH_REFRESH_GRACE` seconds (default 120): idempotent refresh retry window.
+    package var refreshGrace = server.lifetimes.refreshGrace
+    /// `RELAY_OAUTH_UNUSED_CLIENT_TTL` seconds (default 30 days).
+    package var unusedClientTTL = server.lifetimes.unusedClient
+    /// `RELAY_OAUTH_REGISTRATIONS_PER_HOUR`: new clients stored per client address per hour
+    /// (default 20); registrations identical to a stored client reuse it and do not count.
+    package var registrationsPerHour = server.registrationRateLimit.requests
+    /// `RELAY_OAUTH_MAX_UNUSED_CLIENTS`: registered clients nobody has used yet, at most (default 100,000).
+    package var maximumUnusedClients = server.maximumUnusedClients
+    /// `RELAY_OAUTH_TOKEN_FAILURES_PER_MINUTE`: failed `/token` and `/revoke` requests per client
+    /// address per minute (default 120, 0 turns it off).
+    package var tokenFailuresPerMinute = server.tokenFailureLimit.requests
+    /// `RELAY_OAUTH_METADATA_STALE_IF_ERROR` seconds (default 86400, 0 turns it off): how long a
+    /// cached client metadata document is still used past its freshness while its host fails.
+    package var metadataStaleIfError = server.lifetimes.metadataDocumentStaleIfError
+    /// `RELAY_OAUTH_METADATA_DOCUMENTS`: accept client ID metadata documents (default on). The
+    /// relay's own choice (RelayOAuth accepts them whenever it is given a fetcher), so written here.
+    package var metadataDocuments = true
+    /// `RELAY_OAUTH_VALIDATION_CACHE_TTL` seconds (default 5, 0 disables): how long a validated
+    /// access token is remembered in memory, so `/mcp` requests without upstream work skip the store.
+    /// The relay's cache, not the authorization server's, so written here.
+    package var validationCacheTTL = 5
+    /// `RELAY_OAUTH_ALLOW_LOOPBACK_METADATA_DOCUMENTS`: test only.
+    package var allowLoopbackMetadataDocuments = server.allowsLoopbackMetadataDocuments
+
+    package init() {}
+}

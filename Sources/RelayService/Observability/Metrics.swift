@@ -1,0 +1,134 @@
+import Foundation
+import RelaySync
+
+/// Prometheus metrics: counters and histograms with labels, rendered in the text exposition
+/// format (version 0.0.4) on the separate metrics listener. Label values come from code-defined
+/// sets (routes, statuses, tool names, outcome codes), never from request data.
+package final class Metrics: Sendable {
+    /// Default latency buckets in seconds.
+    package static let latencyBuckets: [Double] = [
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
+
+    private struct Family {
+        var help: String
+        var kind: String
+        var buckets: [Double]
+        var series: [[String]: Series] = [:]
+        var labelNames: [String]
+    }
+
+    private struct Series {
+        var value: Double = 0
+        var bucketCounts: [Int] = []
+        var sum: Double = 0
+        var count: Int = 0
+
+        mutating func record(_ value: Double, buckets: [Double]) {
+            for index in buckets.indices where value <= buckets[index] { bucketCounts[index] += 1 }
+            sum += value
+            count += 1
+        }
+    }
+
+    private let families = Locked<[String: Family]>([:])
+    private let gauges = Locked<[String: (help: String, kind: String, read: @Sendable () -> Double)]>([:])
+
+    package init() {}
+
+    /// Declares a counter (idempotent).
+    package func declareCounter(_ name: String, help: String, labels: [String] = []) {
+        families.withLock { families in
+            if families[name] == nil {
+                families[name] = Family(help: help, kind: "counter", buckets: [], labelNames: labels)
+            }
+        }
+    }
+
+    /// Declares a histogram (idempotent).
+    package func declareHistogram(
+        _ name: String, help: String, labels: [String] = [], buckets: [Double] = latencyBuckets
+    ) {
+        families.withLock { families in
+            if families[name] == nil {
+                families[name] = Family(help: help, kind: "histogram", buckets: buckets, labelNames: labels)
+            }
+        }
+    }
+
+    /// Declares a gauge whose value is read when metrics are rendered.
+    package func declareGauge(_ name: String, help: String, read: @escaping @Sendable () -> Double) {
+        gauges.withLock { $0[name] = (help, "gauge", read) }
+    }
+
+    /// Declares a counter kept elsewhere (it must only grow), read when metrics are rendered.
+    package func declareCounter(_ name: String, help: String, read: @escaping @Sendable () -> Double) {
+        gauges.withLock { $0[name] = (help, "counter", read) }
+    }
+
+    /// Adds `amount` to a counter.
+    package func increment(_ name: String, _ labels: [String] = [], by amount: Double = 1) {
+        families.withLock { families in
+            families[name]?.series[labels, default: Series()].value += amount
+        }
+    }
+
+    /// Records one observation in a histogram.
+    package func observe(_ name: String, _ labels: [String] = [], _ value: Double) {
+        families.withLock { families in
+            guard let buckets = families[name]?.buckets else { return }
+            // Mutated in place: copying the series out and back would copy its bucket array on every call.
+            families[name]!.series[labels, default: Series(bucketCounts: Array(repeating: 0, count: buckets.count))]
+                .record(value, buckets: buckets)
+        }
+    }
+
+    /// The current value of a counter series (tests and `relayctl`).
+    package func value(_ name: String, _ labels: [String] = []) -> Double {
+        families.withLock { $0[name]?.series[labels]?.value ?? 0 }
+    }
+
+    /// The text exposition of every metric.
+    package func render() -> String {
+        var output = ""
+        let snapshot = families.withLock { $0 }
+        for name in snapshot.keys.sorted() {
+            let family = snapshot[name]!
+            output += "# HELP \(name) \(family.help)\n# TYPE \(name) \(family.kind)\n"
+            for labels in family.series.keys.sorted(by: {
+                $0.joined(separator: "\u{0}") < $1.joined(separator: "\u{0}")
+            }) {
+                let series = family.series[labels]!
+                let pairs = zip(family.labelNames, labels).map { "\($0)=\"\(Self.escape($1))\"" }
+                if family.kind == "counter" {
+                    output += "\(name)\(Self.braces(pairs)) \(Self.format(series.value))\n"
+                } else {
+                    for (bound, count) in zip(family.buckets, series.bucketCounts) {
+                        output += "\(name)_bucket\(Self.braces(pairs + ["le=\"\(Self.format(bound))\""])) \(count)\n"
+                    }
+                    output += "\(name)_bucket\(Self.braces(pairs + ["le=\"+Inf\""])) \(series.count)\n"
+                    output += "\(name)_sum\(Self.braces(pairs)) \(Self.format(series.sum))\n"
+                    output += "\(name)_count\(Self.braces(pairs)) \(series.count)\n"
+                }
+            }
+        }
+        let gaugeSnapshot = gauges.withLock { $0 }
+        for name in gaugeSnapshot.keys.sorted() {
+            let gauge = gaugeSnapshot[name]!
+            output +=
+                "# HELP \(name) \(gauge.help)\n# TYPE \(name) \(gauge.kind)\n\(name) \(Self.format(gauge.read()))\n"
+        }
+        return output
+    }
+
+    private static func braces(_ pairs: [String]) -> String { pairs.isEmpty ? "" : "{\(pairs.joined(separator: ","))}" }
+
+    private static func escape(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    private static func format(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,58 @@
+import RelayCloudKit
+import RelayOAuth
+import RelayStore
+import RelaySync
+
+/// Logs and metrics for upstream calls and grant-level events: outcome codes, durations and the
+/// user tag only.
+struct UpstreamObserver: Sendable {
+    let logger: Logger
+    let metrics: Metrics
+
+    static func declare(_ metrics: Metrics) {
+        metrics.declareCounter("relay_cloudkit_calls_total", help: "CloudKit calls by outcome.", labels: ["outcome"])
+        metrics.declareHistogram("relay_cloudkit_call_duration_seconds", help: "CloudKit call latency.")
+        metrics.declareCounter(
+            "relay_cloudkit_api_token_checks_total",
+            help: "Checks of the CloudKit API token after a 401 (users/caller without a web token), by result.",
+            labels: ["result"])
+    }
+
+    /// The monitor that decides what a 401 means, reporting each check: a metric per result, an
+    /// error line whenever CloudKit refuses the API token (one per check, and checks are at least
+    /// 10 s apart while it does), an info line when it is accepted again.
+    func apiTokenMonitor(cloudKit: CloudKitClient, clock: any WallClock) -> APITokenMonitor {
+        let monitor = APITokenMonitor(
+            clock: clock,
+            report: { [logger, metrics] result, previous in
+                metrics.increment("relay_cloudkit_api_token_checks_total", [result.rawValue])
+                switch result {
+                case .refused:
+                    logger.log(LogEvent(.error, "cloudkit.api_token_refused"))
+                case .accepted where previous == .refused:
+                    logger.log(LogEvent(.info, "cloudkit.api_token_accepted"))
+                case .accepted, .unknown:
+                    break  // counted; an unanswered check already shows as failed CloudKit calls
+                }
+            },
+            check: { await cloudKit.checkAPIToken() })
+        metrics.declareGauge(
+            "relay_cloudkit_api_token_refused",
+            help: "1 while the last check found the CloudKit API token, container or environment refused."
+        ) { monitor.status.result == .refused ? 1 : 0 }
+        return monitor
+    }
+
+    func upstream(started: ContinuousClock.Instant, outcome: String) {
+        let elapsed = ContinuousClock.now - started
+        metrics.increment("relay_cloudkit_calls_total", [outcome])
+        metrics.observe("relay_cloudkit_call_duration_seconds", [], elapsed.seconds)
+    }
+
+    func event(_ level: LogEvent.Level, _ name: StaticString, grant: BearerGrant) {
+        var event = LogEvent(level, name)
+        event.user = UserTag(userID: grant.userID)
+        event.client = ClientTag(clientID: grant.clientID)
+        logger.log(event)
+    }
+}

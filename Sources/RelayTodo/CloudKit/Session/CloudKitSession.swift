@@ -1,0 +1,46 @@
+import RelayCloudKit
+import RelayMCP
+
+/// One person's way into CloudKit: every CloudKit call a to-do tool makes goes through `perform`, which hands
+/// it the grant's current web auth token and keeps the token CloudKit rotates to.
+///
+/// Implementations must:
+/// - run one call per grant at a time, the others waiting in order (`GrantSerializer` does this);
+/// - store `CloudKitResponse.rotatedToken` (or, on failure, `CloudKitError.rotatedToken`) before the grant's
+///   next call starts, because CloudKit may invalidate the old token at once;
+/// - report their own refusals as `CloudKitError`: `.throttled` (no status) when too many calls wait,
+///   `.sessionDead` when the grant is gone, `.unavailable` when the token cannot be stored, `.cancelled`;
+/// - decide what a 401 AUTHENTICATION_FAILED means: turn it into `.sessionDead` only once the API token is
+///   shown to be fine (RelayService checks `users/caller` without a web token). Left as `.authenticationFailed`
+///   it is reported as the service's misconfiguration (`UPSTREAM_UNAVAILABLE`) and the grant stays.
+///
+/// RelayService implements it on the vault and the grant store; `MemoryCloudKitSession` keeps the token in memory
+/// for tests and the demo. The token must be read inside the grant's turn (another request of the same grant
+/// may have rotated it since this one was authenticated):
+///
+/// ```swift
+/// try await serializer.run(grant: grantID) { () async throws(CloudKitError) -> Value in
+///     let (token, version) = try await currentToken()       // get the grant, unseal
+///     do throws(CloudKitError) {
+///         let response = try await call(token)
+///         try await store(response.rotatedToken, replacing: version)   // reseal, compare-and-swap
+///         return response.value
+///     } catch {
+///         try? await store(error.rotatedToken, replacing: version)
+///         throw error
+///     }
+/// }
+/// ```
+package protocol CloudKitSession: Sendable {
+    /// Runs `call` with the current token, stores the token it rotated to, and returns its value.
+    func perform<Value: Sendable>(
+        _ call: (CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Value>
+    ) async throws(CloudKitError) -> Value
+}
+
+/// What the to-do tools need from the MCP principal (the authenticated grant): its CloudKit session, and
+/// (for the endpoint's check before every call) the scopes it was granted.
+package protocol TodoPrincipal: MCPPrincipal {
+    /// The session of the grant the request was authenticated with.
+    var session: any CloudKitSession { get }
+}

@@ -1,0 +1,6 @@
+import Foundation
+import RelayDemo
+import RelayService
+
+ProcessMemory.limitMallocArenas()
+exit(await DemoCommand.main(CommandLine.arguments))
