@@ -14,6 +14,10 @@ package struct Request: Sendable {
     package var origin: RequestOrigin
     /// Values captured by `:name` segments of the matched route.
     package var parameters: [String: String] = [:]
+    /// True when the server read this request's body without keeping it (`body` is empty) because
+    /// `ServerConfiguration.lowPriority` named the request at its head: a request the app had
+    /// already decided to refuse.
+    package var bodyDropped = false
 
     /// A request; tests build these directly.
     package init(

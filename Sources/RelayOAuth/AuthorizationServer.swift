@@ -67,7 +67,8 @@ package final class AuthorizationServer: Sendable {
             },
             newClients: SharedLimiter(
                 name: "registrations", limit: configuration.registrationRateLimit, context: context),
-            capacity: ClientCapacity(context: context))
+            capacity: ClientCapacity(context: context),
+            shedding: RegistrationShedding(threshold: configuration.registrationRateLimit.requests))
         pending = PendingRequests(context: context)
         grants = Grants(context: context)
         let issuer = TokenIssuer(context: context, grants: grants)

@@ -134,13 +134,15 @@ package func buildApplication(
     endpoint.mount(on: &router)
     // The router names both MCP paths "/mcp", so logs and metrics name the route as before.
     let observer = RequestObserver(logger: logger, metrics: metrics, router: router)
-    var responder = router.responder
+    // Registrations from an address flooding new metadata: refused from the head, served last.
+    var responder = oauth.sheddingRegistrations(router.responder)
     if let plainHTTP = PlainHTTPGuard(issuer: configuration.issuer, trustedProxies: configuration.server.trustedProxies)
     {
         responder = plainHTTP.wrap(responder)
     }
     var serverConfiguration = configuration.server
     serverConfiguration.onEvent = ConnectionObserver(metrics: metrics).record
+    serverConfiguration.lowPriority = { oauth.shedsRegistration($0) }
     let server = Server(configuration: serverConfiguration, responder: observer.wrap(responder))
     metrics.declareGauge("relay_http_open_connections", help: "Open client connections.") {
         Double(server.openConnections)

@@ -73,6 +73,33 @@ final class SharedLimitTests: XCTestCase {
         print("store operations: a reused registration \(reuse / 2), a new client \(new) (a new address's first)")
         let refusals = try await Self.sum(p, #"relay_oauth_limit_refusals_total{limit="registrations_per_address"}"#)
         XCTAssertEqual(refusals, 2)
+
+        // An address that keeps sending new metadata is shed: once instance a has refused it as
+        // often as its budget (4), a answers every registration from it 429 from the head alone,
+        // known metadata and a body that is not JSON included, with no store operation; b, which
+        // refused it once, still answers its known metadata.
+        for n in 0..<3 {
+            let refused = try await Self.register(p.http, name: "more \(n)", from: "198.51.100.7", at: p.a.base)
+            XCTAssertEqual(refused.status, 429, refused.text)
+        }
+        let beforeShed = try await Self.storeOperations(p)
+        let shed = try await Self.register(p.http, name: "new 0", from: "198.51.100.7", at: p.a.base)
+        XCTAssertEqual(shed.status, 429, shed.text)
+        XCTAssertNotNil(shed.headers["retry-after"])
+        XCTAssertEqual(shed.headers["access-control-allow-origin"], "*")
+        let notJSON = try await Self.send(
+            ClientRequest(
+                method: .post, url: p.a.base + "/register",
+                headers: ["Content-Type": "application/json", "X-Forwarded-For": "198.51.100.7"],
+                body: Array(repeating: UInt8(ascii: "x"), count: 200_000)), p.http)
+        XCTAssertEqual(notJSON.status, 429, "the body of a shed registration is never parsed")
+        let shedOperations = try await Self.storeOperations(p) - beforeShed
+        XCTAssertEqual(shedOperations, 0, "a shed registration cost store operations")
+        let known = try await Self.register(p.http, name: "new 0", from: "198.51.100.7", at: p.b.base)
+        XCTAssertEqual(known.status, 201, known.text)
+        let allRefusals = try await Self.sum(
+            p, #"relay_oauth_limit_refusals_total{limit="registrations_per_address"}"#)
+        XCTAssertEqual(allRefusals, 7)
     }
 
     func testTheCapOnUnusedClientsHoldsAcrossInstancesAndAddresses() async throws {
@@ -175,7 +202,7 @@ extension SharedLimitTests {
                 body: Array(form.utf8)), http)
     }
 
-    private static func send(_ request: ClientRequest, _ http: HTTPClient) async throws -> Answer {
+    static func send(_ request: ClientRequest, _ http: HTTPClient) async throws -> Answer {
         let response = try await http.send(request)
         return Answer(status: response.status, headers: response.headers, text: response.text)
     }

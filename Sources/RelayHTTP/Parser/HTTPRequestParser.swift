@@ -28,6 +28,8 @@ package struct HTTPRequestParser: Sendable {
     private var requestLineEnded = false
     private var body: [UInt8] = []
     private var continueRequested = false
+    /// The rest of the current body is read and not kept (`dropBody`).
+    private var droppingBody = false
     /// Bytes of the current body taken so far (chunk framing included): the server's minimum
     /// transfer rate is measured on it.
     package private(set) var bodyBytesReceived = 0
@@ -41,6 +43,24 @@ package struct HTTPRequestParser: Sendable {
         case .body, .chunked: true
         default: false
         }
+    }
+
+    /// The head of the request whose body is being read, if any.
+    package var pendingHead: HTTPRequestHead? {
+        switch state {
+        case .body(let parsed, _), .chunked(let parsed, _): parsed.head
+        default: nil
+        }
+    }
+
+    /// Reads the rest of the current body without keeping it: the request still completes (its
+    /// framing is honoured, so the connection stays usable), with an empty body. For a request the
+    /// server will refuse whatever it says. A `Content-Length` body is consumed without being
+    /// buffered; a chunked one is still decoded under `maxBodyBytes` (its limit needs the count).
+    package mutating func dropBody() {
+        guard isReadingBody else { return }
+        droppingBody = true
+        if case .body = state { body = [] }
     }
 
     /// True when part of a request has been seen (the header-read timeout applies).
@@ -104,7 +124,7 @@ package struct HTTPRequestParser: Sendable {
         case .body(let parsed, let remaining):
             let take = min(remaining, bytes.count)
             bodyBytesReceived += take
-            body.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
+            if !droppingBody { body.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<take])) }
             if take == remaining { return finish(parsed, consumed: alreadyConsumed + take) }
             state = .body(parsed, remaining: remaining - take)
             return .incomplete(consumed: alreadyConsumed + take)
@@ -147,11 +167,12 @@ package struct HTTPRequestParser: Sendable {
     }
 
     private mutating func finish(_ parsed: HeadParser.Result, consumed: Int) -> HTTPParseResult {
-        let result = HTTPParseResult.complete(parsed.head, body: body, consumed: consumed)
+        let result = HTTPParseResult.complete(parsed.head, body: droppingBody ? [] : body, consumed: consumed)
         state = .head
         body = []
         bodyBytesReceived = 0
         continueRequested = false
+        droppingBody = false
         return result
     }
 

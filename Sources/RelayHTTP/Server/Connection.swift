@@ -45,6 +45,12 @@ final class Connection: @unchecked Sendable {
     var bodyStarted: Int64 = 0
     /// When the last body byte arrived, for the idle deadline.
     var lastBodyByte: Int64 = 0
+    /// A low-priority request waiting for its turn (`EventLoop.serveLowPriority`); the connection
+    /// is `busy` meanwhile, so it reads nothing more.
+    var deferred: ParsedRequest?
+    /// What `ServerConfiguration.lowPriority` said about the current request when it was asked
+    /// at its head, before the body had arrived; nil: not asked yet.
+    var headVerdict: Bool?
 
     init(fd: Int32, peer: IPAddress?, countedBlock: AddressBlock?, limits: HTTPParserLimits) {
         self.fd = fd
@@ -63,4 +69,13 @@ final class Connection: @unchecked Sendable {
     static let outputHighWater = 64 * 1024
 
     var hasPendingOutput: Bool { outputOffset < output.count }
+}
+
+/// A parsed request and how its response is to be written.
+struct ParsedRequest {
+    var request: Request
+    /// An HTTP/1.0 request that asked to be kept alive (its response says so).
+    var http10KeepAlive: Bool
+    /// A HEAD request: the response is written without its body.
+    var omitBody: Bool
 }

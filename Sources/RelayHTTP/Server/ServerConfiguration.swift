@@ -47,6 +47,17 @@ package struct ServerConfiguration: Sendable {
     /// Told about every refused connection and timed-out request (for metrics). Called on a loop
     /// thread: it must be quick and must not block.
     package var onEvent: (@Sendable (ServerEvent) -> Void)?
+    /// Names the requests the app already knows it will refuse cheaply (a client address over a
+    /// limit), so that a flood of them cannot crowd out other clients. Asked once per request as
+    /// soon as its head has arrived, with a `Request` that has no body yet (method, target,
+    /// headers, origin). A request it names has its body read and dropped rather than kept
+    /// (`Request.bodyDropped`), and is handed to the responder only after every other ready
+    /// connection of its loop has been served, at most `lowPriorityPerRound` of them per loop per
+    /// round (`Server`). Called on a loop thread for every request: it must be quick and must not
+    /// block. nil: every request is served in arrival order.
+    package var lowPriority: (@Sendable (Request) -> Bool)? = nil
+    /// Low-priority requests one loop answers per round of its event loop (at least 1).
+    package var lowPriorityPerRound = 16
 
     /// A configuration with the relay's defaults.
     package init(

@@ -6,6 +6,7 @@ extension AuthorizationServer {
     /// that record and always succeed; new metadata counts against the address's budget and the
     /// cap on unused clients (`ClientRegistry.register`).
     func registerClient(_ request: Request) async throws(OAuthError) -> Response {
+        if let wait = registrationShedWait(request) { throw clients.tooManyNewClients(wait) }
         guard request.body.count <= configuration.maximumRegistrationBytes else {
             throw OAuthError(.invalidClientMetadata, "The registration is too large.", status: .contentTooLarge)
         }
@@ -18,7 +19,8 @@ extension AuthorizationServer {
         let validated = try RegistrationPolicy.validate(
             body, redirects: clients.redirectPolicy, supportedScopes: configuration.scopes
         ).get()
-        let registration = try await clients.register(validated, address: Self.address(request))
+        let registration = try await clients.register(
+            validated, address: Self.address(request), block: request.origin.client?.block)
         let (client, secret) = (registration.client, registration.secret)
         var answer: JSONObject = ["client_id": .string(client.id), "client_id_issued_at": .int(client.issuedAt)]
         if let secret {

@@ -1,4 +1,5 @@
 import RelayCrypto
+import RelayHTTP
 import RelayJSON
 import RelayStore
 
@@ -21,6 +22,8 @@ struct ClientRegistry: Sendable {
     /// New records per client address.
     let newClients: SharedLimiter
     let capacity: ClientCapacity
+    /// Addresses refused often enough to be refused from the head alone.
+    let shedding: RegistrationShedding
 
     var redirectPolicy: RedirectURIPolicy {
         RedirectURIPolicy(
@@ -36,20 +39,23 @@ struct ClientRegistry: Sendable {
         var reused: Bool
     }
 
-    /// Registers `request` from `address` (already folded by `RateLimiter.key`): the shared record
-    /// of this metadata, created when it is new and the budgets allow.
+    /// Registers `request` from `address` (already folded by `RateLimiter.key`; `block` is the same
+    /// client as `RegistrationShedding` keys it, nil when unknown): the shared record of this
+    /// metadata, created when it is new and the budgets allow.
     ///
     /// The record is written first (`put(.absent)`) and only then counted, so a burst of identical
     /// registrations (a platform's first minute) counts once: the others find the record, or lose
     /// the create and read it, and are answered from it. A record past a budget is deleted again
     /// before the refusal; a registration that read it in that moment got an ID that is gone, and
     /// re-registers when `/authorize` or `/token` says the client is unknown.
-    func register(_ request: RegistrationRequest, address: String) async throws(OAuthError) -> Registration {
+    func register(
+        _ request: RegistrationRequest, address: String, block: AddressBlock?
+    ) async throws(OAuthError) -> Registration {
         let recordID = request.contentID
         let key = OAuthKeys.client(recordID)
         if let existing = try await reusable(key, request) { return await issue(existing, reused: true) }
         // An address this instance knows to be over its budget costs no write.
-        if let wait = newClients.knownWait(address) { throw tooManyNewClients(wait) }
+        if let wait = newClients.knownWait(address) { throw refuse(block, wait) }
         let now = context.now
         let window = now - now % ClientCapacity.window
         let expiry = now + context.configuration.lifetimes.unusedClient
@@ -68,7 +74,7 @@ struct ClientRegistry: Sendable {
         }
         if let wait = try await newClients.count(address) {
             _ = try? await context.delete(key, condition: .versionEquals(1))
-            throw tooManyNewClients(wait)
+            throw refuse(block, wait)
         }
         switch try await capacity.admit() {
         case .success: break
@@ -83,7 +89,14 @@ struct ClientRegistry: Sendable {
         return await issue(client, reused: false)
     }
 
-    private func tooManyNewClients(_ wait: Int) -> OAuthError {
+    /// The 429 for new metadata from `block`, noted for `shedding`.
+    private func refuse(_ block: AddressBlock?, _ wait: Int) -> OAuthError {
+        if let block { shedding.refused(block, wait: wait, now: context.now) }
+        return tooManyNewClients(wait)
+    }
+
+    /// The 429 for an address over its budget of new clients (counted in the limit's metric).
+    func tooManyNewClients(_ wait: Int) -> OAuthError {
         context.events(.limitReached(limit: .registrationsPerAddress))
         return OAuthError(
             .tooManyRequests, "Too many new clients from this address; try again later.",

@@ -55,6 +55,7 @@ extension EventLoop {
             case .incomplete(let consumed):
                 offset += consumed
                 connection.inputNeedsMore = true
+                triageHead(connection)
                 if connection.parser.takeContinueRequest() {
                     connection.output.append(contentsOf: ResponseSerializer.continueLine)
                     markDirty(connection)
@@ -93,23 +94,57 @@ extension EventLoop {
         }
     }
 
-    /// Starts the handler for one request. It runs synchronously until its first suspension.
+    /// Starts the handler for one request, or, when `ServerConfiguration.lowPriority` names it,
+    /// queues it (body dropped) for `serveLowPriority`. A handler runs synchronously until its
+    /// first suspension.
     private func dispatch(_ connection: Connection, head: HTTPRequestHead, body: [UInt8]) {
         connection.busy = true
         connection.timer = .none
         connection.inputNeedsMore = false
         connection.keepAlive = head.keepAlive && !draining
-        let http10KeepAlive = head.version == .http10 && connection.keepAlive
-        let omitBody = head.method == .head
-        let request = Request(
-            method: head.method,
-            target: head.target,
-            version: head.version,
-            headers: head.headers,
-            body: body,
-            origin: state.configuration.trustedProxies.origin(peer: connection.peer, headers: head.headers)
+        var parsed = ParsedRequest(
+            request: Request(
+                method: head.method,
+                target: head.target,
+                version: head.version,
+                headers: head.headers,
+                origin: state.configuration.trustedProxies.origin(peer: connection.peer, headers: head.headers)
+            ),
+            http10KeepAlive: head.version == .http10 && connection.keepAlive,
+            omitBody: head.method == .head
         )
-        switch state.responder(request) {
+        let low = connection.headVerdict ?? isLowPriority(parsed.request)
+        connection.headVerdict = nil
+        if low {
+            parsed.request.bodyDropped = true
+            connection.deferred = parsed
+            lowPriority.append(connection)
+            return
+        }
+        parsed.request.body = body
+        start(connection, parsed)
+    }
+
+    private func isLowPriority(_ request: Request) -> Bool { state.configuration.lowPriority?(request) ?? false }
+
+    /// While a body is still arriving: asks once whether its request is low priority (from the
+    /// head alone), and if it is, stops keeping the body.
+    private func triageHead(_ connection: Connection) {
+        guard connection.headVerdict == nil, state.configuration.lowPriority != nil,
+            let head = connection.parser.pendingHead
+        else { return }
+        let request = Request(
+            method: head.method, target: head.target, version: head.version, headers: head.headers,
+            origin: state.configuration.trustedProxies.origin(peer: connection.peer, headers: head.headers))
+        let low = isLowPriority(request)
+        connection.headVerdict = low
+        if low { connection.parser.dropBody() }
+    }
+
+    /// Hands one parsed request to the responder.
+    private func start(_ connection: Connection, _ parsed: ParsedRequest) {
+        let (http10KeepAlive, omitBody) = (parsed.http10KeepAlive, parsed.omitBody)
+        switch state.responder(parsed.request) {
         case .now(let response):
             connection.inDispatch = true
             complete(connection, response, http10KeepAlive: http10KeepAlive, omitBody: omitBody)
@@ -121,6 +156,33 @@ extension EventLoop {
                 self.complete(connection, response, http10KeepAlive: http10KeepAlive, omitBody: omitBody)
             }
             connection.inDispatch = false
+        }
+    }
+
+    /// Whether low-priority requests are waiting.
+    var hasLowPriorityWork: Bool { lowPriorityNext < lowPriority.count }
+
+    /// Runs once per round, after every ready connection was served: answers the oldest waiting
+    /// low-priority requests, at most `lowPriorityPerRound`. Whatever a flood of them costs, the
+    /// other clients' work waits for at most that many answers per round. A connection answered
+    /// here goes on with its next request at once; a low-priority one joins the back of the queue.
+    func serveLowPriority() {
+        var budget = max(1, state.configuration.lowPriorityPerRound)
+        while budget > 0, lowPriorityNext < lowPriority.count {
+            let connection = lowPriority[lowPriorityNext]
+            lowPriorityNext += 1
+            guard !connection.closed, let parsed = connection.deferred else { continue }
+            connection.deferred = nil
+            budget -= 1
+            start(connection, parsed)
+            if !connection.busy { drive(connection) }
+        }
+        if lowPriorityNext == lowPriority.count {
+            lowPriority.removeAll(keepingCapacity: true)
+            lowPriorityNext = 0
+        } else if lowPriorityNext >= 1024 {
+            lowPriority.removeFirst(lowPriorityNext)
+            lowPriorityNext = 0
         }
     }
 
@@ -252,5 +314,6 @@ extension EventLoop {
         if let block = connection.countedBlock { state.perAddress?.release(block) }
         connection.input = []
         connection.output = []
+        connection.deferred = nil
     }
 }

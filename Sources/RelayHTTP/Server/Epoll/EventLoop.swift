@@ -22,6 +22,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     var connections: [Connection?] = []
     var connectionCount = 0
     var dirty: [Connection] = []
+    /// Connections holding a low-priority request, oldest first from `lowPriorityNext`.
+    var lowPriority: [Connection] = []
+    var lowPriorityNext = 0
     var date = HTTPDate()
     var now: Int64 = 0
     var lastSweep: Int64 = 0
@@ -114,7 +117,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         lastSweep = now
         date.refresh()
         while true {
-            let timeout: Int32 = listenerReady || !localJobs.isEmpty ? 0 : Int32(Self.sweepInterval)
+            let busy = listenerReady || !localJobs.isEmpty || hasLowPriorityWork
+            let timeout: Int32 = busy ? 0 : Int32(Self.sweepInterval)
             let count = epoll_wait(epollFD, events, Self.maxEvents, timeout)
             now = Socket.monotonicMilliseconds()
             date.refresh()
@@ -123,6 +127,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             }
             if listenerReady { acceptConnections() }
             runJobs()
+            // Low-priority requests go last in the round, a bounded number of them.
+            if hasLowPriorityWork { serveLowPriority() }
             flushDirty()
             if now - lastSweep >= Self.sweepInterval {
                 lastSweep = now
