@@ -27,7 +27,7 @@ done
 export PATH=/opt/swift/usr/bin:$PATH
 package=mustdo-relay
 architecture=$(dpkg --print-architecture)
-version=$(sed -n 's/^ *public static let version = "\(.*\)"$/\1/p' "$source_dir/Sources/RelayService/RelayCommand.swift")
+version=$(sed -n 's/^ *package static let version = "\(.*\)"$/\1/p' "$source_dir/Sources/RelayService/RelayCommand.swift")
 # Debian's version syntax (upstream part only: a native package has no revision).
 if ! [[ $version =~ ^[0-9][A-Za-z0-9.+~]*$ ]]; then
     echo "build-deb: RelayCommand.version \"$version\" is not a Debian version (digits first; then letters, digits, . + ~)" >&2
