@@ -8,6 +8,7 @@
 # executables are built with the Swift runtime (and Foundation) linked statically, so the server
 # needs only Debian's own libraries, which dpkg-shlibdeps turns into the package's Depends.
 # --source builds another copy of the sources (the package test builds an older version that way);
+# --print-version prints the version this script reads and stops.
 # --scratch is SwiftPM's build directory for it (default .build/package, kept for incremental builds).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,8 +16,10 @@ source_dir=$root
 scratch=$root/.build/package
 out=$root/.build
 lintian=1
+print_version=0
 while [ $# -gt 0 ]; do
     case $1 in
+    --print-version) print_version=1; shift ;;
     --source) source_dir=$(cd "$2" && pwd); shift 2 ;;
     --scratch) scratch=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -27,12 +30,14 @@ done
 export PATH=/opt/swift/usr/bin:$PATH
 package=mustdo-relay
 architecture=$(dpkg --print-architecture)
-version=$(sed -n 's/^ *public static let version = "\(.*\)"$/\1/p' "$source_dir/Sources/RelayService/RelayCommand.swift")
+version=$(sed -n 's/^ *package static let version = "\(.*\)"$/\1/p' "$source_dir/Sources/RelayService/RelayCommand.swift")
 # Debian's version syntax (upstream part only: a native package has no revision).
 if ! [[ $version =~ ^[0-9][A-Za-z0-9.+~]*$ ]]; then
     echo "build-deb: RelayCommand.version \"$version\" is not a Debian version (digits first; then letters, digits, . + ~)" >&2
     exit 1
 fi
+# `make test` (scripts/check-deploy.sh) and the package test read the version this way.
+[ "$print_version" = 0 ] || { echo "$version"; exit 0; }
 deb=$out/${package}_${version}_${architecture}.deb
 # Reproducible: every timestamp is the last commit's (or, outside git, the version file's).
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$source_dir" log -1 --format=%ct 2>/dev/null ||

@@ -49,6 +49,9 @@ for path in $(sed -n 's/^Exec[A-Za-z]*=\([^ ]*\).*/\1/p' deploy/systemd/mustdo-r
     *) echo "deploy: the unit runs $path; the package installs the programs in /usr/bin"; exit 1 ;;
     esac
 done
+# The version the package build reads from the sources (a change of RelayCommand.version's
+# declaration must not leave it empty).
+packaging/build-deb.sh --print-version >/dev/null
 echo "deploy: package scripts ok"
 
 python3 - deploy/aws/mustdo-relay.cfn.json <<'PY'
