@@ -65,7 +65,7 @@ let package = Package(
             ]
         ),
         // The local demo: the service with the CloudKit emulator, the only service code that links it.
-        .target(name: "RelayDemo", dependencies: ["RelayService", "RelayEmulator", "RelayVault"]),
+        .target(name: "RelayDemo", dependencies: ["RelayService", "RelayEmulator", "RelayVault", "RelayHTTP"]),
 
         // Thin executables.
         .executableTarget(name: "mustdo-relay", dependencies: ["RelayService"]),

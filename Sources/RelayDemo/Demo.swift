@@ -1,5 +1,6 @@
 import Foundation
 import RelayEmulator
+import RelayHTTP
 import RelayService
 import RelayVault
 
@@ -24,7 +25,7 @@ struct Demo {
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let secrets = SecretSettings(directory: directory + "/secrets")
         let apiToken = try Self.createSecrets(secrets, keyFile: directory + "/secrets/master-keys")
-        let relayPort = port == 0 ? try Self.freePort() : port
+        let relayPort = port == 0 ? try Server.freePort() : port
         let issuer = "http://127.0.0.1:\(relayPort)"
 
         let emulator = try Emulator(
@@ -73,23 +74,6 @@ struct Demo {
             throw DemoError(description: "cannot create a temporary directory")
         }
         return String(cString: created)
-    }
-
-    /// A free loopback port (bound and released: a tiny window in which another program could take it).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw DemoError(description: "cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// What to tell the person who started the demo.

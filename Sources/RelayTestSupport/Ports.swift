@@ -1,4 +1,5 @@
 import Foundation
+import RelayHTTP
 
 #if canImport(Glibc)
     import Glibc
@@ -14,18 +15,7 @@ package struct TestSupportFailure: Error, CustomStringConvertible {
 /// A loopback TCP port that was free a moment ago (bound to port 0 on `host`, read back, closed),
 /// for a child process that must be told its port before it starts.
 package func freePort(host: String = "127.0.0.1") throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw TestSupportFailure("socket() failed: errno \(errno)") }
-    defer { close(descriptor) }
-    var address = ipv4Address(host, port: 0)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-            bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-        }
-    }
-    guard bound else { throw TestSupportFailure("bind() on \(host) failed: errno \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
+    try Server.freePort(host: host)
 }
 
 /// Whether something on `host` accepts TCP connections on `port` (a child process has started listening).

@@ -9,34 +9,13 @@ import XCTest
 final class MultiInstanceTests: XCTestCase {
     static let grace = 3
 
-    struct Cluster {
-        let http: HTTPClient
-        let moto: MotoProcess
-        let emulator: EmulatorProcess
-        let setup: RelaySetup
-        let a: RelayInstance
-        let b: RelayInstance
-    }
-
-    private func cluster() async throws -> Cluster {
-        let http = try HTTPClient(
-            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
-        let moto = try await MotoProcess(http: http)
-        let emulator = try await EmulatorProcess(http: http, rotation: "invalidate")
-        var settings = moto.relaySettings
-        settings["RELAY_OAUTH_REFRESH_GRACE"] = String(Self.grace)
-        let setup = try await RelaySetup(emulator: emulator, settings: settings, environment: MotoProcess.credentials)
-        let a = try await setup.start(http: http)
-        let b = try await setup.start(http: http)
-        return Cluster(http: http, moto: moto, emulator: emulator, setup: setup, a: a, b: b)
+    private func cluster() async throws -> TwoInstances {
+        try await TwoInstances.start(settings: ["RELAY_OAUTH_REFRESH_GRACE": String(Self.grace)])
     }
 
     func testCodesRefreshRotationAndReuseDetectionHoldAcrossInstances() async throws {
         let c = try await cluster()
-        defer {
-            c.setup.remove()
-            c.http.shutdown()
-        }
+        defer { c.remove() }
         // A code issued by A is redeemed at B.
         let client = try await RelayClient.register(http: c.http, at: c.a.base)
         let (code, verifier) = try await client.connect(appleID: "alice@example.com", at: c.a.base)
@@ -84,10 +63,7 @@ final class MultiInstanceTests: XCTestCase {
 
     func testTwoCallbacksForOnePendingRequestRacingOnTwoInstancesExactlyOneWins() async throws {
         let c = try await cluster()
-        defer {
-            c.setup.remove()
-            c.http.shutdown()
-        }
+        defer { c.remove() }
         let client = try await RelayClient.register(http: c.http, at: c.a.base)
         for round in 0..<6 {
             let (first, second) = round % 2 == 0 ? (c.a, c.b) : (c.b, c.a)
@@ -109,10 +85,7 @@ final class MultiInstanceTests: XCTestCase {
 
     func testToolCallsAlternatingBetweenInstancesSurviveTokenRotation() async throws {
         let c = try await cluster()
-        defer {
-            c.setup.remove()
-            c.http.shutdown()
-        }
+        defer { c.remove() }
         let (client, tokens) = try await RelayClient.connected(http: c.http, appleID: "carol@example.com", at: c.a.base)
         for call in 0..<10 {
             let instance = call % 2 == 0 ? c.a : c.b
@@ -134,10 +107,7 @@ final class MultiInstanceTests: XCTestCase {
 
     func testConcurrentCallsOfOneGrantOnBothInstancesKeepTheGrant() async throws {
         let c = try await cluster()
-        defer {
-            c.setup.remove()
-            c.http.shutdown()
-        }
+        defer { c.remove() }
         let (client, tokens) = try await RelayClient.connected(http: c.http, appleID: "dave@example.com", at: c.a.base)
         try await c.emulator.control("latency", ["milliseconds": 30])
         for round in 0..<8 {
@@ -155,10 +125,7 @@ extension MultiInstanceTests {
     /// version, not its CloudKit token, so the token CloudKit rotates to must still be saved.
     func testARefreshDuringAToolCallKeepsTheRotatedCloudKitToken() async throws {
         let c = try await cluster()
-        defer {
-            c.setup.remove()
-            c.http.shutdown()
-        }
+        defer { c.remove() }
         let (client, tokens) = try await RelayClient.connected(http: c.http, appleID: "judy@example.com", at: c.a.base)
         try await c.emulator.control("latency", ["milliseconds": 1500])
         // `requests` counts every request on arrival, these polls included (one each): a jump of

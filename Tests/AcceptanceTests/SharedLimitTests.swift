@@ -8,36 +8,15 @@ import XCTest
 /// failed `/token` requests per address together, so two instances allow what one does. The test
 /// proxy at 127.0.0.1 is trusted, so each request names its client address in `X-Forwarded-For`.
 final class SharedLimitTests: XCTestCase {
-    struct Pair {
-        let http: HTTPClient
-        let moto: MotoProcess
-        let emulator: EmulatorProcess
-        let setup: RelaySetup
-        let a: RelayInstance
-        let b: RelayInstance
-        var both: [RelayInstance] { [a, b] }
-    }
-
-    private func pair(_ settings: [String: String]) async throws -> Pair {
-        let http = try HTTPClient(
-            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(60)))
-        let moto = try await MotoProcess(http: http)
-        let emulator = try await EmulatorProcess(http: http)
-        var all = moto.relaySettings
-        all["RELAY_TRUSTED_PROXIES"] = "127.0.0.1"
-        for (key, value) in settings { all[key] = value }
-        let setup = try await RelaySetup(emulator: emulator, settings: all, environment: MotoProcess.credentials)
-        let a = try await setup.start(http: http)
-        let b = try await setup.start(http: http)
-        return Pair(http: http, moto: moto, emulator: emulator, setup: setup, a: a, b: b)
+    /// The test proxy at 127.0.0.1 is trusted; `settings` may override that.
+    private func pair(_ settings: [String: String]) async throws -> TwoInstances {
+        try await TwoInstances.start(
+            settings: settings.merging(["RELAY_TRUSTED_PROXIES": "127.0.0.1"]) { own, _ in own }, timeout: .seconds(60))
     }
 
     func testNewClientsPerAddressAreCountedOnBothInstancesTogether() async throws {
         let p = try await pair(["RELAY_OAUTH_REGISTRATIONS_PER_HOUR": "4"])
-        defer {
-            p.setup.remove()
-            p.http.shutdown()
-        }
+        defer { p.remove() }
         try await Self.awaitRoom(inWindowOf: 3600, seconds: 120)
         // Four new clients from one address, alternating instances: all stored.
         var ids: [String] = []
@@ -108,10 +87,7 @@ final class SharedLimitTests: XCTestCase {
             "RELAY_OAUTH_REGISTRATIONS_PER_HOUR": "5", "RELAY_OAUTH_MAX_UNUSED_CLIENTS": "100",
             "RELAY_OAUTH_UNUSED_CLIENT_TTL": "3600",
         ])
-        defer {
-            p.setup.remove()
-            p.http.shutdown()
-        }
+        defer { p.remove() }
         try await Self.awaitRoom(inWindowOf: 86400, seconds: 300)
         var stored = 0
         var unavailable: (status: Int, text: String, retryAfter: String?)?
@@ -137,10 +113,7 @@ final class SharedLimitTests: XCTestCase {
 
     func testFailedTokenRequestsPerAddressAreCountedOnBothInstancesTogether() async throws {
         let p = try await pair(["RELAY_OAUTH_TOKEN_FAILURES_PER_MINUTE": "6"])
-        defer {
-            p.setup.remove()
-            p.http.shutdown()
-        }
+        defer { p.remove() }
         try await Self.awaitRoom(inWindowOf: 60, seconds: 30)
         let storeBefore = try await Self.storeOperations(p)
         for n in 0..<6 {
@@ -208,7 +181,7 @@ extension SharedLimitTests {
     }
 
     /// Store operations both instances have made (every operation kind).
-    static func storeOperations(_ p: Pair) async throws -> Double {
+    static func storeOperations(_ p: TwoInstances) async throws -> Double {
         var total = 0.0
         for operation in ["get", "put", "update", "delete", "query", "scan"] {
             total += try await sum(p, #"relay_store_operation_duration_seconds_count{operation="\#(operation)"}"#)
@@ -216,7 +189,7 @@ extension SharedLimitTests {
         return total
     }
 
-    static func sum(_ p: Pair, _ series: String) async throws -> Double {
+    static func sum(_ p: TwoInstances, _ series: String) async throws -> Double {
         var total = 0.0
         for instance in p.both { total += try await instance.metric(series) }
         return total

@@ -31,23 +31,17 @@ import Testing
 
     @Test func toolsListPagesCarryResultTypeCacheHintsAndTheStamp() async throws {
         try await withServer(TestServer(pageSize: 2)) { server in
-            var names: [String] = []
-            var cursor: JSONValue?
-            var pages = 0
-            repeat {
-                let params: JSONObject = cursor.map { ["cursor": $0] } ?? [:]
-                let response = try await server.postModern("tools/list", id: .int(pages), params: params)
-                #expect(response.status == 200)
-                let result = try #require(response.json?["result"])
+            let pages = try await TestServer.toolPages { page, cursor in
+                try await server.postModern("tools/list", id: .int(page), params: cursor.map { ["cursor": $0] } ?? [:])
+            }
+            for result in pages {
                 #expect(result["resultType"] == "complete")
                 #expect(result["ttlMs"] == 3_600_000)
                 #expect(result["cacheScope"] == "public")
                 #expect(result["_meta"] == ["io.modelcontextprotocol/serverInfo": Self.stamp])
-                names += result["tools"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-                cursor = result["nextCursor"]
-                pages += 1
-            } while cursor != nil && pages < 10
-            #expect(pages == 3)
+            }
+            #expect(pages.count == 3)
+            let names = TestServer.toolNames(pages)
             #expect(names == ["echo", "schedule", "fail", "noop.one", "noop-two"])
             let bad = try await server.postModern("tools/list", id: 9, params: ["cursor": "page-7"])
             #expect(bad.status == 400)

@@ -7,21 +7,13 @@ import Testing
 @Suite struct ToolCallTests {
     @Test func toolsListPagesWithOpaqueCursors() async throws {
         try await withServer(TestServer(pageSize: 2)) { server in
-            var names: [String] = []
-            var cursor: JSONValue?
-            var pages = 0
-            repeat {
-                let params: JSONObject? = cursor.map { ["cursor": $0] }
-                let response = try await server.post(
-                    TestServer.request("tools/list", id: .int(pages), params: params),
+            let pages = try await TestServer.toolPages { page, cursor in
+                try await server.post(
+                    TestServer.request("tools/list", id: .int(page), params: cursor.map { ["cursor": $0] }),
                     extra: [("MCP-Protocol-Version", "2025-11-25")])
-                #expect(response.status == 200)
-                let result = try #require(response.json?["result"])
-                names += result["tools"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-                cursor = result["nextCursor"]
-                pages += 1
-            } while cursor != nil && pages < 10
-            #expect(pages == 3)
+            }
+            #expect(pages.count == 3)
+            let names = TestServer.toolNames(pages)
             #expect(names == ["echo", "schedule", "fail", "noop.one", "noop-two"])
             for bad: JSONValue in ["page-0", "page-3", "page-01", "garbage", 2] {
                 let response = try await server.post(TestServer.request("tools/list", params: ["cursor": bad]))

@@ -114,3 +114,11 @@ package final class Server: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 }
+
+extension Server {
+    /// A loopback TCP port that was free a moment ago, for a listener that must be named before it
+    /// starts (the demo's issuer, a child process told its port).
+    package static func freePort(host: String = "127.0.0.1") throws(SocketError) -> Int {
+        try Socket.freePort(host: host)
+    }
+}

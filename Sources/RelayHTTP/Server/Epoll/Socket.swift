@@ -71,6 +71,22 @@ enum Socket {
         guard bound == 0 else { throw SocketError("bind \(address):\(port) (is another server listening there?)") }
     }
 
+    /// A TCP port on `host` that was free a moment ago: a socket bound to port 0 (without
+    /// SO_REUSEPORT), read back and closed. Another program could take it before its user binds it.
+    static func freePort(host: String) throws(SocketError) -> Int {
+        guard let ip = IPAddress(host) else { throw SocketError("parse address \(host)", code: EINVAL) }
+        let fd = socket(ip.isIPv4 ? AF_INET : AF_INET6, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SocketError("socket") }
+        defer { close(fd) }
+        var storage = sockaddr_storage()
+        let length = fill(&storage, ip: ip, port: 0)
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0 else { throw SocketError("bind \(host):0") }
+        return boundPort(fd)
+    }
+
     private static func fill(_ storage: inout sockaddr_storage, ip: IPAddress, port: Int) -> socklen_t {
         if ip.isIPv4 {
             return withUnsafeMutablePointer(to: &storage) {
