@@ -34,8 +34,10 @@ import Testing
     @Test func theDepthLimitIsExact() throws {
         let sixtyFour = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
         #expect((try? JSONValue(parsing: sixtyFour)) != nil)
-        #expect((try? JSONValue(parsing: "[" + sixtyFour + "]")) == nil)
-        #expect((try? JSONValue(parsing: Array("[[1]]".utf8), maxDepth: 1)) == nil)
+        let sixtyFive = #expect(throws: JSONParseError.self) { try JSONValue(parsing: "[" + sixtyFour + "]") }
+        #expect(sixtyFive?.reason == "nesting too deep")
+        let two = #expect(throws: JSONParseError.self) { try JSONValue(parsing: Array("[[1]]".utf8), maxDepth: 1) }
+        #expect(two?.reason == "nesting too deep")
         #expect((try? JSONValue(parsing: Array("[[1]]".utf8), maxDepth: 2)) != nil)
     }
 }
