@@ -10,6 +10,9 @@ final class JobQueue<Job: Sendable>: @unchecked Sendable {
     private var jobs: [Job] = []
     private var head = 0
     private var closed = false
+    /// How many queued jobs wake the consumer: 1, except while the writer lingers for a fuller batch,
+    /// so that the writes arriving meanwhile do not each wake it.
+    private var wakeAt = 1
     private let capacity: Int
     private let deadline: (Job) -> ContinuousClock.Instant
 
@@ -25,7 +28,7 @@ final class JobQueue<Job: Sendable>: @unchecked Sendable {
         guard !closed else { return .closed }
         guard jobs.count - head < capacity else { return .full }
         jobs.append(job)
-        condition.signal()
+        if jobs.count - head >= wakeAt { condition.signal() }
         return .queued
     }
 
@@ -33,9 +36,37 @@ final class JobQueue<Job: Sendable>: @unchecked Sendable {
 
     /// Waits for up to `maximum` jobs; an empty result means the queue was closed and drained.
     func take(maximum: Int) -> [Job] {
+        take(maximum: maximum, linger: nil, afterBatch: false)
+    }
+
+    /// How long to wait for a fuller batch once work is there, and how full is full.
+    struct Linger {
+        var duration: Duration
+        var target: Int
+    }
+
+    /// Waits for at least one job, then returns up to `maximum`, lingering first for a fuller batch
+    /// (until `linger.target` jobs are queued or `linger.duration` has passed; closing ends it too)
+    /// when writes keep coming: a job was already queued on arrival, or `afterBatch` (the last batch
+    /// held several) and the first job came within `linger.duration`. The consumer that found the
+    /// queue idle for longer never lingers.
+    func take(maximum: Int, linger: Linger?, afterBatch: Bool) -> [Job] {
         condition.lock()
         defer { condition.unlock() }
-        while head == jobs.count && !closed { condition.wait() }
+        var busy = head < jobs.count
+        if !busy && !closed {
+            let start = ContinuousClock.now
+            while head == jobs.count && !closed { condition.wait() }
+            busy = afterBatch && linger.map { ContinuousClock.now - start < $0.duration } ?? false
+        }
+        if busy, let linger, !closed, jobs.count - head < min(linger.target, maximum) {
+            let deadline = Date(timeIntervalSinceNow: linger.duration.seconds)
+            wakeAt = min(linger.target, maximum)
+            while jobs.count - head < wakeAt && !closed {
+                if !condition.wait(until: deadline) { break }
+            }
+            wakeAt = 1
+        }
         let end = min(jobs.count, head + maximum)
         let batch = Array(jobs[head..<end])
         head = end
