@@ -7,7 +7,7 @@ import RelayVault
 /// (`GrantSerializer`), opens the sealed CloudKit token with the presented OAuth token, and saves
 /// the token CloudKit rotates to (re-sealed under the same data key, compare-and-swap on the
 /// grant's version) before the grant's next call starts. A successful call's answer does not wait
-/// for that save: the save is the remainder of the grant's turn (`run(grant:handingOff:)`), and
+/// for that save: the save is the remainder of the grant's turn (`GrantSerializer.runWithRemainder`), and
 /// graceful shutdown waits for it (`Application.waitUntilStopped`).
 struct GrantSession: CloudKitSession {
     let grant: BearerGrant
@@ -28,7 +28,7 @@ struct GrantSession: CloudKitSession {
     func perform<Value: Sendable>(
         _ call: (CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Value>
     ) async throws(CloudKitError) -> Value {
-        try await serializer.run(grant: grant.grantID, handingOff: {
+        try await serializer.runWithRemainder(grant: grant.grantID) {
             () async throws(CloudKitError) -> (Value, GrantSerializer.Remainder?) in
             var current = states.current(
                 grant.grantID, snapshot: GrantStates.State(sealed: grant.sealed, version: grant.grantVersion))
@@ -67,7 +67,7 @@ struct GrantSession: CloudKitSession {
                     throw error
                 }
             }
-        })
+        }
     }
 
     private func unseal(_ sealed: [UInt8]) async throws(CloudKitError) -> String {

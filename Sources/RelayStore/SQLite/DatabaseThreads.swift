@@ -171,36 +171,40 @@ final class DatabaseThreads: Sendable {
     }
 
     /// Commits batches until the queue closes. The writer lingers (waits up to `linger` for a fuller
-    /// batch, so that one fsync covers more writes) only while writes keep coming: one was already
-    /// queued when the last commit ended, or the last batch held several and the next write came
-    /// soon. An idle writer commits a lone write at once, and a single caller writing one write after
-    /// another never waits for company that cannot come (its batches hold one write).
+    /// batch, so that one fsync covers more writes) only while writes keep coming: some arrived
+    /// while the last batch was committing (counted before its callers are answered, so a caller's
+    /// own next write does not count), or the last batch held several and the next write came
+    /// soon. An idle writer commits a lone write at once, and a single caller writing one write
+    /// after another never waits for company that cannot come.
     private static func runWriter(
         _ connection: SQLiteConnection, queue: JobQueue<WriteJob>, inFlight: InFlight, batchSize: Int,
-        linger: JobQueue<WriteJob>.Linger?, hooks: (beforeEach: (@Sendable () -> Void)?, afterCommit: (@Sendable (Int) -> Void)?)
+        linger: JobQueue<WriteJob>.Linger?, hooks: Hooks
     ) {
+        var busy = false
         var previous = 0
         while true {
-            let batch = queue.take(maximum: batchSize, linger: linger, afterBatch: previous > 1)
+            let batch = queue.take(maximum: batchSize, linger: linger, busy: busy, afterBatch: previous > 1)
             guard !batch.isEmpty else { return }
             previous = batch.count
             inFlight.set(0, batch.map(\.ticket))
-            commit(batch, on: connection, hooks: hooks)
+            busy = commit(batch, on: connection, hooks: hooks) { queue.snapshot.queued > 0 }
             inFlight.set(0, [])
         }
     }
 
+    typealias Hooks = (beforeEach: (@Sendable () -> Void)?, afterCommit: (@Sendable (Int) -> Void)?)
+
     /// One transaction for the whole batch. A job's own failure (a condition, a bad statement)
     /// affects only that job; a failed BEGIN or COMMIT fails every job, and none is acknowledged.
+    /// Returns `arrivals()` as it was once the batch ended, before any caller was answered.
     private static func commit(
-        _ batch: [WriteJob], on connection: SQLiteConnection,
-        hooks: (beforeEach: (@Sendable () -> Void)?, afterCommit: (@Sendable (Int) -> Void)?)
-    ) {
+        _ batch: [WriteJob], on connection: SQLiteConnection, hooks: Hooks, arrivals: () -> Bool
+    ) -> Bool {
         do {
             try connection.run(cached: "BEGIN IMMEDIATE")
         } catch {
             for job in batch { job.ticket.fail(error) }
-            return
+            return false
         }
         hooks.beforeEach?()
         let answers = batch.map { $0.perform(connection) }
@@ -216,7 +220,9 @@ final class DatabaseThreads: Sendable {
         } else {
             batchError = .unavailable("the database rolled the transaction back")
         }
+        let arrived = arrivals()
         for answer in answers { answer(batchError) }
+        return arrived
     }
 }
 

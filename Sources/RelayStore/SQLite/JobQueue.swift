@@ -13,6 +13,8 @@ final class JobQueue<Job: Sendable>: @unchecked Sendable {
     /// How many queued jobs wake the consumer: 1, except while the writer lingers for a fuller batch,
     /// so that the writes arriving meanwhile do not each wake it.
     private var wakeAt = 1
+    private var lingering = false
+    private var lingersBegun = 0
     private let capacity: Int
     private let deadline: (Job) -> ContinuousClock.Instant
 
@@ -36,7 +38,7 @@ final class JobQueue<Job: Sendable>: @unchecked Sendable {
 
     /// Waits for up to `maximum` jobs; an empty result means the queue was closed and drained.
     func take(maximum: Int) -> [Job] {
-        take(maximum: maximum, linger: nil, afterBatch: false)
+        take(maximum: maximum, linger: nil, busy: false, afterBatch: false)
     }
 
     /// How long to wait for a fuller batch once work is there, and how full is full.
@@ -47,24 +49,27 @@ final class JobQueue<Job: Sendable>: @unchecked Sendable {
 
     /// Waits for at least one job, then returns up to `maximum`, lingering first for a fuller batch
     /// (until `linger.target` jobs are queued or `linger.duration` has passed; closing ends it too)
-    /// when writes keep coming: a job was already queued on arrival, or `afterBatch` (the last batch
-    /// held several) and the first job came within `linger.duration`. The consumer that found the
-    /// queue idle for longer never lingers.
-    func take(maximum: Int, linger: Linger?, afterBatch: Bool) -> [Job] {
+    /// when writes keep coming: `busy` (the consumer saw jobs arrive while it worked on the last
+    /// batch), or `afterBatch` (the last batch held several) and the first job came within
+    /// `linger.duration`. A consumer that found the queue idle for longer never lingers.
+    func take(maximum: Int, linger: Linger?, busy: Bool, afterBatch: Bool) -> [Job] {
         condition.lock()
         defer { condition.unlock() }
-        var busy = head < jobs.count
-        if !busy && !closed {
+        var busy = busy
+        if head == jobs.count && !closed {
             let start = ContinuousClock.now
             while head == jobs.count && !closed { condition.wait() }
-            busy = afterBatch && linger.map { ContinuousClock.now - start < $0.duration } ?? false
+            busy = busy || (afterBatch && linger.map { ContinuousClock.now - start < $0.duration } ?? false)
         }
         if busy, let linger, !closed, jobs.count - head < min(linger.target, maximum) {
             let deadline = Date(timeIntervalSinceNow: linger.duration.seconds)
             wakeAt = min(linger.target, maximum)
+            lingering = true
+            lingersBegun += 1
             while jobs.count - head < wakeAt && !closed {
                 if !condition.wait(until: deadline) { break }
             }
+            lingering = false
             wakeAt = 1
         }
         let end = min(jobs.count, head + maximum)
@@ -86,6 +91,15 @@ final class JobQueue<Job: Sendable>: @unchecked Sendable {
         }
         compact()
         return overdue
+    }
+
+    /// Jobs queued and not yet taken (the writer's linger decision), and for tests whether the
+    /// consumer is lingering now and how
+    /// many lingers it has begun.
+    var snapshot: (queued: Int, lingering: Bool, lingers: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (jobs.count - head, lingering, lingersBegun)
     }
 
     /// Refuses new jobs; consumers finish what is queued, then get an empty batch.

@@ -130,6 +130,9 @@ package final class SQLiteStore: Store {
         threads.shutdownInBackground()
     }
 
+    /// For tests: the writer's queue.
+    var writeQueue: JobQueue<WriteJob> { threads.writeQueue }
+
     /// Finishes queued work, then closes every connection (checkpointing the WAL). Later calls
     /// fail with `unavailable`.
     package func close() async {

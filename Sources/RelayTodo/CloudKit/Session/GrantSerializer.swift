@@ -17,7 +17,7 @@ package final class GrantSerializer: Sendable {
     private struct State {
         var lanes: [String: Lane] = [:]
         var nextID: UInt64 = 0
-        /// Remainders (`run(grant:handingOff:)`) still running, and who waits for them to finish.
+        /// Remainders (`runWithRemainder(grant:_:)`) still running, and who waits for them to finish.
         var remainders = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -53,8 +53,8 @@ package final class GrantSerializer: Sendable {
     /// runs in a new task (on the caller's task executor, not cancelled with the caller) still
     /// holding the grant, and the grant's next call starts only after the remainder has finished.
     /// `remaindersFinished()` waits for every remainder, for a graceful shutdown.
-    package func run<Value>(
-        grant: String, handingOff body: () async throws(CloudKitError) -> (Value, Remainder?)
+    package func runWithRemainder<Value>(
+        grant: String, _ body: () async throws(CloudKitError) -> (Value, Remainder?)
     ) async throws(CloudKitError) -> Value {
         try await acquire(grant)
         let value: Value
