@@ -95,8 +95,10 @@ struct GroupCommitTests {
         let key = ItemKey(pk: "GRANT#1", sk: "META")
         var version = try await store.put(key, attributes: ["n": 0]).version
         for step in 1...30 {
-            version = try await store.update(key, ItemUpdate(set: ["n": .int(step)]), condition: .versionEquals(version))
-                .version
+            version = try await store.update(
+                key, ItemUpdate(set: ["n": .int(step)]), condition: .versionEquals(version)
+            )
+            .version
         }
         #expect(version == 31)
         #expect(commits.all == Array(repeating: 1, count: 31))
