@@ -173,11 +173,18 @@ final class Transfer: @unchecked Sendable {
         return true
     }
 
-    /// `scheme://authority` of a lowercased absolute URL.
+    /// `scheme://authority` of a lowercased absolute URL. On UTF-8 bytes: Foundation's
+    /// `range(of:)` here was 1.4 % of the event loops' CPU per `get_me` (through CFString).
     private static func origin(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let rest = url[schemeEnd.upperBound...]
-        let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let bytes = url.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+            bytes[colon...].starts(with: "://".utf8)
+        else { return url }
+        let authority = bytes.index(colon, offsetBy: 3)
+        let end =
+            bytes[authority...].firstIndex {
+                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+            } ?? bytes.endIndex
         return String(url[..<end])
     }
 
