@@ -132,7 +132,8 @@ package enum CloudKitURL {
         _ operation: String,
         _ token: CloudKitWebAuthToken?
     ) -> String {
-        let escaped = configuration.container.utf8.count + configuration.apiToken.rawValue.utf8.count
+        let escaped =
+            configuration.container.utf8.count + configuration.apiToken.rawValue.utf8.count
             + (token?.rawValue.utf8.count ?? 0)
         var url: [UInt8] = []
         url.reserveCapacity(configuration.baseURL.utf8.count + operation.utf8.count + 96 + escaped * 3 / 2)

@@ -113,7 +113,9 @@ import Testing
     @Test func headerLinesCarryNothingOfThePreviousLine() async throws {
         let server = try LocalServer { router in
             router.get("/h") { request in
-                let fields = ["x-long", "x-a", "x-empty", "x-breaks"].map { request.headers[$0].map { "[\($0)]" } ?? "-" }
+                let fields = ["x-long", "x-a", "x-empty", "x-breaks"].map { name in
+                    request.headers[name].map { "[\($0)]" } ?? "-"
+                }
                 return .text(fields.joined(separator: " "))
             }
         }
