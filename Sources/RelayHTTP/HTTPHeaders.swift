@@ -16,6 +16,9 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
     /// The number of fields.
     package var count: Int { fields.count }
 
+    /// Makes room for `capacity` fields (a parser that knows roughly how many are coming).
+    package mutating func reserveCapacity(_ capacity: Int) { fields.reserveCapacity(capacity) }
+
     /// The first value of `name`, or nil.
     package subscript(name: String) -> String? {
         for field in fields where field.name == name || Self.equalsIgnoringCase(field.name, name) { return field.value }

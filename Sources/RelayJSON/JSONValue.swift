@@ -103,6 +103,9 @@ package struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     package init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
 
+    /// An object from members whose keys the caller has already made unique (the parser).
+    init(uniqueMembers: [(key: String, value: JSONValue)]) { members = uniqueMembers }
+
     /// The number of members.
     package var count: Int { members.count }
 

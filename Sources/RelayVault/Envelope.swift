@@ -51,8 +51,15 @@ enum Envelope {
         guard first == version else { throw .malformed("unsupported envelope version \(first)") }
     }
 
+    /// `label ‖ 0 ‖ prefix ‖ canonical context`, written into one buffer.
     private static func authenticatedData(_ kind: Kind, prefix: [UInt8], context: EncryptionContext) -> [UInt8] {
-        Array(kind.rawValue.utf8) + [0] + prefix + context.canonicalBytes
+        var output: [UInt8] = []
+        output.reserveCapacity(kind.rawValue.utf8.count + 1 + prefix.count + 128)
+        output.append(contentsOf: kind.rawValue.utf8)
+        output.append(0)
+        output.append(contentsOf: prefix)
+        context.writeCanonicalBytes(to: &output)
+        return output
     }
 
     private static func vaultError(_ error: CryptoError) -> VaultError {

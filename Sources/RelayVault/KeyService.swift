@@ -53,13 +53,23 @@ extension Dictionary where Key == String, Value == String {
     /// name, each as `u32 length ‖ name ‖ u32 length ‖ value` (big-endian lengths).
     var canonicalBytes: [UInt8] {
         var output: [UInt8] = []
-        for (name, value) in sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-            for part in [name, value] {
-                let bytes = Array(part.utf8)
-                withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { output += $0 }
-                output += bytes
-            }
-        }
+        writeCanonicalBytes(to: &output)
         return output
+    }
+
+    /// Appends `canonicalBytes` to `output`, straight from each string's UTF-8 (no array per part:
+    /// every envelope opened or sealed on a tool call encodes its context).
+    func writeCanonicalBytes(to output: inout [UInt8]) {
+        let entries = sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        output.reserveCapacity(output.count + entries.reduce(0) { $0 + 8 + $1.key.utf8.count + $1.value.utf8.count })
+        for (name, value) in entries {
+            Self.append(name, to: &output)
+            Self.append(value, to: &output)
+        }
+    }
+
+    private static func append(_ part: String, to output: inout [UInt8]) {
+        withUnsafeBytes(of: UInt32(part.utf8.count).bigEndian) { output.append(contentsOf: $0) }
+        output.append(contentsOf: part.utf8)
     }
 }

@@ -108,6 +108,24 @@ import Testing
         #expect(server.hits.load() == 1)
     }
 
+    /// Header lines are written into one reused buffer: a short value after a long one carries
+    /// nothing of it, and empty (or emptied) values are sent as empty fields.
+    @Test func headerLinesCarryNothingOfThePreviousLine() async throws {
+        let server = try LocalServer { router in
+            router.get("/h") { request in
+                let fields = ["x-long", "x-a", "x-empty", "x-breaks"].map { name in
+                    request.headers[name].map { "[\($0)]" } ?? "-"
+                }
+                return .text(fields.joined(separator: " "))
+            }
+        }
+        let long = String(repeating: "v", count: 300)
+        let response = try await client.send(
+            ClientRequest(
+                url: server.url("/h"), headers: ["X-Long": long, "X-A": "1", "X-Empty": "", "X-Breaks": "\r\n"]))
+        #expect(response.text == "[\(long)] [1] [] []")
+    }
+
     @Test func closedPortFailsToConnect() async throws {
         let port = try closedPort()
         do {

@@ -16,6 +16,23 @@ import Testing
         #expect(value["z"] == 3)
     }
 
+    /// The parser keeps every open object's members (and array's elements) in one shared buffer:
+    /// nothing of an inner, sibling or earlier container may end up in another, and a key repeated
+    /// at another level is a different member.
+    @Test func nestedAndSiblingContainersKeepTheirOwnMembers() throws {
+        let value = try JSONValue(
+            parsing: #"{"a":{"a":1,"b":[{"a":2},{"a":3,"a":4},[]]},"c":[[1,[2]],[3],{}],"a":5,"d":{"x":{"y":{}}}}"#)
+        // The first "a" (an object) is replaced by the last (5) in its first position.
+        #expect(value == ["a": 5, "c": [[1, [2]], [3], [:]], "d": ["x": ["y": [:]]]])
+        #expect(value.objectValue?.keys == ["a", "c", "d"])
+        let inner = try JSONValue(parsing: #"{"a":{"a":1,"b":[{"a":2},{"a":3,"a":4},[]]}}"#)
+        #expect(inner["a"] == ["a": 1, "b": [["a": 2], ["a": 4], []]])
+        #expect(inner["a"]?["b"]?.arrayValue?[1].objectValue?.count == 1)
+        // A failed parse leaves nothing behind for the next document.
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: #"{"a":[1,{"b":2"#) }
+        #expect(try JSONValue(parsing: #"{"b":[3]}"#) == ["b": [3]])
+    }
+
     @Test(arguments: [
         "", " ", "{", "[1,]", "{\"a\":1,}", "01", "-", "1.", ".5", "1e", "+1", "NaN", "Infinity", "tru", "nul",
         "\"a", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00x\"", "\"a\u{1}b\"", "{\"a\" 1}", "[1 2]", "{1:2}",

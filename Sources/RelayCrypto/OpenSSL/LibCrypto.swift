@@ -13,7 +13,7 @@ enum LibCrypto {
         var digest = [UInt8](repeating: 0, count: SHA256.byteCount)
         var length: UInt32 = 0
         let status = nonEmpty(bytes).withUnsafeBufferPointer { input in
-            EVP_Digest(input.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil)
+            EVP_Digest(input.baseAddress, bytes.count, &digest, &length, FetchedAlgorithms.shared.sha256, nil)
         }
         // EVP_Digest fails only on allocation failure or a broken provider: nothing to recover.
         precondition(status == 1 && length == SHA256.byteCount, "EVP_Digest(SHA-256) failed")
@@ -21,18 +21,22 @@ enum LibCrypto {
     }
 
     static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        _ = initialized
+        let algorithms = FetchedAlgorithms.shared
         var mac = [UInt8](repeating: 0, count: HMACSHA256.byteCount)
-        var length: UInt32 = 0
+        var length = 0
+        let capacity = mac.count
+        // A context per call (they are not thread-safe); the fetched MAC saves the name lookup.
+        guard let context = EVP_MAC_CTX_new(algorithms.hmac) else { preconditionFailure("EVP_MAC_CTX_new failed") }
+        defer { EVP_MAC_CTX_free(context) }
         // OpenSSL rejects a NULL key pointer even with length 0, so empty inputs point at a spare byte.
-        let result = nonEmpty(key).withUnsafeBufferPointer { keyBuffer in
+        let status = nonEmpty(key).withUnsafeBufferPointer { keyBuffer in
             nonEmpty(message).withUnsafeBufferPointer { messageBuffer in
-                HMAC(
-                    EVP_sha256(), keyBuffer.baseAddress, Int32(key.count), messageBuffer.baseAddress, message.count,
-                    &mac, &length)
+                EVP_MAC_init(context, keyBuffer.baseAddress, key.count, algorithms.hmacSHA256Parameters) == 1
+                    && EVP_MAC_update(context, messageBuffer.baseAddress, message.count) == 1
+                    && EVP_MAC_final(context, &mac, &length, capacity) == 1
             }
         }
-        precondition(result != nil && length == HMACSHA256.byteCount, "HMAC(SHA-256) failed")
+        precondition(status && length == HMACSHA256.byteCount, "HMAC(SHA-256) failed")
         return mac
     }
 

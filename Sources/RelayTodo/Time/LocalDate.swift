@@ -70,7 +70,16 @@ package struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 
     /// `YYYY-MM-DD`.
-    package var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+    package var description: String { TimeText.string { write(to: &$0) } }
+
+    /// Appends `YYYY-MM-DD`.
+    func write(to output: inout [UInt8]) {
+        TimeText.append(year, width: 4, to: &output)
+        output.append(UInt8(ascii: "-"))
+        TimeText.append(month, width: 2, to: &output)
+        output.append(UInt8(ascii: "-"))
+        TimeText.append(day, width: 2, to: &output)
+    }
 
     /// The number of days in `month` of `year`.
     package static func daysInMonth(year: Int, month: Int) -> Int {
@@ -99,10 +108,4 @@ func decimal(_ bytes: ArraySlice<UInt8>, from offset: Int, count: Int) -> Int? {
         value = value * 10 + Int(byte - UInt8(ascii: "0"))
     }
     return value
-}
-
-/// `value` in decimal, left-padded with zeros to `width` digits.
-func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
 }

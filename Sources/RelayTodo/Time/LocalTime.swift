@@ -32,7 +32,13 @@ package struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertibl
     package var secondsSinceMidnight: Int { minutesSinceMidnight * 60 }
 
     /// `HH:mm`.
-    package var description: String { "\(pad(hour, 2)):\(pad(minute, 2))" }
+    package var description: String {
+        TimeText.string { output in
+            TimeText.append(hour, width: 2, to: &output)
+            output.append(UInt8(ascii: ":"))
+            TimeText.append(minute, width: 2, to: &output)
+        }
+    }
 
     package static func < (lhs: LocalTime, rhs: LocalTime) -> Bool {
         lhs.minutesSinceMidnight < rhs.minutesSinceMidnight
@@ -56,7 +62,16 @@ package struct LocalDateTime: Sendable, Hashable, CustomStringConvertible {
     package var time: LocalTime { LocalTime(hour: secondsOfDay / 3600, minute: secondsOfDay % 3600 / 60)! }
 
     /// `YYYY-MM-DDTHH:mm:ss`.
-    package var description: String {
-        "\(date)T\(pad(secondsOfDay / 3600, 2)):\(pad(secondsOfDay % 3600 / 60, 2)):\(pad(secondsOfDay % 60, 2))"
+    package var description: String { TimeText.string { write(to: &$0) } }
+
+    /// Appends `YYYY-MM-DDTHH:mm:ss`.
+    func write(to output: inout [UInt8]) {
+        date.write(to: &output)
+        output.append(UInt8(ascii: "T"))
+        TimeText.append(secondsOfDay / 3600, width: 2, to: &output)
+        output.append(UInt8(ascii: ":"))
+        TimeText.append(secondsOfDay % 3600 / 60, width: 2, to: &output)
+        output.append(UInt8(ascii: ":"))
+        TimeText.append(secondsOfDay % 60, width: 2, to: &output)
     }
 }

@@ -6,9 +6,14 @@ extension TimeRules {
     /// `2026-03-08T03:00:00-04:00`, `2026-06-01T09:00:00+00:00`.
     package func format(_ instant: Date) -> String {
         let seconds = offset(at: instant)
-        let sign = seconds < 0 ? "-" : "+"
         let minutes = abs(seconds) / 60
-        return "\(wallClock(at: instant))\(sign)\(pad(minutes / 60, 2)):\(pad(minutes % 60, 2))"
+        return TimeText.string { output in
+            wallClock(at: instant).write(to: &output)
+            output.append(seconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            TimeText.append(minutes / 60, width: 2, to: &output)
+            output.append(UInt8(ascii: ":"))
+            TimeText.append(minutes % 60, width: 2, to: &output)
+        }
     }
 
     /// `format(_:)` as a JSON string, or JSON null for nil.

@@ -66,6 +66,9 @@ final class CurlList: @unchecked Sendable {  // same hand-over rule as CurlEasy
         for line in lines { head = curl_slist_append(head, line) }
     }
 
+    /// Appends a copy of the NUL-terminated `line`.
+    func append(_ line: UnsafePointer<CChar>) { head = curl_slist_append(head, line) }
+
     deinit { curl_slist_free_all(head) }
 }
 

@@ -111,16 +111,31 @@ final class Transfer: @unchecked Sendable {
     }
 
     private func configureHeaders(_ request: ClientRequest) {
+        let list = CurlList([])
         // An empty `Expect:` stops libcurl waiting for `100 Continue` before larger bodies.
-        var lines = ["Expect:"]
+        list.append("Expect:")
         // libcurl labels every POST body as a form unless told otherwise; send no type instead.
-        if request.headers["content-type"] == nil { lines.append("Content-Type:") }
+        if request.headers["content-type"] == nil { list.append("Content-Type:") }
+        // Each line is written into one reused C-string buffer (libcurl copies it): a String for
+        // the filtered value, one for the line and an array of lines cost ~4 mallocs a header.
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
         for (name, value) in request.headers {
+            line.removeAll(keepingCapacity: true)
+            line.append(contentsOf: name.utf8)
             // Bytes, not Characters: "\r\n" is one Character and would slip through a Character filter.
-            let cleanValue = String(decoding: value.utf8.filter { $0 != 0x0D && $0 != 0x0A && $0 != 0 }, as: UTF8.self)
-            lines.append(cleanValue.isEmpty ? "\(name);" : "\(name): \(cleanValue)")
+            let kept = value.utf8.lazy.filter { $0 != 0x0D && $0 != 0x0A && $0 != 0 }
+            if kept.isEmpty {
+                line.append(UInt8(ascii: ";"))  // libcurl's spelling of a header with an empty value
+            } else {
+                line.append(contentsOf: ": ".utf8)
+                line.append(contentsOf: kept)
+            }
+            line.append(0)
+            line.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { list.append($0.baseAddress!) }
+            }
         }
-        let list = CurlList(lines)
         lists.append(list)
         easy.set(CURLOPT_HTTPHEADER, pointer: UnsafeMutableRawPointer(list.head))
     }
@@ -160,6 +175,7 @@ final class Transfer: @unchecked Sendable {
         let line = UnsafeRawBufferPointer(start: pointer, count: count)
         if line.starts(with: "HTTP/".utf8) {
             headers = HTTPHeaders()  // a new status line: an interim 1xx response came before
+            headers.reserveCapacity(16)  // room for a typical response's fields without regrowing
             return true
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return true }
@@ -173,11 +189,18 @@ final class Transfer: @unchecked Sendable {
         return true
     }
 
-    /// `scheme://authority` of a lowercased absolute URL.
+    /// `scheme://authority` of a lowercased absolute URL. On UTF-8 bytes: Foundation's
+    /// `range(of:)` here was 1.4 % of the event loops' CPU per `get_me` (through CFString).
     private static func origin(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let rest = url[schemeEnd.upperBound...]
-        let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let bytes = url.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+            bytes[colon...].starts(with: "://".utf8)
+        else { return url }
+        let authority = bytes.index(colon, offsetBy: 3)
+        let end =
+            bytes[authority...].firstIndex {
+                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+            } ?? bytes.endIndex
         return String(url[..<end])
     }
 
