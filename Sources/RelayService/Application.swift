@@ -28,6 +28,8 @@ package struct Application: Sendable {
     let memoryTrimmer: MemoryTrimmer
     /// Checks the CloudKit API token (at start, after a 401, for `/readyz`).
     let credentials: APITokenMonitor
+    /// One CloudKit call per grant; it also runs the rotated-token saves left after each answer.
+    let serializer: GrantSerializer
 
     /// Starts listening; returns once connections are accepted.
     package func start() throws {
@@ -53,9 +55,13 @@ package struct Application: Sendable {
         metricsServer?.shutdown()
     }
 
-    /// Waits until both listeners have stopped.
+    /// Waits until both listeners have stopped and every rotated CloudKit token whose call was
+    /// answered has been saved: a save runs after its answer (`GrantSession`), so a drained server
+    /// may still have saves in flight, and the process must not exit before they land.
     package func waitUntilStopped() async {
         await server.waitUntilStopped()
+        // Every drained request has been answered, so its save has started; it lands here.
+        await serializer.remaindersFinished()
         metricsServer?.shutdown()
         await metricsServer?.waitUntilStopped()
     }
@@ -115,8 +121,9 @@ package func buildApplication(
     let toolCalls =
         configuration.toolCallsPerMinute > 0
         ? RateLimiter(.init(requests: configuration.toolCallsPerMinute, window: 60)) : nil
+    let serializer = GrantSerializer()
     let authenticator = RelayAuthenticator(
-        oauth: oauth, vault: backends.vault, cache: cache, serializer: GrantSerializer(), states: states,
+        oauth: oauth, vault: backends.vault, cache: cache, serializer: serializer, states: states,
         observer: upstream, credentials: credentials, toolCalls: toolCalls, clock: clock)
     let endpoint = try MCPEndpoint(
         configuration: configuration.mcpConfiguration(logger: logger, metrics: metrics),
@@ -185,5 +192,6 @@ package func buildApplication(
     return Application(
         configuration: configuration, backends: backends, oauth: oauth, server: server, metricsServer: metricsServer,
         logger: logger, metrics: metrics, grantsGauge: grantsGauge,
-        memoryTrimmer: MemoryTrimmer(logger: logger, metrics: metrics), credentials: credentials)
+        memoryTrimmer: MemoryTrimmer(logger: logger, metrics: metrics), credentials: credentials,
+        serializer: serializer)
 }

@@ -6,7 +6,9 @@ import RelayVault
 /// The CloudKit session of one authenticated grant: every call runs in the grant's turn
 /// (`GrantSerializer`), opens the sealed CloudKit token with the presented OAuth token, and saves
 /// the token CloudKit rotates to (re-sealed under the same data key, compare-and-swap on the
-/// grant's version) before the grant's next call starts.
+/// grant's version) before the grant's next call starts. A successful call's answer does not wait
+/// for that save: the save is the remainder of the grant's turn (`GrantSerializer.runWithRemainder`), and
+/// graceful shutdown waits for it (`Application.waitUntilStopped`).
 struct GrantSession: CloudKitSession {
     let grant: BearerGrant
     /// The presented access token: the vault derives the token-binding key from it.
@@ -26,7 +28,8 @@ struct GrantSession: CloudKitSession {
     func perform<Value: Sendable>(
         _ call: (CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Value>
     ) async throws(CloudKitError) -> Value {
-        try await serializer.run(grant: grant.grantID) { () async throws(CloudKitError) -> Value in
+        try await serializer.runWithRemainder(grant: grant.grantID) {
+            () async throws(CloudKitError) -> (Value, GrantSerializer.Remainder?) in
             var current = states.current(
                 grant.grantID, snapshot: GrantStates.State(sealed: grant.sealed, version: grant.grantVersion))
             var followed = 0
@@ -36,8 +39,11 @@ struct GrantSession: CloudKitSession {
                 do throws(CloudKitError) {
                     let response = try await call(CloudKitWebAuthToken(webAuthToken))
                     observer.upstream(started: started, outcome: "ok")
-                    await save(response.rotatedToken, replacing: current)
-                    return response.value
+                    // The answer goes out now; the save runs after it, still in the grant's turn, so
+                    // the grant's next call starts with the rotated token saved (or kept in memory).
+                    guard let rotated = response.rotatedToken else { return (response.value, nil) }
+                    let replaced = current
+                    return (response.value, { await self.save(rotated, replacing: replaced) })
                 } catch {
                     observer.upstream(started: started, outcome: error.kind.rawValue)
                     var error = error

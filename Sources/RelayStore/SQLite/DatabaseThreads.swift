@@ -39,8 +39,14 @@ final class DatabaseThreads: Sendable {
         writeQueue = JobQueue(capacity: configuration.maxPendingOperations) { $0.ticket.deadline }
         let hook = configuration.beforeEachBatch
         let batchSize = configuration.maxBatchSize
+        let linger =
+            configuration.groupCommitLinger > .zero
+            ? JobQueue<WriteJob>.Linger(duration: configuration.groupCommitLinger, target: batchSize) : nil
+        let commits = configuration.afterEachCommit
         start("writer", owning: writer) { [writeQueue, inFlight] connection in
-            Self.runWriter(connection, queue: writeQueue, inFlight: inFlight, batchSize: batchSize, hook: hook)
+            Self.runWriter(
+                connection, queue: writeQueue, inFlight: inFlight, batchSize: batchSize, linger: linger,
+                hooks: (hook, commits))
         }
         for (index, reader) in readers.enumerated() {
             start("reader-\(index)", owning: reader) { [readQueue, inFlight] connection in
@@ -164,40 +170,59 @@ final class DatabaseThreads: Sendable {
         }
     }
 
+    /// Commits batches until the queue closes. The writer lingers (waits up to `linger` for a fuller
+    /// batch, so that one fsync covers more writes) only while writes keep coming: some arrived
+    /// while the last batch was committing (counted before its callers are answered, so a caller's
+    /// own next write does not count), or the last batch held several and the next write came
+    /// soon. An idle writer commits a lone write at once, and a single caller writing one write
+    /// after another never waits for company that cannot come.
     private static func runWriter(
         _ connection: SQLiteConnection, queue: JobQueue<WriteJob>, inFlight: InFlight, batchSize: Int,
-        hook: (@Sendable () -> Void)?
+        linger: JobQueue<WriteJob>.Linger?, hooks: Hooks
     ) {
-        while case let batch = queue.take(maximum: batchSize), !batch.isEmpty {
+        var busy = false
+        var previous = 0
+        while true {
+            let batch = queue.take(maximum: batchSize, linger: linger, busy: busy, afterBatch: previous > 1)
+            guard !batch.isEmpty else { return }
+            previous = batch.count
             inFlight.set(0, batch.map(\.ticket))
-            commit(batch, on: connection, hook: hook)
+            busy = commit(batch, on: connection, hooks: hooks) { queue.snapshot.queued > 0 }
             inFlight.set(0, [])
         }
     }
 
+    typealias Hooks = (beforeEach: (@Sendable () -> Void)?, afterCommit: (@Sendable (Int) -> Void)?)
+
     /// One transaction for the whole batch. A job's own failure (a condition, a bad statement)
     /// affects only that job; a failed BEGIN or COMMIT fails every job, and none is acknowledged.
-    private static func commit(_ batch: [WriteJob], on connection: SQLiteConnection, hook: (@Sendable () -> Void)?) {
+    /// Returns `arrivals()` as it was once the batch ended, before any caller was answered.
+    private static func commit(
+        _ batch: [WriteJob], on connection: SQLiteConnection, hooks: Hooks, arrivals: () -> Bool
+    ) -> Bool {
         do {
-            try connection.execute("BEGIN IMMEDIATE")
+            try connection.run(cached: "BEGIN IMMEDIATE")
         } catch {
             for job in batch { job.ticket.fail(error) }
-            return
+            return false
         }
-        hook?()
+        hooks.beforeEach?()
         let answers = batch.map { $0.perform(connection) }
         var batchError: StoreError?
         if connection.isInTransaction {
             do {
-                try connection.execute("COMMIT")
+                try connection.run(cached: "COMMIT")
+                hooks.afterCommit?(batch.count)
             } catch {
                 batchError = error
-                try? connection.execute("ROLLBACK")
+                try? connection.run(cached: "ROLLBACK")
             }
         } else {
             batchError = .unavailable("the database rolled the transaction back")
         }
+        let arrived = arrivals()
         for answer in answers { answer(batchError) }
+        return arrived
     }
 }
 

@@ -36,6 +36,12 @@ final class SQLiteConnection: @unchecked Sendable {
         guard status == SQLITE_OK else { throw Self.error(for: status) }
     }
 
+    /// Runs SQL without results through a cached prepared statement (transaction control on the
+    /// writer: parsed once, not on every batch as `execute` would).
+    func run(cached sql: String) throws(StoreError) {
+        try prepared(sql).run()
+    }
+
     /// The first column of the first row of `sql` as text (for pragmas that answer).
     func scalarText(_ sql: String) throws(StoreError) -> String? {
         let statement = try prepared(sql)

@@ -39,6 +39,9 @@ package final class SQLiteStore: Store {
         package var maxPendingOperations = 10_000
         /// Writes committed together in one transaction at most.
         package var maxBatchSize = 128
+        /// How long the writer may wait for more writes before a commit while writes keep arriving,
+        /// so that one fsync covers several of them (zero: never wait). An idle writer never waits.
+        package var groupCommitLinger: Duration = .microseconds(500)
         /// How often expired items are purged in the background (nil: never on its own).
         package var purgeInterval: Duration? = .seconds(60)
         /// Items deleted per purge transaction, so a purge never holds the writer for long.
@@ -51,6 +54,8 @@ package final class SQLiteStore: Store {
         package var checkpointInterval: Duration = .seconds(1)
         /// Test hook: runs on the database thread before each read and inside each write batch.
         var beforeEachBatch: (@Sendable () -> Void)?
+        /// Test hook: runs on the writer thread after each successful commit with the batch's size.
+        var afterEachCommit: (@Sendable (Int) -> Void)?
 
         /// Defaults for the database at `path`.
         package init(path: String) {
@@ -124,6 +129,9 @@ package final class SQLiteStore: Store {
         purging.withLock { $0?.cancel() }
         threads.shutdownInBackground()
     }
+
+    /// For tests: the writer's queue.
+    var writeQueue: JobQueue<WriteJob> { threads.writeQueue }
 
     /// Finishes queued work, then closes every connection (checkpointing the WAL). Later calls
     /// fail with `unavailable`.

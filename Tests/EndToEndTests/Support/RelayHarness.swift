@@ -1,6 +1,7 @@
 import Foundation
 import RelayEmulator
 import RelayHTTP
+import RelayStore
 
 @testable import RelayDemo
 @testable import RelayService
@@ -22,10 +23,12 @@ final class RelayHarness: @unchecked Sendable {
 
     /// `logLevel` debug writes every line (no `LogBudget`); `configure` changes the demo
     /// configuration; `outbound` replaces the HTTP client the relay fetches client metadata
-    /// documents with (CloudKit keeps its own), e.g. one whose proxy stands in for their hosts.
+    /// documents with (CloudKit keeps its own), e.g. one whose proxy stands in for their hosts;
+    /// `wrapStore` wraps the opened store (e.g. to hold some writes).
     init(
         rotation: EmulatorSettings.Rotation = .invalidate, logLevel: LogEvent.Level = .debug,
-        configure: (inout Configuration) -> Void = { _ in }, outbound: HTTPClient? = nil
+        configure: (inout Configuration) -> Void = { _ in }, outbound: HTTPClient? = nil,
+        wrapStore: ((any Store) -> any Store)? = nil
     ) async throws {
         dataDirectory =
             FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)").path
@@ -38,9 +41,10 @@ final class RelayHarness: @unchecked Sendable {
         logFD = open(logFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         let logger = Logger(minimumLevel: logLevel, fd: logFD)
         var backends = try await Backends.open(configuration, logger: logger)
-        if let outbound {
+        if outbound != nil || wrapStore != nil {
             backends = Backends(
-                store: backends.store, keyService: backends.keyService, vault: backends.vault, http: outbound,
+                store: wrapStore?(backends.store) ?? backends.store, keyService: backends.keyService,
+                vault: backends.vault, http: outbound ?? backends.http,
                 cloudKit: backends.cloudKit, peppers: backends.peppers, userIDKey: backends.userIDKey,
                 metrics: backends.metrics)
         }

@@ -17,7 +17,13 @@ package final class GrantSerializer: Sendable {
     private struct State {
         var lanes: [String: Lane] = [:]
         var nextID: UInt64 = 0
+        /// Remainders (`runWithRemainder(grant:_:)`) still running, and who waits for them to finish.
+        var remainders = 0
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
+
+    /// Work a call leaves to run after its caller has the answer, still in the grant's turn.
+    package typealias Remainder = @Sendable () async -> Void
 
     /// Calls of one grant that may wait behind the running one.
     package let maxWaiting: Int
@@ -40,6 +46,60 @@ package final class GrantSerializer: Sendable {
         try await acquire(grant)
         defer { release(grant) }
         return try await body()
+    }
+
+    /// Runs `body` once no other call of `grant` is running, like `run`, but `body` may leave part
+    /// of its work to the `Remainder` it returns: the caller gets the value at once, the remainder
+    /// runs in a new task (on the caller's task executor, not cancelled with the caller) still
+    /// holding the grant, and the grant's next call starts only after the remainder has finished.
+    /// `remaindersFinished()` waits for every remainder, for a graceful shutdown.
+    package func runWithRemainder<Value>(
+        grant: String, _ body: () async throws(CloudKitError) -> (Value, Remainder?)
+    ) async throws(CloudKitError) -> Value {
+        try await acquire(grant)
+        let value: Value
+        let remainder: Remainder?
+        do {
+            (value, remainder) = try await body()
+        } catch {
+            release(grant)
+            throw error
+        }
+        guard let remainder else {
+            release(grant)
+            return value
+        }
+        state.withLock { $0.remainders += 1 }
+        // The loop thread that ran the call runs its remainder too: no hop to another thread.
+        let executor = withUnsafeCurrentTask { $0?.unownedTaskExecutor?.asTaskExecutor() }
+        Task(executorPreference: executor) {
+            await remainder()
+            self.release(grant)
+            self.remainderFinished()
+        }
+        return value
+    }
+
+    /// Returns once no remainder is running (new ones may start afterwards: stop the callers first).
+    package func remaindersFinished() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state -> Bool in
+                guard state.remainders > 0 else { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    private func remainderFinished() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.remainders -= 1
+            guard state.remainders == 0 else { return [] }
+            defer { state.idleWaiters = [] }
+            return state.idleWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     private enum Admission {
