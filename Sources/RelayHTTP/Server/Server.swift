@@ -70,6 +70,7 @@ package final class Server: Sendable {
         }
         for (index, loop) in loops.enumerated() {
             let thread = Thread { [self] in
+                ThreadName.setCurrent("relay-loop-\(index)")
                 loop.run()
                 loopFinished()
             }

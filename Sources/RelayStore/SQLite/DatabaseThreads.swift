@@ -59,6 +59,7 @@ final class DatabaseThreads: Sendable {
         }
         let tick = max(min(configuration.operationTimeout / 5, .milliseconds(100)), .milliseconds(5))
         let watchdog = Thread { [weak self, stopped] in
+            ThreadName.setCurrent("sqlite-watchdog")
             while stopped.sleep(for: tick), let self { self.expireOverdue() }
         }
         watchdog.name = "sqlite-watchdog"
@@ -147,14 +148,16 @@ final class DatabaseThreads: Sendable {
     ) {
         let handoff = Handoff(connection)
         finished.enter()
+        let threadName = "sqlite-\(name)"
         let thread = Thread { [finished] in
+            ThreadName.setCurrent(threadName)
             do {
                 let connection = handoff.take()
                 body(connection)
             }
             finished.leave()
         }
-        thread.name = "sqlite-\(name)"
+        thread.name = threadName
         thread.start()
     }
 

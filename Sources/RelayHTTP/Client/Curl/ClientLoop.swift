@@ -52,8 +52,11 @@ final class ClientLoop: @unchecked Sendable {
 
     /// Starts the thread; it keeps the loop alive until `stop()`.
     func startThread() {
-        let thread = Thread { [self] in run() }
-        thread.name = "relay-http-client"
+        let thread = Thread { [self] in
+            ThreadName.setCurrent("relay-client")
+            run()
+        }
+        thread.name = "relay-client"
         thread.stackSize = 1 << 20
         thread.start()
     }
