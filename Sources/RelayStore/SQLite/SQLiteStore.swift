@@ -65,12 +65,14 @@ package final class SQLiteStore: Store {
 
     private let threads: DatabaseThreads
     private let clock: any WallClock
+    private let path: String
     private let purgeBatchSize: Int
     private let purging = Locked<Task<Void, Never>?>(nil)
 
     private init(threads: DatabaseThreads, clock: any WallClock, configuration: Configuration) {
         self.threads = threads
         self.clock = clock
+        self.path = configuration.path
         self.purgeBatchSize = configuration.purgeBatchSize
         if let interval = configuration.purgeInterval {
             let task = PurgeSchedule.start(every: interval) { [weak self] in
@@ -138,6 +140,13 @@ package final class SQLiteStore: Store {
     package func close() async {
         purging.withLock { $0?.cancel() }
         await threads.shutdown()
+        // SQLite checkpoints and removes the WAL only when the connection closing sees no other
+        // open, and the threads close theirs at the same moment: two closing together can each
+        // see the other and leave the WAL behind. One more connection, alone now, does it as it
+        // closes (a checkpoint that fails only leaves the WAL, which the next open replays).
+        if let last = try? SQLiteConnection(path: path, busyTimeoutMilliseconds: 2000) {
+            _ = try? last.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
     }
 
     package func get(_ key: ItemKey) async throws(StoreError) -> Item? {
