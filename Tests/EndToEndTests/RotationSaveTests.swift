@@ -99,7 +99,6 @@ final class SaveGate: Sendable {
         var closed = false
         var held: [CheckedContinuation<Bool, Never>] = []
         var heldTotal = 0
-        var landed = 0
         var saved = 0
         var heldLanded = 0
     }
@@ -117,10 +116,8 @@ final class SaveGate: Sendable {
         for continuation in held { continuation.resume(returning: true) }
     }
 
-    /// Saves that completed (successfully or not: a compare-and-swap that lost to another write of
-    /// the grant, e.g. its "used today" mark, is tried again).
-    var landed: Int { state.withLock { $0.landed } }
-    /// Saves that succeeded.
+    /// Saves that succeeded (a compare-and-swap that lost to another write of the grant, e.g. its
+    /// "used today" mark, fails and is tried again).
     var saved: Int { state.withLock { $0.saved } }
     /// Saves that were held and have completed since.
     var heldLanded: Int { state.withLock { $0.heldLanded } }
@@ -140,7 +137,6 @@ final class SaveGate: Sendable {
 
     func didLand(held: Bool, saved: Bool) {
         state.withLock {
-            $0.landed += 1
             if saved { $0.saved += 1 }
             if held { $0.heldLanded += 1 }
         }

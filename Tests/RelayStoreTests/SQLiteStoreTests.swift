@@ -51,7 +51,11 @@ struct SQLiteStoreTests {
         }
         let reopened = try await SQLiteStore.open(path: path)
         #expect(try await reopened.storedItemCount() == 25)
+        // The last lone connection never creates the file: a database removed under an open store
+        // stays removed once the store closes.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         await reopened.close()
+        #expect(!FileManager.default.fileExists(atPath: path), "close() created a database that was removed")
     }
 
     @Test func purgesExpiredItemsInTheBackground() async throws {
