@@ -122,7 +122,8 @@ private let serverHeader: nghttp2_on_header_callback = { _, frame, name, nameLen
 }
 
 private let serverData: nghttp2_on_data_chunk_recv_callback = { _, _, id, data, length, userData in
-    server(userData).requests[id, default: .init()].body.append(contentsOf: UnsafeBufferPointer(start: data, count: length))
+    server(userData).requests[id, default: .init()].body.append(
+        contentsOf: UnsafeBufferPointer(start: data, count: length))
     return 0
 }
 

@@ -7,7 +7,8 @@ import Testing
     @Test func requestAndResponseGoEndToEnd() throws {
         let pair = try H2Pair()
         pair.server.onRequest = { server, stream, _ in
-            server.respond(stream, status: 201, fields: [("content-type", "text/plain"), ("x-one", "1")], body: Array("made".utf8))
+            server.respond(
+                stream, status: 201, fields: [("content-type", "text/plain"), ("x-one", "1")], body: Array("made".utf8))
         }
         let body = Array(#"{"a":1}"#.utf8)
         let id = try pair.client.submit(
@@ -16,7 +17,10 @@ import Testing
                 headers: ["Content-Type": "application/json", "X-Apple-Token": "t"], body: body))
         try pair.exchange()
         let request = try #require(pair.server.requests[id])
-        #expect(request.fields.map(\.name) == [":method", ":scheme", ":authority", ":path", "content-type", "x-apple-token", "content-length"])
+        #expect(
+            request.fields.map(\.name) == [
+                ":method", ":scheme", ":authority", ":path", "content-type", "x-apple-token", "content-length",
+            ])
         #expect(request.field(":method") == "POST")
         #expect(request.field(":scheme") == "https")
         #expect(request.field(":authority") == "example.com:8443")
@@ -76,10 +80,14 @@ import Testing
     @Test func manyConcurrentStreamsEachGetTheirOwnResponse() throws {
         let pair = try H2Pair(server: FakeH2Server(settings: [(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 100)]))
         pair.server.onRequest = { server, stream, request in
-            server.respond(stream, fields: [("x-path", request.field(":path")!)], body: h2TestBody(3_000 + Int(stream), seed: Int(stream)))
+            server.respond(
+                stream, fields: [("x-path", request.field(":path")!)],
+                body: h2TestBody(3_000 + Int(stream), seed: Int(stream)))
         }
         var ids: [Int32] = []
-        for index in 0..<60 { ids.append(try pair.client.submit(H2Request(authority: "example.com", path: "/item/\(index)"))) }
+        for index in 0..<60 {
+            ids.append(try pair.client.submit(H2Request(authority: "example.com", path: "/item/\(index)")))
+        }
         #expect(pair.client.availableStreams == 40)
         try pair.exchange()
         for (index, id) in ids.enumerated() {
@@ -119,7 +127,9 @@ import Testing
     @Test func huffmanCodedAndDynamicallyIndexedFieldsDecode() throws {
         let pair = try H2Pair()
         let value = "a-value-long-enough-to-be-worth-indexing-0123456789"
-        pair.server.onRequest = { server, stream, _ in server.respond(stream, fields: [("x-repeated", value)], body: [1]) }
+        pair.server.onRequest = { server, stream, _ in
+            server.respond(stream, fields: [("x-repeated", value)], body: [1])
+        }
         let first = try pair.client.submit(H2Request(authority: "example.com"))
         try pair.exchange()
         let afterFirst = pair.serverBytes.count

@@ -58,7 +58,9 @@ private func blockingExchange(port: Int, rounds: [[H2Request]]) throws -> [Clien
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = UInt16(port).bigEndian
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     guard connected == 0 else { throw ClientError.connectFailed("connect") }
     let session = try H2Session()

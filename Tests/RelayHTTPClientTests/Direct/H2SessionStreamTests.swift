@@ -35,7 +35,8 @@ import Testing
         var goAways: [Int32] = []
         for event in pair.events {
             switch event {
-            case .reset(let stream, let code, true) where code == NGHTTP2_REFUSED_STREAM.rawValue: retryable.append(stream)
+            case .reset(let stream, let code, true) where code == NGHTTP2_REFUSED_STREAM.rawValue:
+                retryable.append(stream)
             case .goAway(let last, _): goAways.append(last)
             default: break
             }
@@ -71,7 +72,8 @@ import Testing
             server.respond(stream, body: h2TestBody(request.field(":path") == "/big" ? 50_000 : 9_000, seed: 3))
         }
         let big = try pair.client.submit(H2Request(authority: "example.com", path: "/big", maxResponseBytes: 10_000))
-        let small = try pair.client.submit(H2Request(authority: "example.com", path: "/small", maxResponseBytes: 10_000))
+        let small = try pair.client.submit(
+            H2Request(authority: "example.com", path: "/small", maxResponseBytes: 10_000))
         try pair.exchange()
         var failed: [Int32: ClientError] = [:]
         for case .failed(let stream, let error) in pair.events { failed[stream] = error }

@@ -75,7 +75,8 @@ private let h2FrameReceived: nghttp2_on_frame_recv_callback = { _, frame, userDa
     let header = frame.pointee.hd
     switch UInt32(header.type) {
     case NGHTTP2_GOAWAY.rawValue:
-        session.noteGoAway(lastStreamID: frame.pointee.goaway.last_stream_id, errorCode: frame.pointee.goaway.error_code)
+        session.noteGoAway(
+            lastStreamID: frame.pointee.goaway.last_stream_id, errorCode: frame.pointee.goaway.error_code)
         return 0
     case NGHTTP2_HEADERS.rawValue, NGHTTP2_DATA.rawValue:
         break

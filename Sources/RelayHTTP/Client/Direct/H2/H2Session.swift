@@ -117,7 +117,8 @@ package final class H2Session {
         // caller: a session that now refuses new streams with no GOAWAY from either side is one.
         if !goAwayReceived, !goAwaySubmitted, nghttp2_session_check_request_allowed(session) == 0 {
             dead = true
-            let reason = invalidFrameError == 0 ? "protocol error" : String(cString: nghttp2_strerror(invalidFrameError))
+            let reason =
+                invalidFrameError == 0 ? "protocol error" : String(cString: nghttp2_strerror(invalidFrameError))
             throw .transport("HTTP/2 connection error: \(reason)")
         }
     }
