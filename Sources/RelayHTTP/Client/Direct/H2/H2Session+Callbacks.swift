@@ -55,6 +55,12 @@ private let h2Header: nghttp2_on_header_callback = { _, frame, name, nameLength,
         if nameLength == 7 { stream.status = valueBytes.reduce(0) { $0 * 10 + Int($1 &- 48) } }
     } else if stream.status >= 200 {
         stream.headers.add(String(decoding: nameBytes, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self))
+        if nameLength == 14, valueLength <= 12, nameBytes.elementsEqual("content-length".utf8) {
+            // nghttp2 checked the digits and holds the DATA to them: the body grows once, not
+            // log2(size) times with a copy each (only up to the limit, which fails the stream).
+            let length = valueBytes.reduce(0) { $0 * 10 + Int($1 &- 48) }
+            stream.body.reserveCapacity(min(length, stream.limit))
+        }
     }
     return 0
 }
