@@ -1,16 +1,41 @@
 import RelayHTTP
 import RelayJSON
 
-/// A successful reply: the parsed body and the rotated token.
+/// A successful reply: the body as it came and the rotated token. The body is decoded by the
+/// operation that asked for it: as a `JSONValue` tree, or (the records operations, on every tool
+/// call) straight from the bytes by `RecordsBody`.
 struct CloudKitReply: Sendable {
-    var json: JSONValue
+    var status: Int
+    var body: [UInt8]
     var rotatedToken: CloudKitWebAuthToken?
 
+    /// The body as a tree, decoded by `decode`; a body that is not JSON is `.invalidResponse`.
     func decode<Value: Sendable>(
-        _ body: (JSONValue) throws(CloudKitError) -> Value
+        _ decode: (JSONValue) throws(CloudKitError) -> Value
+    ) throws(CloudKitError) -> CloudKitResponse<Value> {
+        try finish { () throws(CloudKitError) in
+            guard let json = try? JSONValue(parsing: body) else { throw notJSON }
+            return try decode(json)
+        }
+    }
+
+    /// The body of a records operation (`records`, `continuationMarker`), decoded without a tree.
+    func decodeRecords<Value: Sendable>(
+        _ decode: (RecordsBody) -> Value
+    ) throws(CloudKitError) -> CloudKitResponse<Value> {
+        try finish { () throws(CloudKitError) in
+            guard let decoded = RecordsBody.decode(body) else { throw notJSON }
+            return decode(try decoded.get())
+        }
+    }
+
+    private var notJSON: CloudKitError { CloudKitError(.invalidResponse, status: status, reason: "not JSON") }
+
+    private func finish<Value: Sendable>(
+        _ value: () throws(CloudKitError) -> Value
     ) throws(CloudKitError) -> CloudKitResponse<Value> {
         do {
-            return CloudKitResponse(value: try body(json), rotatedToken: rotatedToken)
+            return CloudKitResponse(value: try value(), rotatedToken: rotatedToken)
         } catch {
             var error = error
             error.rotatedToken = rotatedToken
@@ -41,8 +66,8 @@ extension CloudKitClient {
                 rotated = next
             }
             switch outcome.result {
-            case .success(let json):
-                return CloudKitReply(json: json, rotatedToken: rotated)
+            case .success(let response):
+                return CloudKitReply(status: response.status, body: response.body, rotatedToken: rotated)
             case .failure(var error):
                 error.rotatedToken = rotated
                 guard idempotent, error.isRetryable,
@@ -58,7 +83,7 @@ extension CloudKitClient {
     }
 
     private struct Outcome {
-        var result: Result<JSONValue, CloudKitError>
+        var result: Result<ClientResponse, CloudKitError>
         var rotatedToken: CloudKitWebAuthToken?
     }
 
@@ -80,16 +105,12 @@ extension CloudKitClient {
         let header =
             response.headers["x-apple-cloudkit-web-auth-token"] ?? response.headers["x-apple-cloudkit-session"]
         let rotated = header.flatMap { $0.isEmpty ? nil : CloudKitWebAuthToken($0) }
-        let json = try? JSONValue(parsing: response.body)
         guard (200..<300).contains(response.status) else {
+            let json = try? JSONValue(parsing: response.body)
             return Outcome(result: .failure(Self.requestError(response, json)), rotatedToken: rotated)
         }
-        guard let json else {
-            return Outcome(
-                result: .failure(CloudKitError(.invalidResponse, status: response.status, reason: "not JSON")),
-                rotatedToken: rotated)
-        }
-        return Outcome(result: .success(json), rotatedToken: rotated)
+        // Decoded (and refused when it is not JSON) by the operation: `CloudKitReply`.
+        return Outcome(result: .success(response), rotatedToken: rotated)
     }
 
     /// A whole-request failure from its status and (possibly non-JSON) body.

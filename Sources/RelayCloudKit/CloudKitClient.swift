@@ -23,7 +23,7 @@ package struct CloudKitClient: Sendable {
     /// No user token is sent, so a 401 here is about the API token (`.authenticationFailed`).
     package func signInURL() async throws(CloudKitError) -> String {
         do {
-            _ = try await call(.get, "users/caller", database: .public, token: nil, idempotent: true)
+            _ = try await call(.get, "users/caller", database: .public, token: nil, idempotent: true).decode { $0 }
         } catch  where error.status == 421 {
             if let url = error.redirectURL { return url }
             throw CloudKitError(.invalidResponse, status: 421, reason: "421 without redirectURL")
@@ -61,12 +61,11 @@ package struct CloudKitClient: Sendable {
     ) async throws(CloudKitError) -> CloudKitResponse<QueryPage> {
         let body = query.json(zoneName: configuration.zoneName)
         let reply = try await call(.post, "records/query", token: token, body: body, idempotent: true)
-        return try reply.decode { json throws(CloudKitError) in
-            let results = try RecordResult.list(json["records"])
-            return QueryPage(
-                records: results.compactMap(\.record),
-                failures: results.compactMap(\.error),
-                continuationMarker: json["continuationMarker"]?.stringValue
+        return try reply.decodeRecords { body in
+            QueryPage(
+                records: body.results.compactMap(\.record),
+                failures: body.results.compactMap(\.error),
+                continuationMarker: body.continuationMarker
             )
         }
     }
@@ -111,7 +110,7 @@ package struct CloudKitClient: Sendable {
         ]
         if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map { .string($0) }) }
         let reply = try await call(.post, "records/lookup", token: token, body: .object(body), idempotent: true)
-        return try reply.decode { json throws(CloudKitError) in try RecordResult.list(json["records"]) }
+        return try reply.decodeRecords(\.results)
     }
 
     /// Runs operations in order with `atomic: false`: each item succeeds or fails on its own, so
@@ -126,7 +125,7 @@ package struct CloudKitClient: Sendable {
         ]
         if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map { .string($0) }) }
         let reply = try await call(.post, "records/modify", token: token, body: .object(body), idempotent: false)
-        return try reply.decode { json throws(CloudKitError) in try RecordResult.list(json["records"]) }
+        return try reply.decodeRecords(\.results)
     }
 
     /// The zones of the database (`zones/list`).

@@ -30,7 +30,9 @@ extension JSONValue {
     }
 }
 
-private struct JSONParser {
+/// The RFC 8259 grammar over a byte buffer. `JSONValue(parsing:)` builds a tree with it;
+/// `JSONReader` walks a document with the same rules and errors without building one.
+struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var index = 0
@@ -56,9 +58,9 @@ private struct JSONParser {
         return value
     }
 
-    private func fail(_ reason: String) -> JSONParseError { JSONParseError(reason: reason, offset: index) }
+    func fail(_ reason: String) -> JSONParseError { JSONParseError(reason: reason, offset: index) }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -67,7 +69,7 @@ private struct JSONParser {
         }
     }
 
-    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    mutating func parseValue() throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw fail("unexpected end of input") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -81,7 +83,7 @@ private struct JSONParser {
         }
     }
 
-    private mutating func parseLiteral(_ word: StaticString, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
+    mutating func parseLiteral(_ word: StaticString, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw fail("unexpected end of input") }
         for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
@@ -91,7 +93,7 @@ private struct JSONParser {
         return value
     }
 
-    private mutating func enter() throws(JSONParseError) {
+    mutating func enter() throws(JSONParseError) {
         depth += 1
         if depth > maxDepth { throw fail("nesting too deep") }
     }
@@ -167,7 +169,7 @@ private struct JSONParser {
         }
     }
 
-    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
         var isInteger = true
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
@@ -201,7 +203,7 @@ private struct JSONParser {
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    private mutating func parseString() throws(JSONParseError) -> String {
+    mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         let start = index
         // Fast path: no escapes.

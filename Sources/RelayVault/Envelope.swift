@@ -21,9 +21,9 @@ enum Envelope {
     ) throws(VaultError) -> [UInt8] {
         let prefix = [version] + header
         do {
-            let box = try AES256GCM.seal(
-                payload, key: key, authenticatedData: authenticatedData(kind, prefix: prefix, context: context))
-            return prefix + box
+            return try AES256GCM.seal(
+                payload, key: key, authenticatedData: authenticatedData(kind, prefix: prefix, context: context),
+                prefix: prefix)
         } catch {
             throw Self.vaultError(error)
         }
@@ -39,7 +39,7 @@ enum Envelope {
         let prefix = Array(envelope[..<prefixLength])
         do {
             return try AES256GCM.open(
-                Array(envelope[prefixLength...]), key: key,
+                envelope[prefixLength...], key: key,
                 authenticatedData: authenticatedData(kind, prefix: prefix, context: context))
         } catch {
             throw Self.vaultError(error)

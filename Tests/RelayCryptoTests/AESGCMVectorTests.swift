@@ -120,6 +120,44 @@ struct AESGCMBehaviourTests {
         #expect(try AES256GCM.open(second, key: key, authenticatedData: aad) == plaintext)
     }
 
+    /// Each thread reuses one cipher context: an operation must carry nothing into the next, whatever
+    /// the key, the direction, or how the previous one ended (a failed tag check, a wrong key).
+    @Test func operationsOnOneThreadAreIndependent() throws {
+        for _ in 0..<3 {
+            for vector in AESGCMVectorTests.vectors {
+                let key = SymmetricKey(bytes: hex(vector.key))
+                let box = hex(vector.nonce) + hex(vector.ciphertext) + hex(vector.tag)
+                #expect(throws: CryptoError.authenticationFailed) {
+                    try AES256GCM.open(
+                        box.flipping(bit: 0, ofByte: box.count - 1), key: key,
+                        authenticatedData: hex(vector.aad))
+                }
+                let sealed = try AES256GCM.seal(
+                    hex(vector.plaintext), key: key, nonce: hex(vector.nonce), authenticatedData: hex(vector.aad))
+                #expect(hexString(sealed.ciphertext) == vector.ciphertext)
+                #expect(hexString(sealed.tag) == vector.tag)
+                #expect(throws: CryptoError.authenticationFailed) {
+                    try AES256GCM.open(box, key: SymmetricKey.random(), authenticatedData: hex(vector.aad))
+                }
+                #expect(
+                    hexString(try AES256GCM.open(box, key: key, authenticatedData: hex(vector.aad))) == vector.plaintext
+                )
+            }
+        }
+    }
+
+    /// A prefix is written before the box, and a box read in place from a slice opens.
+    @Test func sealsAfterAPrefixAndOpensASlice() throws {
+        let key = SymmetricKey.random()
+        let sealed = try AES256GCM.seal(Array("secret".utf8), key: key, authenticatedData: [9], prefix: [1, 2, 3])
+        #expect(sealed.count == 3 + 6 + AES256GCM.overhead)
+        #expect(Array(sealed.prefix(3)) == [1, 2, 3])
+        #expect(try AES256GCM.open(sealed[3...], key: key, authenticatedData: [9]) == Array("secret".utf8))
+        #expect(throws: CryptoError.authenticationFailed) {
+            try AES256GCM.open(sealed[2...], key: key, authenticatedData: [9])
+        }
+    }
+
     @Test func rejectsWrongKeySizesAndShortBoxes() throws {
         #expect(throws: CryptoError.invalidKeySize(expected: 32, actual: 16)) {
             try AES256GCM.seal([1, 2, 3], key: SymmetricKey(bytes: [UInt8](repeating: 1, count: 16)))

@@ -54,6 +54,22 @@ struct DigestVectorTests {
         #expect(!HMACSHA256.isValid(mac.flipping(bit: 0, ofByte: 31), for: vector.data, key: key))
     }
 
+    /// The key-length edges RFC 4231 does not cover (HMAC is computed on the stack, so the block-size
+    /// padding and the hash-first rule are the relay's own code): a key of exactly one block, one byte
+    /// over, an empty key and an empty message. Expected values from Python's `hmac` module.
+    @Test func hmacKeyLengthEdges() {
+        let cases: [(key: [UInt8], data: String, mac: String)] = [
+            (Array(0..<64), "block-size key", "1dad230598e011a4e4eabc6c8da8f55ef9a66a8881d1e16e23ea116ae28231ec"),
+            (Array(0..<65), "one byte over", "7976cbe447626e8a15d29bfb1be8013183eeb7eaf238015fad48df1727a76f2b"),
+            ([], "", "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad"),
+            ([], "empty key", "bf6e6a0f34cd9fdf69c67b8c62969c87cd4f783d4665217df03f062dc4a0406e"),
+            (Array("k".utf8), "", "8bb990c40a7d61cb97597a942125025be50ac8beb74436e3735b98893a7f6620"),
+        ]
+        for (key, data, mac) in cases {
+            #expect(hexString(HMACSHA256.authenticationCode(for: data, key: SymmetricKey(bytes: key))) == mac)
+        }
+    }
+
     /// RFC 4231 case 5 checks a tag truncated to 128 bits.
     @Test func hmacTruncatedCase5() {
         let mac = HMACSHA256.authenticationCode(

@@ -43,8 +43,13 @@ import Testing
     @Test func timesOfDay() {
         #expect(LocalTime("07:30")?.minutesSinceMidnight == 450)
         #expect(LocalTime("23:59") != nil)
-        for bad in ["24:00", "7:30", "07:60", "07.30", "0730", "07:30:00", ""] {
-            #expect(LocalTime(bad) == nil, "\(bad)")
+        #expect(LocalTime("00:00")?.minutesSinceMidnight == 0)
+        let bad = [
+            "24:00", "7:30", "07:60", "07.30", "0730", "07:30:00", "", "-7:30", "+7:30", "07:3a", "0a:30",
+            "07:30 ", " 07:30", "07::0", "\u{FF10}7:30", "07:3\u{0661}", "07:30\0",
+        ]
+        for text in bad {
+            #expect(LocalTime(text) == nil, "\(text)")
         }
     }
 }

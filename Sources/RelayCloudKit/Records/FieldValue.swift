@@ -70,7 +70,11 @@ package enum FieldValue: Sendable, Equatable {
         guard let object = json.objectValue, let value = object["value"] else {
             throw CloudKitError(.invalidResponse, reason: "a field is not {value, type}")
         }
-        let type = object["type"]?.stringValue
+        try self.init(value: value, type: object["type"]?.stringValue)
+    }
+
+    /// Decodes a field's `value` and `type` members (`RecordsBody` reads them from the bytes).
+    init(value: JSONValue, type: String?) throws(CloudKitError) {
         guard let decoded = Self.decode(value, type: type ?? Self.inferredType(value)) else {
             throw CloudKitError(.invalidResponse, reason: "a field's value does not match its type \(type ?? "-")")
         }

@@ -8,35 +8,36 @@ enum LibCrypto {
     /// touches this first (a Swift static is initialised once, thread-safely).
     static let initialized: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
 
+    /// On the stack (`relay_sha256`): `EVP_Digest` allocated a context per call.
     static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         _ = initialized
-        var digest = [UInt8](repeating: 0, count: SHA256.byteCount)
-        var length: UInt32 = 0
-        let status = nonEmpty(bytes).withUnsafeBufferPointer { input in
-            EVP_Digest(input.baseAddress, bytes.count, &digest, &length, FetchedAlgorithms.shared.sha256, nil)
+        let digest = [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { output, count in
+            let status = bytes.withUnsafeBufferPointer { input in
+                relay_sha256(input.baseAddress, input.count, output.baseAddress)
+            }
+            // Fails only if the library is broken: nothing to recover.
+            precondition(status == 1, "SHA-256 failed")
+            count = SHA256.byteCount
         }
-        // EVP_Digest fails only on allocation failure or a broken provider: nothing to recover.
-        precondition(status == 1 && length == SHA256.byteCount, "EVP_Digest(SHA-256) failed")
         return digest
     }
 
+    /// On the stack (`relay_hmac_sha256`): `EVP_MAC` allocated about a dozen objects per call (its
+    /// context, three digest contexts and their states, a key copy), each a malloc on the
+    /// event loop's shared arena.
     static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        let algorithms = FetchedAlgorithms.shared
-        var mac = [UInt8](repeating: 0, count: HMACSHA256.byteCount)
-        var length = 0
-        let capacity = mac.count
-        // A context per call (they are not thread-safe); the fetched MAC saves the name lookup.
-        guard let context = EVP_MAC_CTX_new(algorithms.hmac) else { preconditionFailure("EVP_MAC_CTX_new failed") }
-        defer { EVP_MAC_CTX_free(context) }
-        // OpenSSL rejects a NULL key pointer even with length 0, so empty inputs point at a spare byte.
-        let status = nonEmpty(key).withUnsafeBufferPointer { keyBuffer in
-            nonEmpty(message).withUnsafeBufferPointer { messageBuffer in
-                EVP_MAC_init(context, keyBuffer.baseAddress, key.count, algorithms.hmacSHA256Parameters) == 1
-                    && EVP_MAC_update(context, messageBuffer.baseAddress, message.count) == 1
-                    && EVP_MAC_final(context, &mac, &length, capacity) == 1
+        _ = initialized
+        let mac = [UInt8](unsafeUninitializedCapacity: HMACSHA256.byteCount) { output, count in
+            let status = key.withUnsafeBufferPointer { keyBuffer in
+                message.withUnsafeBufferPointer { messageBuffer in
+                    relay_hmac_sha256(
+                        keyBuffer.baseAddress, keyBuffer.count, messageBuffer.baseAddress, messageBuffer.count,
+                        output.baseAddress)
+                }
             }
+            precondition(status == 1, "HMAC(SHA-256) failed")
+            count = HMACSHA256.byteCount
         }
-        precondition(status && length == HMACSHA256.byteCount, "HMAC(SHA-256) failed")
         return mac
     }
 
@@ -49,6 +50,14 @@ enum LibCrypto {
         return bytes
     }
 
+    /// Fills `buffer` from the CSPRNG (a nonce written straight into the box it belongs to).
+    static func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        guard !buffer.isEmpty else { return }
+        _ = initialized
+        let status = RAND_bytes(buffer.baseAddress, Int32(buffer.count))
+        precondition(status == 1, "RAND_bytes failed: the CSPRNG is unusable")
+    }
+
     /// Constant-time comparison of two equally long buffers.
     static func memoryEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         precondition(a.count == b.count)
@@ -56,9 +65,5 @@ enum LibCrypto {
         return a.withUnsafeBytes { left in
             b.withUnsafeBytes { right in CRYPTO_memcmp(left.baseAddress, right.baseAddress, a.count) == 0 }
         }
-    }
-
-    private static func nonEmpty(_ bytes: [UInt8]) -> [UInt8] {
-        bytes.isEmpty ? [0] : bytes
     }
 }

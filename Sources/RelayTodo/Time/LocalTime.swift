@@ -14,11 +14,27 @@ package struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 
     /// Parses exactly `HH:mm`.
+    ///
+    /// Read from the string's UTF-8 view in place: a get_me parses the Account's times several
+    /// times, and copying each into an array was an allocation every time.
     package init?(_ text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
-            let hour = decimal(bytes[...], from: 0, count: 2), let minute = decimal(bytes[...], from: 3, count: 2)
-        else { return nil }
+        var hour = 0
+        var minute = 0
+        var position = 0
+        for byte in text.utf8 {
+            switch position {
+            case 2:
+                guard byte == UInt8(ascii: ":") else { return nil }
+            case 0, 1, 3, 4:
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                let digit = Int(byte - UInt8(ascii: "0"))
+                if position < 2 { hour = hour * 10 + digit } else { minute = minute * 10 + digit }
+            default:
+                return nil
+            }
+            position += 1
+        }
+        guard position == 5 else { return nil }
         self.init(hour: hour, minute: minute)
     }
 

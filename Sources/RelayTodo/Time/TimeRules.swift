@@ -47,10 +47,19 @@ package struct TimeRules: Sendable, Equatable {
     package func instant(date: LocalDate, time: LocalTime) -> Date {
         let wall = date.daysSinceEpoch * 86400 + time.secondsSinceMidnight
         // Offsets in force around this wall time; a transition is never closer than a day to another.
-        var offsets: Set<Int> = [offset(atSeconds: wall - 86400), offset(atSeconds: wall + 86400)]
-        for candidate in offsets { offsets.insert(offset(atSeconds: wall - candidate)) }
-        let valid = offsets.map { wall - $0 }.filter { $0 + offset(atSeconds: $0) == wall }
-        if let earliest = valid.min() { return Date(timeIntervalSince1970: TimeInterval(earliest)) }
+        // At most four distinct offsets: a small array, not a Set (no hashing, one allocation).
+        var offsets: [Int] = []
+        offsets.reserveCapacity(4)
+        func note(_ value: Int) { if !offsets.contains(value) { offsets.append(value) } }
+        note(offset(atSeconds: wall - 86400))
+        note(offset(atSeconds: wall + 86400))
+        // By index over the two found so far: iterating the array while appending would copy it.
+        for index in 0..<offsets.count { note(offset(atSeconds: wall - offsets[index])) }
+        var earliest: Int?
+        for candidate in offsets where wall - candidate + offset(atSeconds: wall - candidate) == wall {
+            earliest = min(earliest ?? wall - candidate, wall - candidate)
+        }
+        if let earliest { return Date(timeIntervalSince1970: TimeInterval(earliest)) }
         return firstInstant(afterGapAt: wall, largestOffset: offsets.max() ?? 0)
     }
 
