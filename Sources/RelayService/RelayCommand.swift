@@ -158,7 +158,6 @@ package enum RelayCommand {
             print(banner())
             fflush(nil)
             await application.waitUntilStopped()
-            await application.backends.closeStore()
             application.logger.close()
             return 0
         } catch {

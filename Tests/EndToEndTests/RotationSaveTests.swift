@@ -16,10 +16,13 @@ final class RotationSaveTests: XCTestCase {
         let driver = OAuthDriver(http: relay.http, issuer: relay.issuer)
         let tokens = try await driver.connect(appleID: "early-answer@example.com")
         let mcp = MCPCalls(http: relay.http, url: relay.mcpURL)
-        let connected = gate.landed  // the sign-in wrote the grant's token too
+        let connected = gate.saved  // the sign-in wrote the grant's token too
         let (warm, _) = try await mcp.tool("get_me", token: tokens.access)
         XCTAssertEqual(warm.status, 200)
-        await gate.waitForLanded(connected + 1)  // the warm call's save, which must not be held below
+        // The warm call's save, which must not be held below. Saved, not merely tried: the day's
+        // first call also marks the grant used, and a save that loses that race is tried again;
+        // with the gate closed on its retry, the next call would wait for it forever.
+        await gate.waitForSaved(connected + 1)
 
         gate.close()
         let (answered, content) = try await mcp.tool("get_me", token: tokens.access)
@@ -96,7 +99,7 @@ final class SaveGate: Sendable {
         var closed = false
         var held: [CheckedContinuation<Bool, Never>] = []
         var heldTotal = 0
-        var landed = 0
+        var saved = 0
         var heldLanded = 0
     }
 
@@ -113,9 +116,9 @@ final class SaveGate: Sendable {
         for continuation in held { continuation.resume(returning: true) }
     }
 
-    /// Saves that completed (successfully or not: a compare-and-swap that lost to another write of
-    /// the grant, e.g. its "used today" mark, is tried again).
-    var landed: Int { state.withLock { $0.landed } }
+    /// Saves that succeeded (a compare-and-swap that lost to another write of the grant, e.g. its
+    /// "used today" mark, fails and is tried again).
+    var saved: Int { state.withLock { $0.saved } }
     /// Saves that were held and have completed since.
     var heldLanded: Int { state.withLock { $0.heldLanded } }
 
@@ -132,9 +135,9 @@ final class SaveGate: Sendable {
         }
     }
 
-    func didLand(held: Bool) {
+    func didLand(held: Bool, saved: Bool) {
         state.withLock {
-            $0.landed += 1
+            if saved { $0.saved += 1 }
             if held { $0.heldLanded += 1 }
         }
     }
@@ -143,8 +146,8 @@ final class SaveGate: Sendable {
         while state.withLock({ $0.heldTotal < count }) { try? await Task.sleep(for: .milliseconds(5)) }
     }
 
-    func waitForLanded(_ count: Int) async {
-        while landed < count { try? await Task.sleep(for: .milliseconds(5)) }
+    func waitForSaved(_ count: Int) async {
+        while saved < count { try? await Task.sleep(for: .milliseconds(5)) }
     }
 }
 
@@ -164,8 +167,14 @@ struct GatedStore: Store {
     func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError) -> Item {
         guard update.set["sealed"] != nil else { return try await base.update(key, update, condition: condition) }
         let held = await gate.pass()
-        defer { gate.didLand(held: held) }
-        return try await base.update(key, update, condition: condition)
+        do throws(StoreError) {
+            let item = try await base.update(key, update, condition: condition)
+            gate.didLand(held: held, saved: true)
+            return item
+        } catch {
+            gate.didLand(held: held, saved: false)
+            throw error
+        }
     }
 
     func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {

@@ -74,6 +74,34 @@ struct SQLiteStoreTests {
         await store.close()
     }
 
+    /// Every connection closes on its own thread at the same moment; SQLite removes the WAL only
+    /// when the closing connection sees no other open, so without a last lone close some of these
+    /// rounds leave it behind.
+    @Test func closeFoldsTheWALIntoTheDatabaseAndRemovesIt() async throws {
+        let directory = try temporaryDirectory(prefix: "relay-store")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("relay.db").path
+        for round in 0..<25 {
+            var configuration = SQLiteStore.Configuration(path: path)
+            configuration.readerCount = 4
+            let store = try await SQLiteStore.open(configuration)
+            _ = try await store.put(ItemKey(pk: "CLIENT#\(round)", sk: "META"), attributes: ["round": .int(round)])
+            async let first = store.get(ItemKey(pk: "CLIENT#0", sk: "META"))
+            async let second = store.get(ItemKey(pk: "CLIENT#\(round)", sk: "META"))
+            _ = try await (first, second)
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+            await store.close()
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "round \(round): the WAL outlived close()")
+        }
+        let reopened = try await SQLiteStore.open(path: path)
+        #expect(try await reopened.storedItemCount() == 25)
+        // The last lone connection never creates the file: a database removed under an open store
+        // stays removed once the store closes.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        await reopened.close()
+        #expect(!FileManager.default.fileExists(atPath: path), "close() created a database that was removed")
+    }
+
     @Test func purgesExpiredItemsInTheBackground() async throws {
         let directory = try temporaryDirectory(prefix: "relay-store")
         defer { try? FileManager.default.removeItem(at: directory) }

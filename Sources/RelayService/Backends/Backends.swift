@@ -61,16 +61,6 @@ package struct Backends: Sendable {
             userIDKey: userIDKey, metrics: metrics)
     }
 
-    /// Closes a SQLite store once the relay has stopped: its queued writes finish, and the last
-    /// connection to close checkpoints the WAL into the database file and removes it, so a stopped
-    /// relay leaves one self-contained file (a backup copy or `sqlite3` need not replay a WAL).
-    /// Every commit was already fsync'd, so this is tidiness, not durability. Other stores have
-    /// nothing to close.
-    package func closeStore() async {
-        let base = (store as? TimedStore)?.base ?? store
-        await (base as? SQLiteStore)?.close()
-    }
-
     /// The CloudKit client the settings describe (`serve` and `mustdo-relayctl cloudkit check` use the same one).
     package static func openHTTPClient(_ configuration: Configuration) throws(Failure) -> HTTPClient {
         do {

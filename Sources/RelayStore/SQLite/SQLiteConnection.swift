@@ -12,9 +12,10 @@ final class SQLiteConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
 
-    init(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+    /// Opens the database at `path`, creating the file unless `create` is false.
+    init(path: String, busyTimeoutMilliseconds: Int32, create: Bool = true) throws(StoreError) {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             sqlite3_close_v2(handle)

@@ -57,6 +57,13 @@ package final class SQLiteStore: Store {
         /// Test hook: runs on the writer thread after each successful commit with the batch's size.
         var afterEachCommit: (@Sendable (Int) -> Void)?
 
+        /// `busyTimeout` as SQLite takes it.
+        var busyTimeoutMilliseconds: Int32 {
+            Int32(
+                clamping: busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds
+                    / 1_000_000_000_000_000)
+        }
+
         /// Defaults for the database at `path`.
         package init(path: String) {
             self.path = path
@@ -65,12 +72,16 @@ package final class SQLiteStore: Store {
 
     private let threads: DatabaseThreads
     private let clock: any WallClock
+    private let path: String
+    private let busyTimeoutMilliseconds: Int32
     private let purgeBatchSize: Int
     private let purging = Locked<Task<Void, Never>?>(nil)
 
     private init(threads: DatabaseThreads, clock: any WallClock, configuration: Configuration) {
         self.threads = threads
         self.clock = clock
+        self.path = configuration.path
+        self.busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
         self.purgeBatchSize = configuration.purgeBatchSize
         if let interval = configuration.purgeInterval {
             let task = PurgeSchedule.start(every: interval) { [weak self] in
@@ -100,9 +111,7 @@ package final class SQLiteStore: Store {
         guard configuration.readerCount >= 1, configuration.maxBatchSize >= 1, configuration.maxPendingOperations >= 1,
             configuration.purgeBatchSize >= 1, configuration.pageCacheKiB >= 0
         else { throw .invalid("reader count, batch sizes and queue capacity must be positive") }
-        let busy = Int32(
-            clamping: configuration.busyTimeout.components.seconds * 1000
-                + configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let busy = configuration.busyTimeoutMilliseconds
         let opened = await onNewThread {
             () throws(StoreError) -> (SQLiteConnection, [SQLiteConnection], SQLiteConnection) in
             let writer = try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: busy)
@@ -138,6 +147,15 @@ package final class SQLiteStore: Store {
     package func close() async {
         purging.withLock { $0?.cancel() }
         await threads.shutdown()
+        // SQLite checkpoints and removes the WAL only when the connection closing sees no other
+        // open, and the threads close theirs at the same moment: two closing together can each
+        // see the other and leave the WAL behind. One more connection, alone now, does it as it
+        // closes (a checkpoint that fails only leaves the WAL, which the next open replays). It never
+        // creates the file: a database removed meanwhile stays removed.
+        if let last = try? SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, create: false)
+        {
+            _ = try? last.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
     }
 
     package func get(_ key: ItemKey) async throws(StoreError) -> Item? {
