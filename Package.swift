@@ -158,7 +158,7 @@ let package = Package(
                 "RelaySync",
             ]
         ),
-        .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayTestSupport", "RelayHTTP"]),
+        .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayTestSupport", "RelayHTTP", "COpenSSL"]),
         .testTarget(
             name: "RelayCloudKitTests", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
         .testTarget(

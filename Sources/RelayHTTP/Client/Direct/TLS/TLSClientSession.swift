@@ -42,6 +42,8 @@ package final class TLSClientSession {
     private var inputEnded = false
     private var inputFailed = false
     private var offeredCachedSession = false
+    /// Set by any failure: the connection is unusable, and its session not worth keeping.
+    private var failed = false
 
     /// Whether the handshake has completed.
     package private(set) var isHandshakeComplete = false
@@ -90,6 +92,10 @@ package final class TLSClientSession {
     }
 
     deinit {
+        // SSL_free(3) marks the session not resumable unless close_notify was sent (SSL_shutdown(3));
+        // libcurl shuts down before freeing too, so its sessions survive an idle close. A failed
+        // connection's session is already dropped by OpenSSL when the fatal alert goes out.
+        if isHandshakeComplete && !failed { close() }
         SSL_free(ssl)  // frees both BIOs
         scratch?.deallocate()
     }
@@ -128,9 +134,10 @@ package final class TLSClientSession {
             if SSL_get_error(ssl, result) == SSL_ERROR_WANT_READ && !inputEnded { return false }
             if offeredCachedSession { context.forgetSession(for: cacheKey) }
             if SSL_get_error(ssl, result) == SSL_ERROR_WANT_READ {
+                failed = true
                 throw .tls("the connection ended during the TLS handshake")
             }
-            throw TLSErrors.failure(ssl: ssl, result: result)
+            throw fail(result)
         }
         isHandshakeComplete = true
         negotiatedProtocol = selectedProtocol()
@@ -177,7 +184,7 @@ package final class TLSClientSession {
                 ERR_clear_error()
                 return .closed
             default:
-                throw TLSErrors.failure(ssl: ssl, result: result)
+                throw fail(result)
             }
         }
     }
@@ -214,7 +221,12 @@ package final class TLSClientSession {
             ERR_clear_error()
             return 0
         }
-        throw TLSErrors.failure(ssl: ssl, result: result)
+        throw fail(result)
+    }
+
+    private func fail(_ result: Int32) -> ClientError {
+        failed = true
+        return TLSErrors.failure(ssl: ssl, result: result)
     }
 
     private func flushPendingPlaintext() throws(ClientError) {
