@@ -131,9 +131,9 @@ struct TLSClientFailureTests {
         let port = server.port
         let (waited, leftover, failed) = try await onOwnThread {
             let context = try TLSClientContext(alpn: ["h2"])
+            let session = try TLSClientSession(context: context, serverName: "localhost", port: port)
             _ = BIO_new_file("/nonexistent/file", "r")  // queues an unrelated error on this thread
             let queuedBefore = ERR_peek_error() != 0
-            let session = try TLSClientSession(context: context, serverName: "localhost", port: port)
             let waitedForPeer = try !session.handshake()
             let waited = queuedBefore && waitedForPeer
             let failure = tlsFailure {
