@@ -47,9 +47,14 @@ struct TLSClientFuzzTests {
             let context = try TLSClientContext(alpn: ["h2", "http/1.1"])
             var endings: [Ending] = []
             for round in 0..<400 {
-                var flight = (0..<Int.random(in: 1...3000, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                var flight = (0..<Int.random(in: 1...3000, using: &random)).map { _ in
+                    UInt8.random(in: 0...255, using: &random)
+                }
                 if round % 2 == 0 {  // a plausible handshake record header in front, so parsing goes deeper
-                    flight.insert(contentsOf: [0x16, 0x03, 0x03, UInt8(flight.count >> 8 & 0x3F), UInt8(flight.count & 0xFF), 0x02], at: 0)
+                    flight.insert(
+                        contentsOf: [
+                            0x16, 0x03, 0x03, UInt8(flight.count >> 8 & 0x3F), UInt8(flight.count & 0xFF), 0x02,
+                        ], at: 0)
                 }
                 let session = try TLSClientSession(context: context, serverName: "localhost", port: 443)
                 endings.append(Self.feed(flight, to: session, using: &random))
@@ -85,7 +90,8 @@ struct TLSClientFuzzTests {
                     damaged.removeLast(Int.random(in: 1..<flight.count, using: &random))
                 } else if round % 3 == 1 {
                     for _ in 0..<Int.random(in: 1...4, using: &random) {
-                        damaged[Int.random(in: 0..<damaged.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                        damaged[Int.random(in: 0..<damaged.count, using: &random)] = UInt8.random(
+                            in: 0...255, using: &random)
                     }
                 }  // else replayed whole
                 let fresh = try TLSClientSession(context: fuzzContext, serverName: "localhost", port: port)

@@ -94,8 +94,10 @@ struct TLSClientSessionTests {
             let context = try TLSClientContext(caFile: caFile, alpn: ["http/1.1"])
             func attempt(_ name: String) -> String {
                 tlsFailure {
-                    try TLSSocketDriver(port: port, session: TLSClientSession(context: context, serverName: name, port: port))
-                        .handshake()
+                    try TLSSocketDriver(
+                        port: port, session: TLSClientSession(context: context, serverName: name, port: port)
+                    )
+                    .handshake()
                 }
             }
             return (attempt("127.0.0.1"), attempt("127.0.0.2"), attempt("[::1]"))

@@ -9,7 +9,12 @@ import RelayHTTP
 /// all the session's output, and feeds it what `recv` returns. It blocks, so it runs only on a
 /// thread of its own (`onOwnThread`), never on the cooperative pool.
 final class TLSSocketDriver {
-    enum Failure: Error { case socket(Int32), connect(Int32), send(Int32), recv(Int32) }
+    enum Failure: Error {
+        case socket(Int32)
+        case connect(Int32)
+        case send(Int32)
+        case recv(Int32)
+    }
 
     let session: TLSClientSession
     /// Every byte the server sent, in order (the fuzz test replays a real server's flight).
@@ -50,7 +55,9 @@ final class TLSSocketDriver {
         session.takeOutput(into: &outgoing)
         var sent = 0
         while sent < outgoing.count {
-            let count = outgoing.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            let count = outgoing.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
+            }
             guard count > 0 else { throw Failure.send(errno) }
             sent += count
         }
@@ -112,7 +119,9 @@ final class TLSSocketDriver {
 }
 
 extension Array where Element == UInt8 {
-    fileprivate func ends(with tail: [UInt8]) -> Bool { count >= tail.count && Array(self[(count - tail.count)...]) == tail }
+    fileprivate func ends(with tail: [UInt8]) -> Bool {
+        count >= tail.count && Array(self[(count - tail.count)...]) == tail
+    }
 }
 
 /// Runs blocking work on a thread of its own and returns its result: socket calls and OpenSSL's

@@ -231,7 +231,8 @@ package final class TLSClientSession {
 
     private func flushPendingPlaintext() throws(ClientError) {
         guard isHandshakeComplete, !pendingPlaintext.isEmpty else { return }
-        let result = pendingPlaintext.withUnsafeBytes { bytes in Result { () throws(ClientError) in try encrypt(bytes) } }
+        let result = pendingPlaintext.withUnsafeBytes { bytes in Result { () throws(ClientError) in try encrypt(bytes) }
+        }
         pendingPlaintext.removeFirst(try result.get())
     }
 
