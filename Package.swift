@@ -29,7 +29,8 @@ let package = Package(
         // Child processes for the tests: posix_spawn with nothing inherited (Foundation's Process leaks
         // descriptors into children started meanwhile on other threads; see Subprocess.swift).
         .target(name: "RelayTestSupport", dependencies: ["CSpawn", "RelaySync", "RelayHTTP"]),
-        .target(name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl", "CNghttp2"]),
+        .target(
+            name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl", "CNghttp2", "COpenSSL"]),
         // The to-do domain (pure values and rules) and the nine tools on RelayMCP, reaching CloudKit through a
         // per-grant `CloudKitSession` that RelayService implements on the vault and the grant store.
         .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP", "RelaySync"]),
@@ -159,8 +160,9 @@ let package = Package(
                 "RelaySync",
             ]
         ),
-        // Direct/: H2Session against an nghttp2 server session in memory (hence CNghttp2) and against nginx.
-        .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayTestSupport", "RelayHTTP", "CNghttp2"]),
+        // Direct/: H2Session against an nghttp2 server session in memory (hence CNghttp2), the TLS session against nginx (COpenSSL) and against nginx.
+        .testTarget(
+            name: "RelayHTTPClientTests", dependencies: ["RelayTestSupport", "RelayHTTP", "CNghttp2", "COpenSSL"]),
         .testTarget(
             name: "RelayCloudKitTests", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
         .testTarget(

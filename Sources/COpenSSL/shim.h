@@ -1,4 +1,4 @@
-/* OpenSSL libcrypto, plus wrappers for the function-like macros Swift cannot import. */
+/* OpenSSL libcrypto and libssl, plus wrappers for the function-like macros Swift cannot import. */
 #ifndef RELAY_COPENSSL_SHIM_H
 #define RELAY_COPENSSL_SHIM_H
 /* SHA256_Init/Update/Final are deprecated in OpenSSL 3 in favour of EVP, but EVP allocates a context
@@ -15,8 +15,41 @@
 #include <openssl/params.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
 
 static inline void relay_OPENSSL_free(void *p) { OPENSSL_free(p); }
+
+/* libssl's function-like macros, for the TLS client (RelayHTTP Client/Direct/TLS). */
+static inline int relay_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
+    return (int)SSL_CTX_set_min_proto_version(ctx, version);
+}
+static inline int relay_SSL_CTX_get_min_proto_version(SSL_CTX *ctx) {
+    return (int)SSL_CTX_get_min_proto_version(ctx);
+}
+static inline long relay_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode) {
+    return SSL_CTX_set_session_cache_mode(ctx, mode);
+}
+/* SSL_OP_NO_RENEGOTIATION is built with SSL_OP_BIT(), which Swift cannot import. */
+static inline void relay_SSL_CTX_refuse_renegotiation(SSL_CTX *ctx) {
+    (void)SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION);
+}
+static inline long relay_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
+static inline int relay_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
+    return (int)SSL_set_tlsext_host_name(ssl, name);
+}
+static inline int relay_SSL_set_app_data(SSL *ssl, void *data) { return SSL_set_app_data(ssl, data); }
+static inline void *relay_SSL_get_app_data(const SSL *ssl) { return SSL_get_app_data(ssl); }
+static inline int relay_SSL_CTX_set_app_data(SSL_CTX *ctx, void *data) { return SSL_CTX_set_app_data(ctx, data); }
+static inline void *relay_SSL_CTX_get_app_data(const SSL_CTX *ctx) { return SSL_CTX_get_app_data(ctx); }
+/* A memory BIO that is empty reports "retry" (-1), not end of file (0), until told otherwise. */
+static inline void relay_BIO_set_mem_eof_return(BIO *bio, int value) { (void)BIO_set_mem_eof_return(bio, value); }
+/* How many objects (certificates, CRLs) a store holds now; the system store's file is loaded eagerly. */
+static inline int relay_X509_STORE_object_count(X509_STORE *store) {
+    return sk_X509_OBJECT_num(X509_STORE_get0_objects(store));
+}
 
 /* SHA-256 of `length` bytes into `digest` (32 bytes), with the context on the stack: no allocation.
    Returns 1 on success. */
