@@ -39,13 +39,6 @@ import Testing
     }
 }
 
-/// Runs `body` on a new thread: blocking socket calls never run on the cooperative pool.
-private func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
-
 /// One connection; each round's requests are submitted together (concurrent streams) and all
 /// answered before the next round. Responses in submission order.
 private func blockingExchange(port: Int, rounds: [[H2Request]]) throws -> [ClientResponse] {
