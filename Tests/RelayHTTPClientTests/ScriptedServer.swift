@@ -18,14 +18,16 @@ final class ScriptedServer: Sendable {
         case close
         /// Never answers; holds the connection until the client closes it or the server goes.
         case hang
+        /// Writes these bytes (a partial response), then holds the connection like `hang`.
+        case replyThenHang([UInt8])
     }
 
     let port: Int
     private let listener: Int32
     private let state = Locked(State())
-    private let requestCount = Atomic<Int>(0)
-    private let connectionCount = Atomic<Int>(0)
-    private let closedCount = Atomic<Int>(0)
+    private let requestCount = Tally()
+    private let connectionCount = Tally()
+    private let closedCount = Tally()
 
     private struct State {
         var descriptors: [Int32] = []
@@ -33,11 +35,11 @@ final class ScriptedServer: Sendable {
     }
 
     /// Requests read so far.
-    var requests: Int { requestCount.load(ordering: .relaxed) }
+    var requests: Int { requestCount.value.load(ordering: .relaxed) }
     /// Connections accepted so far.
-    var connections: Int { connectionCount.load(ordering: .relaxed) }
+    var connections: Int { connectionCount.value.load(ordering: .relaxed) }
     /// Connections that ended (the client closed, or the script did).
-    var closedConnections: Int { closedCount.load(ordering: .relaxed) }
+    var closedConnections: Int { closedCount.value.load(ordering: .relaxed) }
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
@@ -56,8 +58,6 @@ final class ScriptedServer: Sendable {
         guard ok else { throw ScriptedServerFailure() }
         listener = fd
         port = Int(UInt16(bigEndian: address.sin_port))
-        let server = Unmanaged.passUnretained(self)
-        _ = server
         let state = state
         let requestCount = requestCount
         let connectionCount = connectionCount
@@ -75,10 +75,10 @@ final class ScriptedServer: Sendable {
                     close(connection)
                     return
                 }
-                connectionCount.add(1, ordering: .relaxed)
+                connectionCount.value.add(1, ordering: .relaxed)
                 let worker = Thread {
                     Self.serve(connection, script: script, requests: requestCount)
-                    closedCount.add(1, ordering: .relaxed)
+                    closedCount.value.add(1, ordering: .relaxed)
                     // Closed by `deinit` when the server goes, so the number is never reused early.
                     shutdown(connection, Int32(SHUT_RDWR))
                 }
@@ -101,7 +101,7 @@ final class ScriptedServer: Sendable {
     }
 
     private static func serve(
-        _ fd: Int32, script: @Sendable (Int, String) -> Action, requests: Atomic<Int>
+        _ fd: Int32, script: @Sendable (Int, String) -> Action, requests: Tally
     ) {
         var buffer: [UInt8] = []
         while true {
@@ -112,8 +112,9 @@ final class ScriptedServer: Sendable {
                 guard receive(fd, &buffer) else { return }
             }
             buffer.removeFirst(length)
-            let number = requests.add(1, ordering: .relaxed).newValue
-            switch script(number, text) {
+            let number = requests.value.add(1, ordering: .relaxed).newValue
+            let action = script(number, text)
+            switch action {
             case .reply(let bytes, let oneByteAtATime, let close):
                 if oneByteAtATime {
                     for byte in bytes {
@@ -125,7 +126,8 @@ final class ScriptedServer: Sendable {
                 if close { return }
             case .close:
                 return
-            case .hang:
+            case .hang, .replyThenHang:
+                if case .replyThenHang(let bytes) = action { guard sendAll(fd, bytes) else { return } }
                 var sink: [UInt8] = []
                 while receive(fd, &sink) { sink.removeAll() }
                 return
@@ -180,6 +182,11 @@ final class ScriptedServer: Sendable {
 }
 
 struct ScriptedServerFailure: Error {}
+
+/// An atomic count shared with the server's threads.
+final class Tally: Sendable {
+    let value = Atomic<Int>(0)
+}
 
 /// An HTTP/1.1 response with a Content-Length.
 func plainResponse(_ body: String, status: String = "200 OK", extra: String = "") -> [UInt8] {
