@@ -174,9 +174,9 @@ import Testing
         }
     }
 
-    /// `localhost` is resolved (off the loop) and every address tried: the server listens on
-    /// 127.0.0.1 only, so when `::1` comes first its refusal moves on to the next address.
-    @Test func namesAreResolvedAndEveryAddressTried() async throws {
+    /// `localhost` is resolved (off the loop), cached, and the connection kept. (Trying every address
+    /// in turn: `DirectLoopAddressTests`.)
+    @Test func namesAreResolved() async throws {
         let server = try LocalServer { router in router.get("/") { request in .text(request.headers["host"] ?? "-") } }
         let client = try Self.client()
         let url = "http://localhost:\(server.server.port)/"
