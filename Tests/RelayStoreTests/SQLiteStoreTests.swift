@@ -30,6 +30,50 @@ struct SQLiteStoreTests {
         await reopened.close()
     }
 
+    /// A rotated token's save changes an item's attributes, not its expiry: its commit writes the
+    /// row's page and leaves the expiry index's page alone (one WAL frame, not two). An expiry that
+    /// changes still moves the index entry, and reads see it.
+    @Test func anUpdateThatKeepsTheExpiryWritesOnlyTheRowsPage() async throws {
+        let directory = try temporaryDirectory(prefix: "relay-store")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ManualClock()
+        let path = directory.appendingPathComponent("relay.db").path
+        var configuration = SQLiteStore.Configuration(path: path)
+        configuration.checkpointInterval = .seconds(3600)  // the WAL only grows during the test
+        configuration.purgeInterval = nil
+        let store = try await SQLiteStore.open(configuration, clock: clock)
+        let key = ItemKey(pk: "GRANT#1", sk: "META")
+        let expiry = clock.epochSeconds() + 600
+        _ = try await store.put(key, attributes: ["sealed": "a"], expiresAt: expiry)
+        func walFrames() throws -> Int {
+            let bytes = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
+            return (bytes - 32) / (4096 + 24)  // the WAL header, then one header and one page per frame
+        }
+
+        var frames = try walFrames()
+        let updated = try await store.update(key, ItemUpdate(set: ["sealed": "b"]), condition: .versionEquals(1))
+        #expect(updated.version == 2 && updated.expiresAt == expiry)
+        #expect(try walFrames() - frames == 1, "the row's page only")
+
+        frames = try walFrames()
+        _ = try await store.put(key, attributes: ["sealed": "c"], expiresAt: expiry, condition: .versionEquals(2))
+        #expect(try walFrames() - frames == 1, "a put over a live item with the same expiry: the row's page only")
+
+        frames = try walFrames()
+        let moved = try await store.update(
+            key, ItemUpdate(expiresAt: .set(expiry + 600)), condition: .versionEquals(3))
+        #expect(moved.version == 4 && moved.expiresAt == expiry + 600)
+        #expect(try walFrames() - frames == 2, "a new expiry moves the index entry too")
+        clock.advance(by: 600)
+        #expect(try await store.get(key)?.version == 4, "the index and the row agree on the new expiry")
+        #expect(try await store.purgeExpired() == 0)
+        clock.advance(by: 600)
+        #expect(try await store.get(key) == nil)
+        #expect(try await store.purgeExpired() == 1, "the purge finds the row by its new expiry")
+        #expect(try await store.integrityCheck() == ["ok"])
+        await store.close()
+    }
+
     /// Every connection closes on its own thread at the same moment; SQLite removes the WAL only
     /// when the closing connection sees no other open, so without a last lone close some of these
     /// rounds leave it behind.

@@ -62,18 +62,35 @@ enum ItemTable {
             expiresAt: statement.isNull(2) ? nil : statement.int(2))
     }
 
-    static func store(_ connection: SQLiteConnection, _ item: Item, encoded: [UInt8]) throws(StoreError) {
-        let statement = try connection.prepared(
-            """
-            INSERT INTO items (pk, sk, attrs, version, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT (pk, sk) DO UPDATE SET attrs = excluded.attrs, version = excluded.version,
-                expires_at = excluded.expires_at
-            """)
+    /// Writes `item`. `replacing` is the live row the write read (nil: none, or an expired one):
+    /// a live row is changed with an `UPDATE` that names `expires_at` only when the expiry changes,
+    /// because assigning that column, even to its own value, makes SQLite delete and re-insert the
+    /// row's entry in `items_expires_at`, one more page in the WAL for every commit (a rotated
+    /// token's save changes nothing but `attrs` and `version`).
+    static func store(_ connection: SQLiteConnection, _ item: Item, encoded: [UInt8], replacing current: Item?)
+        throws(StoreError)
+    {
+        let statement: SQLiteStatement
+        switch current {
+        case .some(let current) where current.expiresAt == item.expiresAt:
+            statement = try connection.prepared("UPDATE items SET attrs = ?3, version = ?4 WHERE pk = ?1 AND sk = ?2")
+        case .some:
+            statement = try connection.prepared(
+                "UPDATE items SET attrs = ?3, version = ?4, expires_at = ?5 WHERE pk = ?1 AND sk = ?2")
+            statement.bind(5, item.expiresAt)
+        case .none:
+            statement = try connection.prepared(
+                """
+                INSERT INTO items (pk, sk, attrs, version, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT (pk, sk) DO UPDATE SET attrs = excluded.attrs, version = excluded.version,
+                    expires_at = excluded.expires_at
+                """)
+            statement.bind(5, item.expiresAt)
+        }
         statement.bind(1, item.pk)
         statement.bind(2, item.sk)
         statement.bind(3, bytes: encoded)
         statement.bind(4, item.version)
-        statement.bind(5, item.expiresAt)
         try statement.run()
     }
 

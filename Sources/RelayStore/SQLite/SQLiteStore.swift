@@ -239,7 +239,8 @@ package final class SQLiteStore: Store {
             let current = try ItemTable.fetchLive(connection, write.key, now: clock.epochSeconds())
             let outcome = try write.apply(to: current)
             switch outcome {
-            case .store(let item, let encoded): try ItemTable.store(connection, item, encoded: encoded)
+            case .store(let item, let encoded):
+                try ItemTable.store(connection, item, encoded: encoded, replacing: current)
             case .remove: try ItemTable.remove(connection, write.key)  // also clears an expired row
             }
             return outcome
