@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CNghttp2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Libraries, lowest layer first.
@@ -28,7 +29,7 @@ let package = Package(
         // Child processes for the tests: posix_spawn with nothing inherited (Foundation's Process leaks
         // descriptors into children started meanwhile on other threads; see Subprocess.swift).
         .target(name: "RelayTestSupport", dependencies: ["CSpawn", "RelaySync", "RelayHTTP"]),
-        .target(name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl"]),
+        .target(name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl", "CNghttp2"]),
         // The to-do domain (pure values and rules) and the nine tools on RelayMCP, reaching CloudKit through a
         // per-grant `CloudKitSession` that RelayService implements on the vault and the grant store.
         .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP", "RelaySync"]),
@@ -158,7 +159,8 @@ let package = Package(
                 "RelaySync",
             ]
         ),
-        .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayTestSupport", "RelayHTTP"]),
+        // Direct/: H2Session against an nghttp2 server session in memory (hence CNghttp2) and against nginx.
+        .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayTestSupport", "RelayHTTP", "CNghttp2"]),
         .testTarget(
             name: "RelayCloudKitTests", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
         .testTarget(

@@ -54,7 +54,7 @@ done
 bin=$(swift build -c release --static-swift-stdlib --package-path "$source_dir" --scratch-path "$scratch" --show-bin-path)
 
 # What the package promises, checked on the binaries themselves: the version, and no Swift library
-# left to find at run time (only Debian's: libc, libstdc++, libssl, libcurl, libsqlite3…).
+# left to find at run time (only Debian's: libc, libstdc++, libssl, libcurl, libnghttp2, libsqlite3…).
 for program in mustdo-relay mustdo-relayctl; do
     printed=$("$bin/$program" --version)
     [ "$printed" = "$program $version" ] || { echo "build-deb: $program --version printed \"$printed\"" >&2; exit 1; }

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_packages=(pkg-config libssl-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev)
+apt_packages=(pkg-config libssl-dev libcurl4-openssl-dev libnghttp2-dev libsqlite3-dev zlib1g-dev)
 # Test tools: the deployment kit is checked with the real nginx, caddy and systemd-analyze.
 apt_packages+=(nginx caddy systemd openssl curl)
 # Browser tests (Tests/EndToEndTests/BrowserTests): headless Chromium driven by Selenium, and a

@@ -103,7 +103,7 @@ final class TLSServer {
         guard try await process.wait(timeout: .seconds(30)) == .exited(0) else { throw CocoaError(.executableLoad) }
     }
 
-    private static func waitForListener(port: Int) async throws {
+    static func waitForListener(port: Int) async throws {
         for _ in 0..<200 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
