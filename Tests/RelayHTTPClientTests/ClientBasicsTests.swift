@@ -2,11 +2,11 @@ import RelayHTTP
 import Testing
 
 @Suite struct ClientBasicsTests {
-    let client: HTTPClient
+    /// Every test runs on both paths: libcurl (`false`) and the direct client (`true`).
+    static let paths = [false, true]
 
-    init() throws { client = try HTTPClient() }
-
-    @Test func getReturnsStatusHeadersAndBody() async throws {
+    @Test(arguments: paths) func getReturnsStatusHeadersAndBody(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in
             router.get("/hello") { _ in
                 Response(
@@ -21,7 +21,8 @@ import Testing
         #expect(response.httpVersion == "1.1")
     }
 
-    @Test func postSendsMethodHeadersAndBody() async throws {
+    @Test(arguments: paths) func postSendsMethodHeadersAndBody(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in
             let echo: Router.Handler = { request in
                 let summary =
@@ -49,8 +50,9 @@ import Testing
         #expect(empty.body.isEmpty)
     }
 
-    @Test(arguments: [400, 401, 404, 421, 429, 500, 503])
-    func errorStatusesComeBackAsResponses(code: Int) async throws {
+    @Test(arguments: [400, 401, 404, 421, 429, 500, 503], paths)
+    func errorStatusesComeBackAsResponses(code: Int, direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in
             router.get("/status") { _ in
                 Response(status: HTTPStatus(code: code, reason: "Test"), body: Array("<html>nope</html>".utf8))
@@ -61,7 +63,8 @@ import Testing
         #expect(response.text == "<html>nope</html>")
     }
 
-    @Test func redirectsAreNeverFollowed() async throws {
+    @Test(arguments: paths) func redirectsAreNeverFollowed(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in
             router.get("/from") { _ in .redirect(to: "/to") }
             router.get("/to") { _ in .text("followed") }
@@ -72,7 +75,8 @@ import Testing
         #expect(server.hits.load() == 1)
     }
 
-    @Test func headRequestHasNoBody() async throws {
+    @Test(arguments: paths) func headRequestHasNoBody(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in
             router.get("/doc") { _ in .text("some document") }
         }
@@ -82,7 +86,8 @@ import Testing
         #expect(response.headers["content-length"] == "13")
     }
 
-    @Test func refusesURLsItCannotSendSafely() async throws {
+    @Test(arguments: paths) func refusesURLsItCannotSendSafely(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         await #expect(throws: ClientError.self) { try await client.send(ClientRequest(url: "ftp://127.0.0.1/")) }
         await #expect(throws: ClientError.self) {
             try await client.send(ClientRequest(url: "http://127.0.0.1/a b"))
@@ -95,7 +100,8 @@ import Testing
         }
     }
 
-    @Test func headerInjectionIsRefused() async throws {
+    @Test(arguments: paths) func headerInjectionIsRefused(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in
             router.get("/h") { request in .text(request.headers["x-a"] ?? "-") }
         }
@@ -110,7 +116,8 @@ import Testing
 
     /// Header lines are written into one reused buffer: a short value after a long one carries
     /// nothing of it, and empty (or emptied) values are sent as empty fields.
-    @Test func headerLinesCarryNothingOfThePreviousLine() async throws {
+    @Test(arguments: paths) func headerLinesCarryNothingOfThePreviousLine(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in
             router.get("/h") { request in
                 let fields = ["x-long", "x-a", "x-empty", "x-breaks"].map { name in
@@ -126,7 +133,8 @@ import Testing
         #expect(response.text == "[\(long)] [1] [] []")
     }
 
-    @Test func closedPortFailsToConnect() async throws {
+    @Test(arguments: paths) func closedPortFailsToConnect(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let port = try closedPort()
         do {
             _ = try await client.send(ClientRequest(url: "http://127.0.0.1:\(port)/"))
@@ -136,9 +144,9 @@ import Testing
         }
     }
 
-    @Test func shutDownClientRefusesWork() async throws {
+    @Test(arguments: paths) func shutDownClientRefusesWork(direct: Bool) async throws {
         let server = try LocalServer { router in router.get("/") { _ in .text("ok") } }
-        let local = try HTTPClient()
+        let local = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         #expect(try await local.send(ClientRequest(url: server.url("/"))).status == 200)
         local.shutdown()
         await #expect(throws: ClientError.shutDown) { try await local.send(ClientRequest(url: server.url("/"))) }

@@ -3,8 +3,12 @@ import RelayTestSupport
 import Testing
 
 @Suite struct ClientConnectionTests {
-    @Test func sequentialRequestsReuseOneConnection() async throws {
-        let client = try HTTPClient()
+    /// Every test runs on both paths: libcurl (`false`) and the direct client (`true`; the
+    /// policy-checked and pinned requests still go to libcurl there, which the tests prove too).
+    static let paths = [false, true]
+
+    @Test(arguments: paths) func sequentialRequestsReuseOneConnection(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in router.get("/n") { _ in .text("n") } }
         var opened = 0
         for _ in 0..<20 {
@@ -18,8 +22,8 @@ import Testing
         #expect(server.hits.load() == 20)
     }
 
-    @Test func concurrentRoundsReuseThePool() async throws {
-        let client = try HTTPClient()
+    @Test(arguments: paths) func concurrentRoundsReuseThePool(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in
             router.get("/wait") { _ in
                 try await Task.sleep(for: .milliseconds(30))
@@ -40,8 +44,8 @@ import Testing
         #expect(statistics.connectionsOpened == server.server.openConnections)
     }
 
-    @Test func hundredsOfConcurrentTransfers() async throws {
-        let client = try HTTPClient()
+    @Test(arguments: paths) func hundredsOfConcurrentTransfers(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in
             router.get("/echo/:n") { request in
                 try await Task.sleep(for: .milliseconds(20))
@@ -60,8 +64,8 @@ import Testing
         #expect(client.statistics.inFlight == 0)
     }
 
-    @Test func aConnectionTheServerClosedIsReplaced() async throws {
-        let client = try HTTPClient()
+    @Test(arguments: paths) func aConnectionTheServerClosedIsReplaced(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         // The handler suspends: a request answered synchronously re-arms the server's header timer
         // rather than its keep-alive timer (reported to the lead), which would keep this open 10 s.
         let server = try LocalServer(keepAliveMilliseconds: 100) { router in
@@ -77,8 +81,8 @@ import Testing
         #expect(again.connectionsOpened == 1)
     }
 
-    @Test func publicOnlyPolicyRefusesLoopback() async throws {
-        let client = try HTTPClient()
+    @Test(arguments: paths) func publicOnlyPolicyRefusesLoopback(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in router.get("/") { _ in .text("ok") } }
         await #expect(throws: ClientError.addressRefused) {
             try await client.send(ClientRequest(url: server.url("/"), addressPolicy: .publicOnly))
@@ -88,14 +92,15 @@ import Testing
                 ClientRequest(url: "http://localhost:\(server.server.port)/", addressPolicy: .publicOnly))
         }
         #expect(server.hits.load() == 0)
-        let strict = try HTTPClient(configuration: HTTPClientConfiguration(addressPolicy: .publicOnly))
+        let strict = try HTTPClient(
+            configuration: HTTPClientConfiguration(addressPolicy: .publicOnly, directClient: direct))
         await #expect(throws: ClientError.addressRefused) { try await strict.send(ClientRequest(url: server.url("/"))) }
         let allowed = try await strict.send(ClientRequest(url: server.url("/"), addressPolicy: .any))
         #expect(allowed.status == 200)
     }
 
-    @Test func pinnedAddressConnectsThereAndKeepsTheHostName() async throws {
-        let client = try HTTPClient()
+    @Test(arguments: paths) func pinnedAddressConnectsThereAndKeepsTheHostName(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in
             router.get("/host") { request in .text(request.headers["host"] ?? "-") }
         }

@@ -8,11 +8,11 @@ import Testing
 #endif
 
 @Suite struct ClientLimitsTests {
-    let client: HTTPClient
+    /// Every test runs on both paths: libcurl (`false`) and the direct client (`true`).
+    static let paths = [false, true]
 
-    init() throws { client = try HTTPClient() }
-
-    @Test func totalTimeoutAbortsASlowResponse() async throws {
+    @Test(arguments: paths) func totalTimeoutAbortsASlowResponse(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in
             router.get("/slow") { _ in
                 try await Task.sleep(for: .seconds(60))
@@ -24,7 +24,8 @@ import Testing
         }
     }
 
-    @Test func connectTimeoutAbortsAnUnansweredConnect() async throws {
+    @Test(arguments: paths) func connectTimeoutAbortsAnUnansweredConnect(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let listener = try StalledListener()
         let started = ContinuousClock.now
         await #expect(throws: ClientError.timedOut) {
@@ -38,7 +39,8 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(60))
     }
 
-    @Test func responseSizeCapApplies() async throws {
+    @Test(arguments: paths) func responseSizeCapApplies(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let big = [UInt8](repeating: UInt8(ascii: "z"), count: 100_000)
         let server = try LocalServer { router in
             router.get("/big") { _ in Response(body: big) }
@@ -56,7 +58,8 @@ import Testing
         }
     }
 
-    @Test func cancellingTheTaskAbortsTheTransfer() async throws {
+    @Test(arguments: paths) func cancellingTheTaskAbortsTheTransfer(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in
             router.get("/forever") { _ in
                 try await Task.sleep(for: .seconds(60))
@@ -64,7 +67,6 @@ import Testing
             }
             router.get("/quick") { _ in .text("quick") }
         }
-        let client = client
         let task = Task { try await client.send(ClientRequest(url: server.url("/forever"))) }
         try await waitUntil("one request in flight") { client.statistics.inFlight == 1 }
         let started = ContinuousClock.now
@@ -80,9 +82,9 @@ import Testing
         #expect(next.connectionsOpened == 1)
     }
 
-    @Test func alreadyCancelledTaskSendsNothing() async throws {
+    @Test(arguments: paths) func alreadyCancelledTaskSendsNothing(direct: Bool) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
         let server = try LocalServer { router in router.get("/") { _ in .text("ok") } }
-        let client = client
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await client.send(ClientRequest(url: server.url("/")))

@@ -11,6 +11,10 @@ import Synchronization
 /// - TLS peer and host verification are always on; `caFile` only adds trust anchors.
 /// - Redirects are never followed: a 3xx comes back as a response.
 /// - Cancelling the calling task aborts the transfer at once.
+/// - With `directClient` on, plain `http` exchanges with any address allowed, no pinned address
+///   and no proxy go to the relay's own client (`DirectLoop`: HTTP/1.1, connections kept per
+///   origin, one `send` and usually one `recv` per exchange) under the same promises; the rest
+///   stays with libcurl.
 ///
 /// ```swift
 /// let client = try HTTPClient()
@@ -20,6 +24,7 @@ package final class HTTPClient: Sendable {
     /// The settings it runs with.
     package let configuration: HTTPClientConfiguration
     private let loop: ClientLoop
+    private let direct: DirectLoop?
     private let counters = ClientStatisticsCounters()
 
     /// Starts a client and its thread.
@@ -27,13 +32,26 @@ package final class HTTPClient: Sendable {
         self.configuration = configuration
         loop = try ClientLoop(configuration: configuration, statistics: counters)
         loop.startThread()
+        if configuration.directClient {
+            let direct = try DirectLoop(configuration: configuration, statistics: counters)
+            direct.startThread()
+            self.direct = direct
+        } else {
+            direct = nil
+        }
     }
 
-    deinit { loop.stop() }
+    deinit {
+        loop.stop()
+        direct?.stop()
+    }
 
     /// Sends one request and waits for the complete response.
     package func send(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
         if Task.isCancelled { throw .cancelled }
+        if let direct, let target = DirectExchange.target(for: request, configuration) {
+            return try await send(DirectExchange(request, target: target, configuration: configuration), on: direct)
+        }
         let transfer = try Transfer(request, configuration, easy: loop.easyPool.take())
         counters.requests.add(1, ordering: .relaxed)
         let result = await withTaskCancellationHandler {
@@ -43,6 +61,21 @@ package final class HTTPClient: Sendable {
             }
         } onCancel: {
             loop.cancel(transfer)
+        }
+        return try result.get()
+    }
+
+    private func send(_ exchange: DirectExchange, on direct: DirectLoop) async throws(ClientError)
+        -> ClientResponse
+    {
+        counters.requests.add(1, ordering: .relaxed)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                exchange.continuation = continuation
+                direct.submit(exchange)
+            }
+        } onCancel: {
+            direct.cancel(exchange)
         }
         return try result.get()
     }
@@ -59,7 +92,10 @@ package final class HTTPClient: Sendable {
 
     /// Stops the client thread; requests in flight fail with `ClientError.shutDown`, later ones
     /// too. Also happens when the client is released.
-    package func shutdown() { loop.stop() }
+    package func shutdown() {
+        loop.stop()
+        direct?.stop()
+    }
 }
 
 /// What an `HTTPClient` has done so far.

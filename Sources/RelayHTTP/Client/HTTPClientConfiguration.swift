@@ -28,6 +28,12 @@ package struct HTTPClientConfiguration: Sendable {
     /// An explicit proxy URL. Nil means no proxy: `http_proxy` and friends in the environment are
     /// ignored so upstream traffic goes where the configuration says.
     package var proxy: String?
+    /// Whether eligible exchanges go to the relay's own client (`DirectLoop`) instead of libcurl:
+    /// plain `http` URLs with address policy `.any`, no pinned address and no proxy. Everything else
+    /// stays with libcurl either way. Off by default for now: the direct client speaks only
+    /// HTTP/1.1 over plain TCP, so `https` (CloudKit, AWS) would still go to libcurl until its TLS
+    /// channel and HTTP/2 codec land (issue 17); the relay turns it on with `RELAY_HTTP_CLIENT=direct`.
+    package var directClient: Bool
 
     /// A configuration with the relay's defaults (connect 5 s, total 15 s, 8 MiB; an HTTP/2
     /// origin gets at most 8 connections of 128 streams).
@@ -42,7 +48,8 @@ package struct HTTPClientConfiguration: Sendable {
         maxMultiplexedConnectionsPerHost: Int = 8,
         maxStreamsPerConnection: Int = 128,
         userAgent: String = "MustDoRelay/1",
-        proxy: String? = nil
+        proxy: String? = nil,
+        directClient: Bool = false
     ) {
         self.connectTimeout = connectTimeout
         self.timeout = timeout
@@ -55,6 +62,7 @@ package struct HTTPClientConfiguration: Sendable {
         self.maxStreamsPerConnection = maxStreamsPerConnection
         self.userAgent = userAgent
         self.proxy = proxy
+        self.directClient = directClient
     }
 }
 

@@ -57,6 +57,10 @@ package struct CloudKitSettings: Sendable, Equatable {
     package var connectTimeoutSeconds = 5.0
     /// `RELAY_CLOUDKIT_TIMEOUT` seconds for one call.
     package var timeoutSeconds = 15.0
+    /// `RELAY_HTTP_CLIENT`: `direct` sends plain-`http` upstream calls (an emulator, a local
+    /// endpoint) through the relay's own client instead of libcurl (`HTTPClientConfiguration.
+    /// directClient`); `curl` (the default) keeps libcurl for everything.
+    package var directHTTPClient = false
 
     package init() {}
 }

@@ -1,0 +1,197 @@
+import Foundation
+import RelaySync
+
+/// The relay's own upstream client: one thread (`relay-direct`), one epoll instance, connections
+/// kept per origin, HTTP/1.1 over plain TCP (TLS and HTTP/2 plug into `DirectChannel` and
+/// `DirectCodec`). `HTTPClient.send` hands it the exchanges it can take (`DirectExchange.target`);
+/// everything else stays with libcurl's `ClientLoop`.
+///
+/// Callers hand exchanges over through a locked inbox and an eventfd wake-up (only the command
+/// that makes the inbox non-empty wakes the thread); names are resolved on `DirectResolver`'s
+/// thread; each caller's continuation is resumed on this thread when its exchange ends. The
+/// thread never blocks except in `epoll_wait`.
+///
+/// `@unchecked Sendable`: every mutable field but `inbox` is touched only by the loop thread;
+/// `inbox` is behind its lock, the poller's `wake()` is an eventfd write, the statistics are atomic.
+final class DirectLoop: @unchecked Sendable {
+    enum Command {
+        case start(DirectExchange)
+        case cancel(DirectExchange)
+        case resolved(String, DirectResolver.Answer)
+    }
+
+    private struct Inbox {
+        var commands: [Command] = []
+        var stopping = false
+    }
+
+    /// The connections of one origin (`scheme://host:port`).
+    final class Pool {
+        /// Kept-alive connections, the most recently used last.
+        var idle: [DirectConnection] = []
+        /// Connections open or opening.
+        var open = 0
+        /// Exchanges waiting for a connection (only with `maxConnectionsPerHost`).
+        var waiting: [DirectExchange] = []
+    }
+
+    let configuration: HTTPClientConfiguration
+    let statistics: ClientStatisticsCounters
+    let poller: DirectPoller
+    private(set) var resolver: DirectResolver!
+    private let inbox = Locked(Inbox())
+
+    var connections: [UInt64: DirectConnection] = [:]
+    var pools: [String: Pool] = [:]
+    var idleCount = 0
+    var active: [ObjectIdentifier: DirectExchange] = [:]
+    /// Exchanges waiting for a name's addresses, by `host port`.
+    var resolving: [String: [DirectExchange]] = [:]
+    var dns = DirectDNSCache()
+    var nextConnectionID: UInt64 = 0
+    /// The earliest moment something may be due (an exchange's deadline, a connect timeout, an
+    /// idle connection's age); the sweep then looks at everything and sets the next one.
+    var nextDeadline = Int64.max
+    /// Idle connections older than this are closed (libcurl's default `CURLOPT_MAXAGE_CONN`).
+    static let maxIdleMilliseconds: Int64 = 118_000
+
+    init(configuration: HTTPClientConfiguration, statistics: ClientStatisticsCounters) throws(ClientError) {
+        guard let poller = DirectPoller() else { throw .transport("epoll is unavailable") }
+        self.configuration = configuration
+        self.statistics = statistics
+        self.poller = poller
+        resolver = DirectResolver { [weak self] key, answer in self?.post(.resolved(key, answer)) }
+    }
+
+    /// Starts the thread; it keeps the loop alive until `stop()`.
+    func startThread() {
+        let thread = Thread { [self] in
+            ThreadName.setCurrent("relay-direct")
+            run()
+        }
+        thread.name = "relay-direct"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Queues an exchange; its continuation is resumed exactly once.
+    func submit(_ exchange: DirectExchange) {
+        statistics.inFlight.add(1, ordering: .relaxed)
+        let (accepted, first) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard !inbox.stopping else { return (false, false) }
+            inbox.commands.append(.start(exchange))
+            return (true, inbox.commands.count == 1)
+        }
+        guard accepted else {
+            finish(exchange, .failure(.shutDown))
+            return
+        }
+        if first { poller.wake() }
+    }
+
+    /// Aborts an exchange if it is still running (or marks it so it never starts).
+    func cancel(_ exchange: DirectExchange) {
+        exchange.cancelled.store(true, ordering: .sequentiallyConsistent)
+        post(.cancel(exchange))
+    }
+
+    /// Ends the thread; exchanges still running fail with `shutDown`, later ones too.
+    func stop() {
+        inbox.withLock { $0.stopping = true }
+        poller.wake()
+    }
+
+    private func post(_ command: Command) {
+        let first = inbox.withLock { inbox -> Bool in
+            inbox.commands.append(command)
+            return inbox.commands.count == 1
+        }
+        if first { poller.wake() }
+    }
+
+    private func run() {
+        var commands: [Command] = []
+        while true {
+            poller.wait(timeout: waitTimeout()) { ready in handle(ready) }
+            let stopping = inbox.withLock { inbox in
+                swap(&commands, &inbox.commands)
+                return inbox.stopping
+            }
+            for command in commands { handle(command) }
+            commands.removeAll(keepingCapacity: true)
+            if stopping {
+                shutDownEverything()
+                return
+            }
+            let now = Self.monotonicMilliseconds()
+            if nextDeadline <= now { sweep(now: now) }
+        }
+    }
+
+    private func waitTimeout() -> Int32 {
+        guard nextDeadline != .max else { return -1 }
+        return Int32(clamping: max(0, nextDeadline - Self.monotonicMilliseconds()))
+    }
+
+    static func monotonicMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+
+    func noteDeadline(_ deadline: Int64) { nextDeadline = min(nextDeadline, deadline) }
+
+    private func handle(_ command: Command) {
+        switch command {
+        case .start(let exchange):
+            if exchange.cancelled.load(ordering: .sequentiallyConsistent) {
+                finish(exchange, .failure(.cancelled))
+                return
+            }
+            active[ObjectIdentifier(exchange)] = exchange
+            noteDeadline(exchange.deadline)
+            dispatch(exchange)
+        case .cancel(let exchange):
+            if active[ObjectIdentifier(exchange)] != nil { fail(exchange, .cancelled) }
+        case .resolved(let key, let answer):
+            resolved(key, answer)
+        }
+    }
+
+    /// Fails what is due: exchanges past their deadline, connects past their timeout; closes idle
+    /// connections past their age; sets the next deadline.
+    private func sweep(now: Int64) {
+        nextDeadline = .max
+        for exchange in Array(active.values) {
+            let connecting = exchange.connection.map { $0.state == .connecting } ?? false
+            if exchange.deadline <= now || (connecting && exchange.connection!.connectDeadline <= now) {
+                fail(exchange, .timedOut)
+                continue
+            }
+            noteDeadline(exchange.deadline)
+            if connecting { noteDeadline(exchange.connection!.connectDeadline) }
+        }
+        for pool in pools.values {
+            for connection in pool.idle where connection.idleSince + Self.maxIdleMilliseconds <= now {
+                closeConnection(connection)
+            }
+            for connection in pool.idle { noteDeadline(connection.idleSince + Self.maxIdleMilliseconds) }
+        }
+    }
+
+    private func shutDownEverything() {
+        for exchange in Array(active.values) { fail(exchange, .shutDown) }
+        for connection in Array(connections.values) { closeConnection(connection) }
+        resolver.stop()
+    }
+
+    /// Resumes the caller's continuation (once) and forgets the exchange.
+    func finish(_ exchange: DirectExchange, _ result: Result<ClientResponse, ClientError>) {
+        guard let continuation = exchange.continuation else { return }
+        exchange.continuation = nil
+        active[ObjectIdentifier(exchange)] = nil
+        statistics.inFlight.subtract(1, ordering: .relaxed)
+        statistics.completed.add(1, ordering: .relaxed)
+        continuation.resume(returning: result)
+    }
+}

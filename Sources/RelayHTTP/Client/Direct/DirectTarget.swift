@@ -1,0 +1,110 @@
+/// Where an exchange on the direct client goes: the URL taken apart, for requests the direct client
+/// takes (`DirectTarget.init` returns nil for the rest, which stay with libcurl and get its errors).
+///
+/// Only plain shapes are taken: `http://host[:port][/path][?query]` with an ASCII host name, an IPv4
+/// literal or a bracketed IPv6 literal, no user information, every byte visible ASCII. A fragment is
+/// dropped, as libcurl drops it.
+struct DirectTarget: Equatable {
+    /// The schemes the direct client can speak.
+    enum Scheme: Equatable {
+        case http
+        /// Not taken yet: the TLS channel (`TLSClientSession`, branch `i17-tls`) plugs in here.
+        case https
+    }
+
+    let scheme: Scheme
+    /// The host as resolved: a name (lowercased) or an IP literal without brackets.
+    let host: String
+    let port: Int
+    /// `Host` header value: the authority as written in the URL.
+    let authority: String
+    /// `path?query`, at least `/`.
+    let requestTarget: String
+    /// `scheme://host:port`, the key of the connection pool.
+    let origin: String
+    /// The host as an address when it is an IP literal (then it is never resolved).
+    let literal: IPAddress?
+
+    /// The URL's parts, or nil when the direct client does not take this URL.
+    init?(_ url: String) {
+        let bytes = Array(url.utf8)
+        guard !bytes.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) else { return nil }
+        let lower = url.lowercased()
+        let rest: Substring
+        if lower.hasPrefix("http://") {
+            scheme = .http
+            rest = url.dropFirst(7)
+        } else if lower.hasPrefix("https://") {
+            scheme = .https
+            rest = url.dropFirst(8)
+        } else {
+            return nil
+        }
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        guard !authority.isEmpty, !authority.contains("@") else { return nil }
+        var afterAuthority = rest[authorityEnd...]
+        if let hash = afterAuthority.firstIndex(of: "#") { afterAuthority = afterAuthority[..<hash] }
+        var target = String(afterAuthority)
+        if target.isEmpty || target.hasPrefix("?") { target = "/" + target }
+        guard let (host, port, literal) = Self.hostAndPort(authority, defaultPort: scheme == .http ? 80 : 443)
+        else { return nil }
+        self.host = host
+        self.port = port
+        self.literal = literal
+        self.authority = String(authority)
+        self.requestTarget = target
+        let shownHost = literal.map { $0.isIPv4 ? host : "[\(host)]" } ?? host
+        origin = (scheme == .http ? "http://" : "https://") + shownHost + ":\(port)"
+    }
+
+    private static func hostAndPort(_ authority: Substring, defaultPort: Int) -> (String, Int, IPAddress?)? {
+        var hostPart: Substring
+        var portPart: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            hostPart = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return nil }
+                portPart = after.dropFirst()
+            }
+            guard let address = IPAddress(hostPart), !address.isIPv4 || hostPart.contains(":") else { return nil }
+        } else {
+            if let colon = authority.firstIndex(of: ":") {
+                hostPart = authority[..<colon]
+                portPart = authority[authority.index(after: colon)...]
+            } else {
+                hostPart = authority
+            }
+            let allowed = hostPart.utf8.allSatisfy { byte in
+                ByteClass.lowercased(byte) >= UInt8(ascii: "a") && ByteClass.lowercased(byte) <= UInt8(ascii: "z")
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
+            }
+            guard allowed, !hostPart.isEmpty, hostPart.utf8.count <= 253 else { return nil }
+        }
+        var port = defaultPort
+        if let portPart {
+            if !portPart.isEmpty {
+                guard portPart.utf8.count <= 5, portPart.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                    let value = Int(portPart), (1...65535).contains(value)
+                else { return nil }
+                port = value
+            }
+        }
+        let host = hostPart.lowercased()
+        // Only dotted-quad IPv4 counts as a literal; anything else (`127.1`, `0x7f.1`) is a name
+        // and goes to the resolver, which treats it as glibc does (as libcurl would).
+        let literal: IPAddress? = authority.hasPrefix("[") ? IPAddress(host) : Self.dottedQuad(host)
+        return (host, port, literal)
+    }
+
+    private static func dottedQuad(_ host: String) -> IPAddress? {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4,
+            parts.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } })
+        else { return nil }
+        return IPAddress(host)
+    }
+}
