@@ -49,7 +49,8 @@ struct ClientMultiplexingTests {
         #expect(client.statistics.inFlight == 0)
     }
 
-    @Test(arguments: paths) func anOriginWhoseALPNSaysHTTP1GetsAConnectionPerRequestInFlight(direct: Bool) async throws {
+    @Test(arguments: paths) func anOriginWhoseALPNSaysHTTP1GetsAConnectionPerRequestInFlight(direct: Bool) async throws
+    {
         // Long enough that the requests overlap however slowly the 64 handshakes go.
         let backend = try SlowBackend(delay: .seconds(2))
         let server = try await TLSServer(http2: false, upstreamPort: backend.port)

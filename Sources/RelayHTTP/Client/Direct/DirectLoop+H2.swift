@@ -8,7 +8,7 @@
 extension DirectLoop {
     /// Times one exchange may be refused unprocessed before it fails (a server that refuses
     /// everything must not keep the loop busy until the deadline).
-    static let maxRefusals = 4
+    static let maxRefusals = 16
 
     /// The handshake is done: the connection speaks HTTP/2 if ALPN said `h2`, else HTTP/1.1. The
     /// answer teaches the router, and the exchanges it held back go where it now sends them.
@@ -142,7 +142,7 @@ extension DirectLoop {
                 guard let exchange = endStream(stream, on: connection) else { continue }
                 if retryable && exchange.refusals < Self.maxRefusals {
                     exchange.refusals += 1
-                    dispatchMultiplexed(exchange, avoiding: connection)
+                    dispatchMultiplexed(exchange)
                 } else {
                     finish(exchange, .failure(.transport("HTTP/2 stream reset by the server (error \(code))")))
                 }

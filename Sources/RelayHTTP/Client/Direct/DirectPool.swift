@@ -48,11 +48,11 @@ extension DirectLoop {
         }
     }
 
-    /// A free stream on a connection of the origin (not `avoiding`), a new connection while the
+    /// A free stream on a connection of the origin, a new connection while the
     /// origin has fewer than `maxMultiplexedConnectionsPerHost`, or the queue for a stream.
-    func dispatchMultiplexed(_ exchange: DirectExchange, avoiding: DirectConnection? = nil) {
+    func dispatchMultiplexed(_ exchange: DirectExchange) {
         let pool = pool(exchange.target.origin)
-        for connection in pool.multiplexed where connection !== avoiding && freeStreams(connection) > 0 {
+        for connection in pool.multiplexed where freeStreams(connection) > 0 {
             submit(exchange, on: connection)
             return
         }
