@@ -127,6 +127,27 @@ struct DirectHTTPSTests {
         #expect(client.statistics.connectionsOpened == 1)
     }
 
+    /// An idle TLS connection that receives a session ticket (a record with no plaintext) stays in
+    /// the pool: the POST after it reuses it rather than opening another.
+    @Test func aSessionTicketOnAnIdleConnectionKeepsItPooled() async throws {
+        let files = try await TLSServer()
+        let server = try TicketTLSServer(
+            certificate: files.certificate, key: files.directory.appendingPathComponent("key.pem").path)
+        let client = try HTTPClient(
+            configuration: HTTPClientConfiguration(caFile: files.certificate, directClient: true))
+        let base = "https://localhost:\(server.port)"
+        let first = try await client.send(ClientRequest(url: base + "/"))
+        #expect(first.text == "ok")
+        #expect(first.httpVersion == "1.1")
+        for _ in 0..<300 where server.lateTickets < 1 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(100))  // the ticket's event reached the idle connection
+        let post = try await client.send(ClientRequest(method: .post, url: base + "/", body: Array("p".utf8)))
+        #expect(post.text == "p")
+        #expect(server.lateTickets >= 1)
+        #expect(server.connections == 1)
+        #expect(client.statistics.connectionsOpened == 1)
+    }
+
     @Test(arguments: [true, false])
     func aConnectionNginxClosedWhileIdleIsReplaced(http2: Bool) async throws {
         let backend = try PostBackend(delay: .zero)
