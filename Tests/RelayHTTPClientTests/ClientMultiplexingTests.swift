@@ -7,6 +7,9 @@ import Testing
 /// client's connections; a request queued for a stream still ends at its deadline.
 @Suite(.enabled(if: TLSServer.available, "needs nginx and openssl"))
 struct ClientMultiplexingTests {
+    /// libcurl (`false`) and the direct client (`true`).
+    static let paths = [false, true]
+
     private static func burst(_ client: HTTPClient, _ url: String, count: Int) async throws -> [String] {
         try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<count {
@@ -29,12 +32,13 @@ struct ClientMultiplexingTests {
         return condition()
     }
 
-    @Test func aBurstToAnHTTP2OriginSharesAFewConnections() async throws {
+    @Test(arguments: paths) func aBurstToAnHTTP2OriginSharesAFewConnections(direct: Bool) async throws {
         let backend = try SlowBackend(delay: .milliseconds(200))
         let server = try await TLSServer(upstreamPort: backend.port)
         let client = try HTTPClient(
             configuration: HTTPClientConfiguration(
-                caFile: server.certificate, maxMultiplexedConnectionsPerHost: 2, maxStreamsPerConnection: 16))
+                caFile: server.certificate, maxMultiplexedConnectionsPerHost: 2, maxStreamsPerConnection: 16,
+                directClient: direct))
         let versions = try await Self.burst(client, "https://localhost:\(server.port)/slow", count: 200)
         #expect(versions.count == 200)
         #expect(versions.allSatisfy { $0 == "2" })
@@ -45,12 +49,14 @@ struct ClientMultiplexingTests {
         #expect(client.statistics.inFlight == 0)
     }
 
-    @Test func anOriginWhoseALPNSaysHTTP1GetsAConnectionPerRequestInFlight() async throws {
+    @Test(arguments: paths) func anOriginWhoseALPNSaysHTTP1GetsAConnectionPerRequestInFlight(direct: Bool) async throws
+    {
         // Long enough that the requests overlap however slowly the 64 handshakes go.
         let backend = try SlowBackend(delay: .seconds(2))
         let server = try await TLSServer(http2: false, upstreamPort: backend.port)
         let client = try HTTPClient(
-            configuration: HTTPClientConfiguration(caFile: server.certificate, maxMultiplexedConnectionsPerHost: 2))
+            configuration: HTTPClientConfiguration(
+                caFile: server.certificate, maxMultiplexedConnectionsPerHost: 2, directClient: direct))
         let versions = try await Self.burst(client, "https://localhost:\(server.port)/slow", count: 64)
         #expect(versions.allSatisfy { $0 == "1.1" })
         // Far more than the 2 connections an HTTP/2 origin would get: requests ran side by side.
@@ -62,16 +68,18 @@ struct ClientMultiplexingTests {
         #expect(client.statistics.connectionsOpened == opened)
     }
 
-    @Test func newConnectionsResumeTheTLSSessionWhicheverHandleOpensThem() async throws {
+    @Test(arguments: paths) func newConnectionsResumeTheTLSSessionWhicheverHandleOpensThem(direct: Bool) async throws {
         // keepalive_timeout 0: nginx closes every connection after one response. TLS 1.2: a
         // session in nginx's cache resumes any number of connections, where a TLS 1.3 ticket
         // from that cache serves one (OpenSSL's anti-replay), so which of the side-by-side
         // connections resumed would depend on timing, not on the client.
         let server = try await TLSServer(http2: false, keepAliveTimeout: "0", protocols: "TLSv1.2")
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(caFile: server.certificate))
+        let client = try HTTPClient(
+            configuration: HTTPClientConfiguration(caFile: server.certificate, directClient: direct))
         let url = "https://localhost:\(server.port)/"
         _ = try await client.send(ClientRequest(url: url))
-        // Side by side, so most use easy handles that never met this server.
+        // Side by side, so most use easy handles that never met this server (the direct client
+        // has one TLS context per loop: each new connection offers the session the last kept).
         _ = try await Self.burst(client, url, count: 6)
         let reused = server.log.map { $0.split(separator: " ")[2] }
         #expect(reused.count == 7)
@@ -79,14 +87,15 @@ struct ClientMultiplexingTests {
         #expect(reused.dropFirst().allSatisfy { $0 == "r" }, "\(server.log)")
     }
 
-    @Test func aRequestQueuedForAStreamStillEndsAtItsDeadline() async throws {
+    @Test(arguments: paths) func aRequestQueuedForAStreamStillEndsAtItsDeadline(direct: Bool) async throws {
         // The holder's stream stays busy long after the queued request's 1 s deadline, even on a
         // loaded machine.
         let backend = try SlowBackend(delay: .seconds(10))
         let server = try await TLSServer(upstreamPort: backend.port)
         let client = try HTTPClient(
             configuration: HTTPClientConfiguration(
-                caFile: server.certificate, maxMultiplexedConnectionsPerHost: 1, maxStreamsPerConnection: 1))
+                caFile: server.certificate, maxMultiplexedConnectionsPerHost: 1, maxStreamsPerConnection: 1,
+                directClient: direct))
         let base = "https://localhost:\(server.port)"
         #expect(try await client.send(ClientRequest(url: base + "/quick")).httpVersion == "2")
         let order = Mutex<[String]>([])
@@ -95,8 +104,9 @@ struct ClientMultiplexingTests {
             order.withLock { $0.append("holder") }
         }()
         #expect(await Self.waitUntil { backend.gauge.current == 1 })
-        // The one stream is taken: this request waits in libcurl's queue, where libcurl's own
-        // timeout does not run, and must fail at its deadline, long before the stream frees up.
+        // The one stream is taken: this request waits in libcurl's queue (where libcurl's own
+        // timeout does not run) or the direct client's `streamWaiting`, and must fail at its
+        // deadline, long before the stream frees up.
         await #expect(throws: ClientError.timedOut) {
             try await client.send(ClientRequest(url: base + "/slow", timeout: .seconds(1)))
         }

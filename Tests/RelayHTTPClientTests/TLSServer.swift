@@ -26,15 +26,22 @@ final class TLSServer {
         return text.split(separator: "\n").map(String.init)
     }
 
+    /// nginx's error log so far.
+    var errorLog: String {
+        (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+    }
+
     /// How many TCP connections the requests logged so far came over.
     var connectionsLogged: Int { Set(log.compactMap { $0.split(separator: " ").first }).count }
 
     /// Async: openssl and nginx start in child processes, and waiting for them must not hold a
     /// thread of the cooperative pool.
-    /// `protocols`: nginx's `ssl_protocols`.
+    /// `protocols`: nginx's `ssl_protocols`; `directives`: more of the `server` block
+    /// (`http2_max_concurrent_streams 2;`, `keepalive_requests 10;`…). The error log is at `info`,
+    /// so `errorLog` shows refused streams.
     init(
         http2: Bool = true, upstreamPort: Int? = nil, keepAliveTimeout: String = "75s",
-        protocols: String = "TLSv1.2 TLSv1.3"
+        protocols: String = "TLSv1.2 TLSv1.3", directives: String = ""
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -55,8 +62,8 @@ final class TLSServer {
         let configuration = """
             worker_processes 1;
             pid \(path)/nginx.pid;
-            error_log \(path)/error.log warn;
-            events { worker_connections 256; }
+            error_log \(path)/error.log info;
+            events { worker_connections 2048; }
             http {
                 log_format probe '$connection $server_protocol $ssl_session_reused $status';
                 access_log \(path)/access.log probe;
@@ -76,6 +83,7 @@ final class TLSServer {
                     ssl_certificate_key \(path)/key.pem;
                     ssl_protocols \(protocols);
                     ssl_session_cache shared:relay_test:1m;
+                    \(directives)
                     \(location)
                 }
             }

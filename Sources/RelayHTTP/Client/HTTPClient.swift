@@ -11,10 +11,10 @@ import Synchronization
 /// - TLS peer and host verification are always on; `caFile` only adds trust anchors.
 /// - Redirects are never followed: a 3xx comes back as a response.
 /// - Cancelling the calling task aborts the transfer at once.
-/// - With `directClient` on, plain `http` exchanges with any address allowed, no pinned address
-///   and no proxy go to the relay's own client (`DirectLoop`: HTTP/1.1, connections kept per
-///   origin, one `send` and usually one `recv` per exchange) under the same promises; the rest
-///   stays with libcurl.
+/// - With `directClient` on, `http` and `https` exchanges with any address allowed, no pinned
+///   address and no proxy go to the relay's own client (`DirectLoop`: HTTP/1.1, and TLS with
+///   HTTP/2 when ALPN offers it, connections kept per origin, one `send` and usually one `recv` per
+///   exchange) under the same promises; the rest stays with libcurl.
 ///
 /// ```swift
 /// let client = try HTTPClient()

@@ -29,10 +29,10 @@ package struct HTTPClientConfiguration: Sendable {
     /// ignored so upstream traffic goes where the configuration says.
     package var proxy: String?
     /// Whether eligible exchanges go to the relay's own client (`DirectLoop`) instead of libcurl:
-    /// plain `http` URLs with address policy `.any`, no pinned address and no proxy. Everything else
-    /// stays with libcurl either way. Off by default for now: the direct client speaks only
-    /// HTTP/1.1 over plain TCP, so `https` (CloudKit, AWS) would still go to libcurl until its TLS
-    /// channel and HTTP/2 codec land (issue 17); the relay turns it on with `RELAY_HTTP_CLIENT=direct`.
+    /// `http` and `https` URLs with address policy `.any`, no pinned address and no proxy. Everything
+    /// else stays with libcurl either way. Off by default for now (the relay turns it on with
+    /// `RELAY_HTTP_CLIENT=direct`); `caFile`, the timeouts, the size limit and the connection
+    /// limits apply on both paths.
     package var directClient: Bool
 
     /// A configuration with the relay's defaults (connect 5 s, total 15 s, 8 MiB; an HTTP/2

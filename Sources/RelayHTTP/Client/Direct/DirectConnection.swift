@@ -3,28 +3,23 @@
 #endif
 
 /// The bytes between a connection's socket and its codec.
-///
-/// The seam for TLS: `case tls(TLSClientSession)` (branch `i17-tls`, memory BIOs) comes next. Its
-/// connection feeds received ciphertext to `receive(_:)` and reads plaintext out with `read(into:)`
-/// into the same inbound buffer the plain channel `recv`s into, so the codec never knows; outbound
-/// plaintext goes through `write(_:)` and `takeOutput(into:)` into the outbound buffer the loop
-/// sends from; the handshake runs between `connected` and the first exchange (`DirectConnection.
-/// State.handshaking`), driven by the same readable/writable events.
 enum DirectChannel {
     /// Plain TCP: received bytes are the plaintext, outbound bytes go out as they are.
     case plain
+    /// TLS over memory BIOs: received ciphertext goes to `receive(_:)`, plaintext comes out of
+    /// `read(into:)` into the same inbound buffer the plain channel `recv`s into (so the codec never
+    /// knows); outbound plaintext goes through `write(_:)` and `takeOutput(into:)` into
+    /// `DirectConnection.outbound`. The handshake runs in `DirectConnection.State.handshaking`.
+    case tls(TLSClientSession)
 }
 
 /// How a connection frames exchanges.
-///
-/// The seam for HTTP/2: `case http2(H2Session)` (branch `i17-h2`, I/O-free) comes next. A
-/// connection then carries many exchanges (`submit(request) -> streamID`, per-stream events,
-/// `availableStreams`) instead of one, and the pool hands it out while it has free streams rather
-/// than only when idle; `DirectLoop.start(_:on:)` and `DirectLoop.received(on:)` are the two places
-/// that switch on the codec.
 enum DirectCodec {
     /// One exchange at a time, `H1ResponseParser` reading the response.
     case http1
+    /// Many exchanges at once, one stream each (`DirectConnection.streams`); the pool hands the
+    /// connection out while it has free streams.
+    case http2(H2Session)
 }
 
 /// One upstream connection of the direct loop: its socket, channel, codec, buffers and the
@@ -35,7 +30,9 @@ final class DirectConnection {
     enum State {
         /// `connect` in progress (to `addresses[nextAddress - 1]`).
         case connecting
-        /// Connected, carrying `exchange`.
+        /// Connected, the TLS handshake in progress (the connect deadline still runs).
+        case handshaking
+        /// Connected, carrying `exchange` (HTTP/1.1) or streams (HTTP/2, even when none is open).
         case busy
         /// Connected, in the origin's idle pool.
         case idle
@@ -51,7 +48,17 @@ final class DirectConnection {
     var channel = DirectChannel.plain
     var codec = DirectCodec.http1
     var parser = H1ResponseParser()
+    /// The HTTP/1.1 exchange it carries, or the one it was opened for until its handshake ends.
     var exchange: DirectExchange?
+    /// HTTP/2: the exchanges in flight by stream id.
+    var streams: [Int32: DirectExchange] = [:]
+    /// Whether it was opened for its origin's probe and has not answered yet.
+    var probe = false
+    /// Whether it is on the multiplexed path (counted in `DirectPool.multiplexedOpen`).
+    var multiplexed = false
+    /// Ciphertext (TLS) or HTTP/2 frames waiting for the socket: `outbound[sent...]`.
+    var outbound: [UInt8] = []
+    var sent = 0
     /// Where to connect, tried in order until one answers.
     var addresses: [DirectAddress]
     var nextAddress = 0
@@ -79,6 +86,16 @@ final class DirectConnection {
         self.origin = origin
         self.addresses = addresses
         inbound = [UInt8](repeating: 0, count: Self.inboundSize)
+    }
+
+    var tls: TLSClientSession? {
+        if case .tls(let session) = channel { return session }
+        return nil
+    }
+
+    var h2: H2Session? {
+        if case .http2(let session) = codec { return session }
+        return nil
     }
 
     /// Closes the socket (epoll forgets it with the last reference).
@@ -137,6 +154,61 @@ final class DirectConnection {
         case done
         case wouldBlock
         case failed(Int32)
+    }
+
+    /// One `recv` of ciphertext into `scratch`, handed to the TLS session.
+    func receiveCiphertext(into scratch: UnsafeMutableRawBufferPointer) -> ReadOutcome {
+        while true {
+            let count = recv(fd, scratch.baseAddress!, scratch.count, 0)
+            if count > 0 {
+                tls?.receive(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
+                return .data
+            }
+            if count == 0 { return .end }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed(errno)
+            }
+        }
+    }
+
+    /// Appends `bytes` to the free end of `inbound` (TLS plaintext), growing it when needed.
+    func appendInbound(_ bytes: [UInt8]) {
+        if consumed == filled {
+            consumed = 0
+            filled = 0
+        }
+        if filled + bytes.count > inbound.count {
+            inbound.append(contentsOf: repeatElement(0, count: filled + bytes.count - inbound.count))
+        }
+        inbound.withUnsafeMutableBytes { buffer in
+            bytes.withUnsafeBytes {
+                buffer.baseAddress!.advanced(by: filled).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+            }
+        }
+        filled += bytes.count
+    }
+
+    /// Sends `outbound` from `sent` on; forgets it once all is sent.
+    func flushOutbound() -> WriteOutcome {
+        while sent < outbound.count {
+            let count = outbound.withUnsafeBytes { buffer in
+                send(fd, buffer.baseAddress! + sent, buffer.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            if count >= 0 {
+                sent += count
+                continue
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed(errno)
+            }
+        }
+        outbound.removeAll(keepingCapacity: true)
+        sent = 0
+        return .done
     }
 
     /// Sends what is left of `bytes` from `written` on.

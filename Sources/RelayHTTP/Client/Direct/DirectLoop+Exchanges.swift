@@ -2,44 +2,12 @@
     import Glibc
 #endif
 
-/// Giving exchanges connections: the idle pool, the per-origin queue, DNS, connecting.
+/// Giving exchanges connections: DNS, connecting, starting, releasing, closing, failing.
 extension DirectLoop {
-    func pool(_ origin: String) -> Pool {
-        if let pool = pools[origin] { return pool }
-        let pool = Pool()
-        pools[origin] = pool
-        return pool
-    }
-
-    /// Starts `exchange` on an idle connection of its origin, or queues it when the origin is at
-    /// `maxConnectionsPerHost`, or opens a connection for it.
-    ///
-    /// A POST (any method that is not idempotent) first checks its idle connection with one
-    /// `recv(MSG_PEEK)`: a connection the server closed while it was idle is dropped before the
-    /// request is sent, because afterwards the client cannot tell whether the server read it.
-    func dispatch(_ exchange: DirectExchange) {
-        let pool = pool(exchange.target.origin)
-        while let connection = pool.idle.popLast() {
-            idleCount -= 1
-            connection.state = .busy
-            if !exchange.isIdempotent && !DirectSocket.isQuiet(connection.fd) {
-                closeConnection(connection)
-                continue
-            }
-            start(exchange, on: connection)
-            return
-        }
-        let limit = configuration.maxConnectionsPerHost
-        if limit > 0 && pool.open >= limit {
-            pool.waiting.append(exchange)
-            return
-        }
-        open(for: exchange, pool)
-    }
-
     /// Opens a new connection for `exchange` (its addresses from the literal, the DNS cache, or
-    /// the resolver, which calls back with `resolved`).
-    func open(for exchange: DirectExchange, _ pool: Pool) {
+    /// the resolver, which calls back with `resolved`). `multiplexed`: it counts against the
+    /// origin's `maxMultiplexedConnectionsPerHost`.
+    func open(for exchange: DirectExchange, _ pool: DirectPool, multiplexed: Bool) {
         let target = exchange.target
         let addresses: [DirectAddress]
         if let literal = target.literal {
@@ -48,6 +16,7 @@ extension DirectLoop {
             let key = "\(target.host) \(target.port)"
             guard let cached = dns.addresses(key, now: Self.monotonicMilliseconds()) else {
                 let first = resolving[key] == nil
+                exchange.multiplexed = multiplexed
                 resolving[key, default: []].append(exchange)
                 if first { resolver.resolve(target.host, port: target.port, key: key) }
                 return
@@ -58,6 +27,11 @@ extension DirectLoop {
         let connection = DirectConnection(id: nextConnectionID, origin: target.origin, addresses: addresses)
         connections[connection.id] = connection
         pool.open += 1
+        if multiplexed {
+            connection.multiplexed = true
+            pool.multiplexedOpen += 1
+        }
+        connection.probe = exchange.probe
         connection.exchange = exchange
         exchange.connection = connection
         connection.connectDeadline = Self.monotonicMilliseconds() + exchange.connectTimeoutMilliseconds
@@ -70,9 +44,18 @@ extension DirectLoop {
         switch answer {
         case .success(let addresses):
             dns.store(key, addresses, now: Self.monotonicMilliseconds())
-            for exchange in waiting where active[ObjectIdentifier(exchange)] != nil { dispatch(exchange) }
+            for exchange in waiting where active[ObjectIdentifier(exchange)] != nil {
+                if exchange.multiplexed {
+                    open(for: exchange, pool(exchange.target.origin), multiplexed: true)
+                } else {
+                    dispatchSerial(exchange)
+                }
+            }
         case .failure(let error):
-            for exchange in waiting { finish(exchange, .failure(error)) }
+            for exchange in waiting {
+                if exchange.probe { releaseProbe(exchange.target.origin) }
+                finish(exchange, .failure(error))
+            }
         }
     }
 
@@ -114,25 +97,39 @@ extension DirectLoop {
             return
         }
         statistics.connectionsOpened.add(1, ordering: .relaxed)
-        connection.connectDeadline = .max
         guard let exchange = connection.exchange else {
             closeConnection(connection)
             return
         }
         exchange.connectionsOpened += 1
+        if exchange.target.scheme == .https {
+            startHandshake(connection, exchange)
+            return
+        }
+        connection.connectDeadline = .max
         start(exchange, on: connection)
     }
 
-    /// Puts `exchange` on `connection` and sends its request.
+    /// Puts `exchange` on an HTTP/1.1 `connection` and sends its request.
     func start(_ exchange: DirectExchange, on connection: DirectConnection) {
         connection.state = .busy
         connection.exchange = exchange
         exchange.connection = connection
         connection.written = 0
-        switch connection.codec {
-        case .http1: connection.parser.reset(method: exchange.method, maxBytes: exchange.maxBytes)
+        connection.parser.reset(method: exchange.method, maxBytes: exchange.maxBytes)
+        guard let tls = connection.tls else {
+            write(connection)
+            return
         }
-        write(connection)
+        exchange.prepareHTTP1()
+        let bytes = exchange.bytes
+        do throws(ClientError) {
+            try tls.write(bytes)
+        } catch {
+            failed(connection, error)
+            return
+        }
+        flushTLS(connection)
     }
 
     /// A connection is free again: the next exchange waiting for its origin, the idle pool, or
@@ -152,8 +149,9 @@ extension DirectLoop {
         }
     }
 
-    /// Closes a connection (after `detach` when it carried an exchange); a waiting exchange of its
-    /// origin may open one in its place.
+    /// Closes a connection (after its exchanges were detached): GOAWAY and close_notify first when
+    /// it speaks them. A waiting exchange of its origin may open one in its place; a probe that
+    /// ends unanswered releases the exchanges its router held back.
     func closeConnection(_ connection: DirectConnection, promoteWaiting: Bool = true) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
         let pool = pool(connection.origin)
@@ -161,30 +159,68 @@ extension DirectLoop {
             pool.idle.remove(at: index)
             idleCount -= 1
         }
+        let unanswered = connection.probe && (connection.state == .connecting || connection.state == .handshaking)
+        leaveMultiplexedPath(connection)
+        sayGoodbye(connection)
         connection.close()
         pool.open -= 1
-        if promoteWaiting, !pool.waiting.isEmpty {
-            dispatch(pool.waiting.removeFirst())
+        if unanswered { releaseProbe(connection.origin) }
+        guard promoteWaiting else { return }
+        if !pool.waiting.isEmpty {
+            dispatchSerial(pool.waiting.removeFirst())
+        }
+        if !pool.streamWaiting.isEmpty, pool.multiplexedOpen < max(1, configuration.maxMultiplexedConnectionsPerHost) {
+            dispatchMultiplexed(pool.streamWaiting.removeFirst())
         }
     }
 
-    /// Separates a connection and its exchange.
+    /// Takes `connection` off its origin's multiplexed path (closed, going away, or HTTP/1.1), so
+    /// another may open in its place.
+    func leaveMultiplexedPath(_ connection: DirectConnection) {
+        guard connection.multiplexed else { return }
+        connection.multiplexed = false
+        let pool = pool(connection.origin)
+        pool.multiplexedOpen -= 1
+        if let index = pool.multiplexed.firstIndex(where: { $0 === connection }) { pool.multiplexed.remove(at: index) }
+    }
+
+    /// The probe of `origin` ended with no answer: the exchanges held back take the multiplexed
+    /// path (the next new exchange probes again).
+    func releaseProbe(_ origin: String) {
+        for exchange in router.probeFailed(origin) where active[ObjectIdentifier(exchange)] != nil {
+            dispatchMultiplexed(exchange)
+        }
+    }
+
+    /// Separates a connection and its HTTP/1.1 exchange.
     func detach(_ connection: DirectConnection) {
         connection.exchange?.connection = nil
         connection.exchange = nil
     }
 
-    /// Fails an exchange wherever it is: on a connection (closed: a half-done exchange leaves it
-    /// unusable), waiting for one, or waiting for DNS.
+    /// Fails an exchange wherever it is: on an HTTP/2 stream (reset; the connection lives on), on
+    /// an HTTP/1.1 or opening connection (closed: a half-done exchange leaves it unusable), waiting
+    /// for a connection or a stream, held by the router, or waiting for DNS.
     func fail(_ exchange: DirectExchange, _ error: ClientError) {
         if let connection = exchange.connection {
-            detach(connection)
-            closeConnection(connection)
+            if let h2 = connection.h2, connection.streams[exchange.stream] === exchange {
+                connection.streams[exchange.stream] = nil
+                exchange.connection = nil
+                h2.cancel(stream: exchange.stream)
+                flushTLS(connection)
+                streamEnded(on: connection)
+            } else {
+                detach(connection)
+                closeConnection(connection)
+            }
         } else {
             let pool = pool(exchange.target.origin)
             pool.waiting.removeAll { $0 === exchange }
+            pool.streamWaiting.removeAll { $0 === exchange }
             let key = "\(exchange.target.host) \(exchange.target.port)"
             resolving[key]?.removeAll { $0 === exchange }
+            _ = router.removeWaiting { $0 === exchange }
+            if exchange.probe { releaseProbe(exchange.target.origin) }
         }
         finish(exchange, .failure(error))
     }

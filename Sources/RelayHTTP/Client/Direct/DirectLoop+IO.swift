@@ -2,21 +2,31 @@
     import Glibc
 #endif
 
-/// Socket events: writing requests, reading and parsing responses, failures and the one retry.
+/// Socket events: writing requests, reading and parsing HTTP/1.1 responses, failures and the one
+/// retry. (TLS connections read and write through `DirectLoop+TLS`.)
 extension DirectLoop {
     func handle(_ ready: DirectPoller.Ready) {
         guard let connection = connections[ready.id] else { return }
         switch connection.state {
         case .connecting:
             if ready.writable || ready.failed { connectFinished(connection) }
+        case .handshaking,
+            .busy where connection.tls != nil:
+            if ready.writable && !connection.outbound.isEmpty { flushTLS(connection) }
+            if connection.state != .closed && (ready.readable || ready.failed) { readTLS(connection) }
         case .busy:
             if ready.writable, let exchange = connection.exchange, connection.written < exchange.bytes.count {
                 write(connection)
             }
             if connection.state == .busy && (ready.readable || ready.failed) { read(connection) }
         case .idle:
-            // An idle HTTP/1.1 connection has nothing to say: bytes, an EOF or an error all end it.
-            if ready.readable || ready.failed { closeConnection(connection) }
+            // An idle HTTP/1.1 connection has nothing to say: bytes, an EOF or an error all end it
+            // (over TLS, records that carry no plaintext, such as session tickets, do not).
+            if connection.tls != nil {
+                if ready.readable || ready.failed { readTLS(connection) }
+            } else if ready.readable || ready.failed {
+                closeConnection(connection)
+            }
         case .closed:
             break
         }
@@ -34,39 +44,49 @@ extension DirectLoop {
     /// Reads until the response is complete or the socket has nothing more (edge-triggered: it
     /// must not stop before either).
     func read(_ connection: DirectConnection) {
-        while connection.state == .busy, let exchange = connection.exchange {
+        while connection.state == .busy, connection.exchange != nil {
             switch connection.readSome() {
             case .data:
-                let used: Int
-                do throws(ClientError) {
-                    used = try parse(connection)
-                } catch {
-                    detach(connection)
-                    closeConnection(connection)
-                    finish(exchange, .failure(error))
-                    return
-                }
-                connection.consumed += used
-                if connection.parser.isComplete {
-                    complete(connection, atEnd: false)
-                    return
-                }
+                if parseInbound(connection) { return }
             case .wouldBlock:
                 return
             case .end:
-                do throws(ClientError) {
-                    try connection.parser.finish()
-                } catch {
-                    failed(connection, "the connection closed before the response was complete")
-                    return
-                }
-                complete(connection, atEnd: true)
+                inputEnded(connection)
                 return
             case .failed(let code):
                 failed(connection, "receive failed: \(DirectSocket.describe(code))")
                 return
             }
         }
+    }
+
+    /// Parses what `inbound` holds; true when the exchange ended (complete or failed).
+    func parseInbound(_ connection: DirectConnection) -> Bool {
+        guard let exchange = connection.exchange else { return true }
+        let used: Int
+        do throws(ClientError) {
+            used = try parse(connection)
+        } catch {
+            detach(connection)
+            closeConnection(connection)
+            finish(exchange, .failure(error))
+            return true
+        }
+        connection.consumed += used
+        guard connection.parser.isComplete else { return false }
+        complete(connection, atEnd: false)
+        return true
+    }
+
+    /// The response's bytes ended (EOF, close_notify): a response delimited by the end is complete.
+    func inputEnded(_ connection: DirectConnection) {
+        do throws(ClientError) {
+            try connection.parser.finish()
+        } catch {
+            failed(connection, "the connection closed before the response was complete")
+            return
+        }
+        complete(connection, atEnd: true)
     }
 
     private func parse(_ connection: DirectConnection) throws(ClientError) -> Int {
@@ -103,12 +123,17 @@ extension DirectLoop {
         }
     }
 
-    /// The connection broke under its exchange. When it was a kept-alive connection and no byte
-    /// of the response arrived, the server most likely closed it while it sat idle: the exchange
-    /// is sent once more on a fresh connection if that cannot do a request twice (RFC 9110
-    /// §9.2.2): an idempotent method, or no byte of the request left this client (the first `send`
-    /// failed). A POST that was sent is never sent again: the server may have processed it.
     func failed(_ connection: DirectConnection, _ message: String) {
+        failed(connection, .transport(message))
+    }
+
+    /// The HTTP/1.1 connection broke under its exchange. When it was a kept-alive connection and
+    /// no byte of the response arrived, the server most likely closed it while it sat idle: the
+    /// exchange is sent once more on a fresh connection if that cannot do a request twice
+    /// (RFC 9110 §9.2.2): an idempotent method, or no byte of the request left this client (the
+    /// first `send` failed). A POST that was sent is never sent again: the server may have
+    /// processed it.
+    func failed(_ connection: DirectConnection, _ error: ClientError) {
         guard let exchange = connection.exchange else {
             closeConnection(connection)
             return
@@ -120,9 +145,9 @@ extension DirectLoop {
         closeConnection(connection, promoteWaiting: !retry)
         if retry {
             exchange.retried = true
-            open(for: exchange, pool(exchange.target.origin))
+            open(for: exchange, pool(exchange.target.origin), multiplexed: false)
         } else {
-            finish(exchange, .failure(.transport(message)))
+            finish(exchange, .failure(error))
         }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import RelaySync
 
 /// The relay's own upstream client: one thread (`relay-direct`), one epoll instance, connections
-/// kept per origin, HTTP/1.1 over plain TCP (TLS and HTTP/2 plug into `DirectChannel` and
-/// `DirectCodec`). `HTTPClient.send` hands it the exchanges it can take (`DirectExchange.target`);
+/// kept per origin: HTTP/1.1 over plain TCP, and for `https` TLS over memory BIOs
+/// (`DirectChannel.tls`) with HTTP/2 when ALPN says `h2` (`DirectCodec.http2`) or HTTP/1.1. `HTTPClient.send` hands it the exchanges it can take (`DirectExchange.target`);
 /// everything else stays with libcurl's `ClientLoop`.
 ///
 /// Callers hand exchanges over through a locked inbox and an eventfd wake-up (only the command
@@ -25,16 +25,6 @@ final class DirectLoop: @unchecked Sendable {
         var stopping = false
     }
 
-    /// The connections of one origin (`scheme://host:port`).
-    final class Pool {
-        /// Kept-alive connections, the most recently used last.
-        var idle: [DirectConnection] = []
-        /// Connections open or opening.
-        var open = 0
-        /// Exchanges waiting for a connection (only with `maxConnectionsPerHost`).
-        var waiting: [DirectExchange] = []
-    }
-
     let configuration: HTTPClientConfiguration
     let statistics: ClientStatisticsCounters
     let poller: DirectPoller
@@ -42,7 +32,17 @@ final class DirectLoop: @unchecked Sendable {
     private let inbox = Locked(Inbox())
 
     var connections: [UInt64: DirectConnection] = [:]
-    var pools: [String: Pool] = [:]
+    var pools: [String: DirectPool] = [:]
+    /// Which path each `https` origin takes (the same pure type libcurl's loop uses).
+    var router = OriginRouter<DirectExchange>()
+    /// Created on the loop thread at the first `https` exchange (not `Sendable`); one per loop, so
+    /// every connection to a `host:port` resumes the session the last one kept.
+    var tlsContext: TLSClientContext?
+    /// Ciphertext as `recv` returns it, before the TLS session takes it (one for the loop).
+    let cipherScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    /// Plaintext out of a TLS session, and HTTP/2 frames on their way into one.
+    var plainScratch: [UInt8] = []
+    var frameScratch: [UInt8] = []
     var idleCount = 0
     var active: [ObjectIdentifier: DirectExchange] = [:]
     /// Exchanges waiting for a name's addresses, by `host port`.
@@ -62,6 +62,8 @@ final class DirectLoop: @unchecked Sendable {
         self.poller = poller
         resolver = DirectResolver { [weak self] key, answer in self?.post(.resolved(key, answer)) }
     }
+
+    deinit { cipherScratch.deallocate() }
 
     /// Starts the thread; it keeps the loop alive until `stop()`.
     func startThread() {
@@ -163,7 +165,7 @@ final class DirectLoop: @unchecked Sendable {
     private func sweep(now: Int64) {
         nextDeadline = .max
         for exchange in Array(active.values) {
-            let connecting = exchange.connection.map { $0.state == .connecting } ?? false
+            let connecting = exchange.connection.map { $0.state == .connecting || $0.state == .handshaking } ?? false
             if exchange.deadline <= now || (connecting && exchange.connection!.connectDeadline <= now) {
                 fail(exchange, .timedOut)
                 continue
@@ -176,12 +178,22 @@ final class DirectLoop: @unchecked Sendable {
                 closeConnection(connection)
             }
             for connection in pool.idle { noteDeadline(connection.idleSince + Self.maxIdleMilliseconds) }
+            for connection in pool.multiplexed where connection.streams.isEmpty {
+                if connection.idleSince + Self.maxIdleMilliseconds <= now {
+                    closeConnection(connection)
+                } else {
+                    noteDeadline(connection.idleSince + Self.maxIdleMilliseconds)
+                }
+            }
         }
     }
 
+    /// Every exchange fails with `shutDown`; HTTP/2 connections send GOAWAY and TLS ones
+    /// close_notify on their way out (`sayGoodbye`).
     private func shutDownEverything() {
         for exchange in Array(active.values) { fail(exchange, .shutDown) }
-        for connection in Array(connections.values) { closeConnection(connection) }
+        for exchange in router.removeWaiting(where: { _ in true }) { finish(exchange, .failure(.shutDown)) }
+        for connection in Array(connections.values) { closeConnection(connection, promoteWaiting: false) }
         resolver.stop()
     }
 

@@ -1,14 +1,14 @@
 /// Where an exchange on the direct client goes: the URL taken apart, for requests the direct client
 /// takes (`DirectTarget.init` returns nil for the rest, which stay with libcurl and get its errors).
 ///
-/// Only plain shapes are taken: `http://host[:port][/path][?query]` with an ASCII host name, an IPv4
+/// Only plain shapes are taken: `http[s]://host[:port][/path][?query]` with an ASCII host name, an IPv4
 /// literal or a bracketed IPv6 literal, no user information, every byte visible ASCII. A fragment is
 /// dropped, as libcurl drops it.
 struct DirectTarget: Equatable {
     /// The schemes the direct client can speak.
     enum Scheme: Equatable {
         case http
-        /// Not taken yet: the TLS channel (`TLSClientSession`, branch `i17-tls`) plugs in here.
+        /// TLS (`DirectChannel.tls`), HTTP/2 when the server's ALPN says `h2`.
         case https
     }
 
