@@ -27,35 +27,59 @@ struct DirectTarget: Equatable {
 
     /// The URL's parts, or nil when the direct client does not take this URL.
     init?(_ url: String) {
-        let bytes = Array(url.utf8)
-        guard !bytes.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) else { return nil }
-        let lower = url.lowercased()
-        let rest: Substring
-        if lower.hasPrefix("http://") {
-            scheme = .http
-            rest = url.dropFirst(7)
-        } else if lower.hasPrefix("https://") {
-            scheme = .https
-            rest = url.dropFirst(8)
-        } else {
-            return nil
-        }
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard !authority.isEmpty, !authority.contains("@") else { return nil }
-        var afterAuthority = rest[authorityEnd...]
-        if let hash = afterAuthority.firstIndex(of: "#") { afterAuthority = afterAuthority[..<hash] }
-        var target = String(afterAuthority)
-        if target.isEmpty || target.hasPrefix("?") { target = "/" + target }
-        guard let (host, port, literal) = Self.hostAndPort(authority, defaultPort: scheme == .http ? 80 : 443)
+        // Scanned as bytes: the URL carries the web auth token in its query (hundreds of bytes), and
+        // walking it as `Character`s (grapheme breaking, `Substring` indices) cost more per call than
+        // everything else the client does before the send.
+        var url = url
+        guard let (scheme, authority, target) = url.withUTF8({ Self.split($0) }) else { return nil }
+        self.scheme = scheme
+        guard let (host, port, literal) = Self.hostAndPort(authority[...], defaultPort: scheme == .http ? 80 : 443)
         else { return nil }
         self.host = host
         self.port = port
         self.literal = literal
-        self.authority = String(authority)
+        self.authority = authority
         self.requestTarget = target
         let shownHost = literal.map { $0.isIPv4 ? host : "[\(host)]" } ?? host
         origin = (scheme == .http ? "http://" : "https://") + shownHost + ":\(port)"
+    }
+
+    /// The scheme, the authority and the request target (`/` added when the path is empty, the
+    /// fragment dropped), or nil for a URL the direct client does not take: a byte outside visible
+    /// ASCII, a scheme other than http or https (in any case), an empty authority or one with user
+    /// information.
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> (Scheme, String, String)? {
+        guard !bytes.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) else { return nil }
+        let scheme: Scheme
+        let start: Int
+        if hasPrefix(bytes, "http://") {
+            (scheme, start) = (.http, 7)
+        } else if hasPrefix(bytes, "https://") {
+            (scheme, start) = (.https, 8)
+        } else {
+            return nil
+        }
+        var authorityEnd = start
+        while authorityEnd < bytes.count, bytes[authorityEnd] != UInt8(ascii: "/"),
+            bytes[authorityEnd] != UInt8(ascii: "?"), bytes[authorityEnd] != UInt8(ascii: "#")
+        {
+            authorityEnd += 1
+        }
+        guard authorityEnd > start, !bytes[start..<authorityEnd].contains(UInt8(ascii: "@")) else { return nil }
+        let targetEnd = bytes[authorityEnd...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+        let authority = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<authorityEnd]), as: UTF8.self)
+        let path = UnsafeBufferPointer(rebasing: bytes[authorityEnd..<targetEnd])
+        let target =
+            path.first.map { $0 != UInt8(ascii: "?") } ?? false
+            ? String(decoding: path, as: UTF8.self) : "/" + String(decoding: path, as: UTF8.self)
+        return (scheme, authority, target)
+    }
+
+    /// Whether `bytes` starts with `prefix` (lowercase ASCII), ignoring ASCII case.
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+        let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        return zip(bytes, expected).allSatisfy { ByteClass.lowercased($0) == $1 }
     }
 
     private static func hostAndPort(_ authority: Substring, defaultPort: Int) -> (String, Int, IPAddress?)? {
