@@ -30,8 +30,8 @@ package struct HTTPClientConfiguration: Sendable {
     package var proxy: String?
     /// Whether eligible exchanges go to the relay's own client (`DirectLoop`) instead of libcurl:
     /// `http` and `https` URLs with address policy `.any`, no pinned address and no proxy. Everything
-    /// else stays with libcurl either way. Off by default for now (the relay turns it on with
-    /// `RELAY_HTTP_CLIENT=direct`); `caFile`, the timeouts, the size limit and the connection
+    /// else stays with libcurl either way. Off by default here; the relay turns it on unless
+    /// `RELAY_HTTP_CLIENT=curl`; `caFile`, the timeouts, the size limit and the connection
     /// limits apply on both paths.
     package var directClient: Bool
 

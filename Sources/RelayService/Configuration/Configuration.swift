@@ -244,7 +244,7 @@ package struct Configuration: Sendable {
         cloudKit.connectTimeoutSeconds = reader.duration("RELAY_CLOUDKIT_CONNECT_TIMEOUT", default: .seconds(5)).seconds
         cloudKit.timeoutSeconds = reader.duration("RELAY_CLOUDKIT_TIMEOUT", default: .seconds(15)).seconds
         cloudKit.directHTTPClient = reader.choice(
-            "RELAY_HTTP_CLIENT", default: false, choices: ["curl": false, "direct": true])
+            "RELAY_HTTP_CLIENT", default: true, choices: ["curl": false, "direct": true])
     }
 
     /// The OAuth settings; every default comes from `OAuthSettings()` (and through it from RelayOAuth).
