@@ -157,9 +157,18 @@ stack_start_relay() {
         echo "RELAY_CLOUDKIT_API_TOKEN_FILE=$STACK_API_TOKEN_FILE"
         # A load generator calls far faster per connection than a person's assistant: the per-connection
         # tool-call limit stays on (its cost is part of what is measured) with a budget no bench reaches.
-        # An older binary (BASELINE=…) does not know the setting and would refuse it.
-        if grep -q RELAY_MCP_TOOL_CALLS_PER_MINUTE "${BENCH_RELAY_BINARY:-$STACK_BIN/mustdo-relay}" 2>/dev/null; then
+        # An older binary (BASELINE=…) does not know the setting and would refuse it. A wrapper script
+        # (`#!…; exec /path/to/relay "$@"`, e.g. to set RELAY_HTTP_CLIENT) is judged by what it execs:
+        # without the setting, its relay hits the production limit and fails every call after a minute.
+        local binary=${BENCH_RELAY_BINARY:-$STACK_BIN/mustdo-relay} candidates
+        candidates=("$binary")
+        if [ "$(head -c 2 "$binary" 2>/dev/null)" = '#!' ]; then
+            candidates+=($(grep -o 'exec [^ ]*' "$binary" | awk '{ print $2 }' | tr -d '"'"'"))
+        fi
+        if grep -q RELAY_MCP_TOOL_CALLS_PER_MINUTE "${candidates[@]}" 2>/dev/null; then
             echo "RELAY_MCP_TOOL_CALLS_PER_MINUTE=1000000"
+        else
+            echo "bench: $binary does not know RELAY_MCP_TOOL_CALLS_PER_MINUTE: its relay keeps the production limit" >&2
         fi
         for setting in "$@"; do echo "$setting"; done
     } >"$dir/relay.env"
