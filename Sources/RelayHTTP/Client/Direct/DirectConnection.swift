@@ -192,20 +192,8 @@ final class DirectConnection {
 
     /// Sends `outbound` from `sent` on; forgets it once all is sent.
     func flushOutbound() -> WriteOutcome {
-        while sent < outbound.count {
-            let count = outbound.withUnsafeBytes { buffer in
-                send(fd, buffer.baseAddress! + sent, buffer.count - sent, Int32(MSG_NOSIGNAL))
-            }
-            if count >= 0 {
-                sent += count
-                continue
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            default: return .failed(errno)
-            }
-        }
+        let outcome = Self.send(outbound, from: &sent, on: fd)
+        guard case .done = outcome else { return outcome }
         outbound.removeAll(keepingCapacity: true)
         sent = 0
         return .done
@@ -213,12 +201,19 @@ final class DirectConnection {
 
     /// Sends what is left of `bytes` from `written` on.
     func writeSome(_ bytes: [UInt8]) -> WriteOutcome {
-        while written < bytes.count {
+        Self.send(bytes, from: &written, on: fd)
+    }
+
+    /// Sends `bytes[offset...]` on `fd` until done, the socket would block or it fails; `offset`
+    /// counts what went out.
+    private static func send(_ bytes: [UInt8], from offset: inout Int, on fd: Int32) -> WriteOutcome {
+        while offset < bytes.count {
+            let start = offset
             let count = bytes.withUnsafeBytes { buffer in
-                send(fd, buffer.baseAddress! + written, buffer.count - written, Int32(MSG_NOSIGNAL))
+                Glibc.send(fd, buffer.baseAddress! + start, buffer.count - start, Int32(MSG_NOSIGNAL))
             }
             if count >= 0 {
-                written += count
+                offset += count
                 continue
             }
             switch errno {
