@@ -11,16 +11,30 @@ import XCTest
 /// The relay with `RELAY_HTTP_CLIENT=direct` against the emulator over plain HTTP: every tool works
 /// through the official SDK client, and every CloudKit call went through the relay's own client
 /// (it alone asks for `Accept-Encoding: identity`; libcurl offers its decoders), seen by a
-/// recording hop between the relay and the emulator.
+/// recording hop between the relay and the emulator. With `RELAY_HTTP_CLIENT=curl` (the fallback)
+/// every tool works as well, and every call went through libcurl.
 final class DirectUpstreamTests: XCTestCase {
     func testEveryToolWorksThroughTheDirectClient() async throws {
+        let encodings = try await everyTool(client: "direct")
+        XCTAssertEqual(encodings, ["identity"])
+    }
+
+    func testEveryToolWorksThroughLibcurlWhenSetToCurl() async throws {
+        let encodings = try await everyTool(client: "curl")
+        XCTAssertFalse(encodings.isEmpty)
+        XCTAssertFalse(encodings.contains("identity"), "\(encodings)")
+    }
+
+    /// Runs every tool through the SDK with `RELAY_HTTP_CLIENT=client`; the `Accept-Encoding` values
+    /// the CloudKit calls arrived with.
+    private func everyTool(client: String) async throws -> Set<String> {
         let port = try freePort()
         let issuer = "http://127.0.0.1:\(port)"
         let (emulator, emulatorURL) = try await ChildProcess.emulator(callback: issuer + "/oauth/apple/callback")
         let hop = try RecordingHop(upstream: emulatorURL)
         let service = try await ServiceDirectory(extra: [
             "RELAY_ISSUER": issuer, "RELAY_PORT": String(port), "RELAY_CLOUDKIT_BASE_URL": hop.url,
-            "RELAY_HTTP_CLIENT": "direct",
+            "RELAY_HTTP_CLIENT": client,
         ])
         defer { service.remove() }
         let (relay, _) = try await ChildProcess.serve(service)
@@ -34,7 +48,6 @@ final class DirectUpstreamTests: XCTestCase {
 
         let calls = hop.requests.filter { $0.path.hasPrefix("/database/") }
         XCTAssertGreaterThan(calls.count, 9, "\(hop.requests)")
-        XCTAssertEqual(Set(calls.map(\.acceptEncoding)), ["identity"], "\(calls)")
 
         relay.signal(SIGTERM)
         let relayStatus = try await relay.waitForExit()
@@ -42,6 +55,7 @@ final class DirectUpstreamTests: XCTestCase {
         XCTAssertFalse(relay.text.contains("\"level\":\"error\""), relay.text)
         emulator.signal(SIGTERM)
         _ = try await emulator.waitForExit()
+        return Set(calls.map(\.acceptEncoding))
     }
 }
 
