@@ -81,7 +81,7 @@ struct ClientMultiplexingTests {
         // Side by side, so most use easy handles that never met this server (the direct client
         // has one TLS context per loop: each new connection offers the session the last kept).
         _ = try await Self.burst(client, url, count: 6)
-        let reused = server.log.map { $0.split(separator: " ")[2] }
+        let reused = await server.log(lines: 7).map { $0.split(separator: " ")[2] }
         #expect(reused.count == 7)
         #expect(reused.first == ".")
         #expect(reused.dropFirst().allSatisfy { $0 == "r" }, "\(server.log)")

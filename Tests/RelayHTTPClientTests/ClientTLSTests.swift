@@ -60,7 +60,7 @@ struct ClientTLSTests {
             for try await version in group { #expect(version == "2") }
         }
         #expect(client.statistics.connectionsOpened == 1)
-        await DirectHTTPSTests.waitForLog(server, lines: 16)
+        await server.log(lines: 16)
         #expect(server.connectionsLogged == 1)
     }
 }

@@ -26,6 +26,14 @@ final class TLSServer {
         return text.split(separator: "\n").map(String.init)
     }
 
+    /// The access log once it has `lines` lines, waiting up to 5 s: nginx writes a request's line
+    /// after its response went out, so a client may read the response before the line exists.
+    @discardableResult
+    func log(lines: Int) async -> [String] {
+        for _ in 0..<500 where log.count < lines { try? await Task.sleep(for: .milliseconds(10)) }
+        return log
+    }
+
     /// nginx's error log so far.
     var errorLog: String {
         (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""

@@ -33,12 +33,6 @@ struct DirectHTTPSTests {
         }
     }
 
-    /// Waits (up to 5 s) until nginx logged `lines` requests: it writes a line after the response
-    /// went out, so the client may see the response first.
-    static func waitForLog(_ server: TLSServer, lines: Int) async {
-        for _ in 0..<500 where server.log.count < lines { try? await Task.sleep(for: .milliseconds(10)) }
-    }
-
     @Test func refusedStreamsAreRetriedEvenForPOST() async throws {
         let backend = try PostBackend(delay: .milliseconds(300))
         // nginx refuses streams past 2 with REFUSED_STREAM; the client's first flight (before
@@ -66,7 +60,7 @@ struct DirectHTTPSTests {
         }
         #expect(results.compactMap { try? $0.get() }.count == 40, "\(Set(results.map { "\($0)" }))")
         #expect(backend.bodies.sorted() == (0..<40).map { "\($0)" }.sorted())
-        await Self.waitForLog(server, lines: 40)
+        await server.log(lines: 40)
         #expect(server.connectionsLogged >= 8, "every connection carried at most 5 requests")
     }
 
@@ -167,7 +161,7 @@ struct DirectHTTPSTests {
         #expect(post.text == "p")
         #expect(post.httpVersion == (http2 ? "2" : "1.1"))
         #expect(backend.bodies == ["p"])
-        await Self.waitForLog(server, lines: 2)
+        await server.log(lines: 2)
         #expect(server.connectionsLogged == 2)
         // The second connection resumed the first one's TLS session.
         #expect(server.log.last?.split(separator: " ")[2] == "r", "\(server.log)")
