@@ -78,9 +78,11 @@ final class ScriptedServer: Sendable {
                 connectionCount.value.add(1, ordering: .relaxed)
                 let worker = Thread {
                     Self.serve(connection, script: script, requests: requestCount)
-                    closedCount.value.add(1, ordering: .relaxed)
                     // Closed by `deinit` when the server goes, so the number is never reused early.
                     shutdown(connection, Int32(SHUT_RDWR))
+                    // Counted once the FIN is on its way: a test that waits for the count knows
+                    // the client can see the end.
+                    closedCount.value.add(1, ordering: .relaxed)
                 }
                 worker.stackSize = 256 << 10
                 worker.start()

@@ -8,6 +8,17 @@
 
 STACK_PIDS=()
 
+# A missing tool must stop the run, not print a table of zeros (`make bench-*` installs them).
+stack_require() { # commands...
+    local command
+    for command in "$@"; do
+        command -v "$command" >/dev/null || {
+            echo "$(basename "$0"): $command is missing (the make bench-* targets install it)" >&2
+            exit 1
+        }
+    done
+}
+
 stack_build() { # products...
     local log
     log=$(mktemp)
