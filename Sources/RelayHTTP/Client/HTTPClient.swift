@@ -25,6 +25,8 @@ package final class HTTPClient: Sendable {
     package let configuration: HTTPClientConfiguration
     private let loop: ClientLoop
     private let direct: DirectLoop?
+    /// Direct loops driven by server event loops (`hostedLoop(sharing:)`).
+    private let hosted = Mutex<[DirectLoop]>([])
     private let counters = ClientStatisticsCounters()
 
     /// Starts a client and its thread.
@@ -41,16 +43,18 @@ package final class HTTPClient: Sendable {
         }
     }
 
-    deinit {
-        loop.stop()
-        direct?.stop()
-    }
+    deinit { shutdown() }
 
     /// Sends one request and waits for the complete response.
     package func send(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
         if Task.isCancelled { throw .cancelled }
         if let direct, let target = DirectExchange.target(for: request, configuration) {
-            return try await send(DirectExchange(request, target: target, configuration: configuration), on: direct)
+            let exchange = try DirectExchange(request, target: target, configuration: configuration)
+            if let hosted = hostedLoopOnCurrentThread() {
+                counters.hostedExchanges.add(1, ordering: .relaxed)
+                return try await send(exchange, on: hosted)
+            }
+            return try await send(exchange, on: direct)
         }
         let transfer = try Transfer(request, configuration, easy: loop.easyPool.take())
         counters.requests.add(1, ordering: .relaxed)
@@ -80,13 +84,36 @@ package final class HTTPClient: Sendable {
         return try result.get()
     }
 
+    /// A direct loop for a server event loop to drive on its thread (`EventLoop.guest`): exchanges
+    /// sent from that thread go to it, and their callers resume there, with no thread hop either
+    /// way. `count` loops share the connection limits (each gets its part, at least one), so
+    /// the calls of every event loop together stay within them. Nil when the direct client is off.
+    func hostedLoop(sharing count: Int) -> DirectLoop? {
+        guard configuration.directClient else { return nil }
+        let parts = max(1, count)
+        var share = configuration
+        share.maxMultiplexedConnectionsPerHost = max(1, configuration.maxMultiplexedConnectionsPerHost / parts)
+        if configuration.maxConnectionsPerHost > 0 {
+            share.maxConnectionsPerHost = max(1, configuration.maxConnectionsPerHost / parts)
+        }
+        share.maxIdleConnections = max(1, configuration.maxIdleConnections / parts)
+        guard let loop = try? DirectLoop(configuration: share, statistics: counters) else { return nil }
+        hosted.withLock { $0.append(loop) }
+        return loop
+    }
+
+    private func hostedLoopOnCurrentThread() -> DirectLoop? {
+        hosted.withLock { loops in loops.first { $0.isHostedOnCurrentThread } }
+    }
+
     /// Counters since the client started.
     package var statistics: ClientStatistics {
         ClientStatistics(
             requests: counters.requests.load(ordering: .relaxed),
             completed: counters.completed.load(ordering: .relaxed),
             inFlight: counters.inFlight.load(ordering: .relaxed),
-            connectionsOpened: counters.connectionsOpened.load(ordering: .relaxed)
+            connectionsOpened: counters.connectionsOpened.load(ordering: .relaxed),
+            hostedExchanges: counters.hostedExchanges.load(ordering: .relaxed)
         )
     }
 
@@ -95,6 +122,7 @@ package final class HTTPClient: Sendable {
     package func shutdown() {
         loop.stop()
         direct?.stop()
+        for hosted in hosted.withLock({ $0 }) { hosted.stop() }
     }
 }
 
@@ -108,6 +136,8 @@ package struct ClientStatistics: Sendable, Equatable {
     package var inFlight: Int
     /// TCP connections opened (pooled connections reused do not count).
     package var connectionsOpened: Int
+    /// Requests a server event loop carried on its own thread (`ServerConfiguration.upstream`).
+    package var hostedExchanges: Int
 }
 
 /// The atomics behind `ClientStatistics`.
@@ -116,4 +146,5 @@ final class ClientStatisticsCounters: Sendable {
     let completed = Atomic<Int>(0)
     let inFlight = Atomic<Int>(0)
     let connectionsOpened = Atomic<Int>(0)
+    let hostedExchanges = Atomic<Int>(0)
 }

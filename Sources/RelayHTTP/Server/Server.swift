@@ -57,7 +57,9 @@ package final class Server: Sendable {
             for _ in 0..<configuration.eventLoops {
                 let listener = try Socket.listen(host: configuration.host, port: port, backlog: configuration.backlog)
                 port = listener.port
-                loops.append(try EventLoop(state: state, listenFD: listener.fd))
+                let loop = try EventLoop(state: state, listenFD: listener.fd)
+                loop.guest = configuration.upstream?.hostedLoop(sharing: configuration.eventLoops)
+                loops.append(loop)
             }
         } catch {
             for loop in loops where loop.listenFD >= 0 { close(loop.listenFD) }

@@ -1,5 +1,6 @@
 import Foundation
 import RelaySync
+import Synchronization
 
 /// The relay's own upstream client: one thread (`relay-direct`), one epoll instance, connections
 /// kept per origin: HTTP/1.1 over plain TCP, and for `https` TLS over memory BIOs
@@ -30,6 +31,13 @@ final class DirectLoop: @unchecked Sendable {
     let poller: DirectPoller
     private(set) var resolver: DirectResolver!
     private let inbox = Locked(Inbox())
+    /// The commands of the current round, swapped out of the inbox (kept for its capacity).
+    private var commandScratch: [Command] = []
+    /// The event loop thread driving this loop (`DirectLoop+Hosting`), 0 when it runs its own
+    /// thread (or none yet).
+    let hostThread = Atomic<UInt>(0)
+    /// Set by `submit` on the host's thread: the host turns this loop before it waits again.
+    var hostPending = false
 
     var connections: [UInt64: DirectConnection] = [:]
     var pools: [String: DirectPool] = [:]
@@ -88,7 +96,13 @@ final class DirectLoop: @unchecked Sendable {
             finish(exchange, .failure(.shutDown))
             return
         }
-        if first { poller.wake() }
+        guard first else { return }
+        // On the host's own thread no wake-up is needed: the host turns this loop before it waits.
+        if isHostedOnCurrentThread {
+            hostPending = true
+        } else {
+            poller.wake()
+        }
     }
 
     /// Aborts an exchange if it is still running (or marks it so it never starts).
@@ -112,25 +126,31 @@ final class DirectLoop: @unchecked Sendable {
     }
 
     private func run() {
-        var commands: [Command] = []
-        while true {
-            poller.wait(timeout: waitTimeout()) { ready in handle(ready) }
-            let stopping = inbox.withLock { inbox in
-                swap(&commands, &inbox.commands)
-                return inbox.stopping
-            }
-            for command in commands { handle(command) }
-            commands.removeAll(keepingCapacity: true)
-            if stopping {
-                shutDownEverything()
-                return
-            }
-            let now = Self.monotonicMilliseconds()
-            if nextDeadline <= now { sweep(now: now) }
-        }
+        while turn(waitingUpTo: waitTimeout()) {}
     }
 
-    private func waitTimeout() -> Int32 {
+    /// One round on the loop's thread: the sockets epoll reports ready (waiting up to `timeout` ms,
+    /// -1: until woken; nil: not asked, when the host knows nothing is ready), then the commands
+    /// queued, then whatever is due. False once the loop has stopped.
+    func turn(waitingUpTo timeout: Int32?) -> Bool {
+        if let timeout { poller.wait(timeout: timeout) { ready in handle(ready) } }
+        hostPending = false
+        let stopping = inbox.withLock { inbox in
+            swap(&commandScratch, &inbox.commands)
+            return inbox.stopping
+        }
+        for command in commandScratch { handle(command) }
+        commandScratch.removeAll(keepingCapacity: true)
+        if stopping {
+            shutDownEverything()
+            return false
+        }
+        let now = Self.monotonicMilliseconds()
+        if nextDeadline <= now { sweep(now: now) }
+        return true
+    }
+
+    func waitTimeout() -> Int32 {
         guard nextDeadline != .max else { return -1 }
         return Int32(clamping: max(0, nextDeadline - Self.monotonicMilliseconds()))
     }

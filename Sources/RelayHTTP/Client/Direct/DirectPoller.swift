@@ -13,6 +13,9 @@ import CEpoll
 /// eventfd, which is safe from any thread.
 final class DirectPoller: @unchecked Sendable {
     private let epollFD: Int32
+    /// The epoll instance itself, readable while anything registered is ready (a host event loop
+    /// watches it, `DirectLoop+Hosting`).
+    var descriptor: Int32 { epollFD }
     private let wakeFD: Int32
     private let events: UnsafeMutablePointer<epoll_event>
     private static let maxEvents: Int32 = 256
