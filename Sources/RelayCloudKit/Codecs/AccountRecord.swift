@@ -31,7 +31,7 @@ package struct AccountRecord: Sendable, Equatable {
         /// The app's schema.
         package init() {}
 
-        var fieldNames: Set<String> {
+        var fieldNames: [String] {
             [
                 locale, timeZone, defaultTime, quietHoursStart, quietHoursEnd, trialStartedAt, subscribedUntil,
                 canAddTodos, changedAt,

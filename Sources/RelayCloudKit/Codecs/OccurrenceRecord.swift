@@ -21,7 +21,7 @@ package struct OccurrenceRecord: Sendable, Equatable {
         /// The app's schema.
         package init() {}
 
-        var fieldNames: Set<String> { [todoId, date, state, snoozedUntil, changedAt] }
+        var fieldNames: [String] { [todoId, date, state, snoozedUntil, changedAt] }
     }
 
     /// The to-do this day belongs to.

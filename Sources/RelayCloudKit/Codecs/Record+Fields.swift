@@ -48,8 +48,11 @@ extension Record {
     }
 
     /// The fields not named in `known`, kept so a write never drops what a newer app added.
-    func fields(excluding known: Set<String>) -> [String: FieldValue] {
-        fields.filter { !known.contains($0.key) }
+    func fields(excluding known: [String]) -> [String: FieldValue] {
+        // Usually every field is known: no new dictionary then (a schema's names are a dozen at
+        // most, so a linear search beats hashing them into a set on every decode).
+        guard fields.keys.contains(where: { !known.contains($0) }) else { return [:] }
+        return fields.filter { !known.contains($0.key) }
     }
 }
 

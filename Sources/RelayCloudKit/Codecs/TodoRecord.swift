@@ -36,7 +36,7 @@ package struct TodoRecord: Sendable, Equatable {
         /// The app's schema.
         package init() {}
 
-        var fieldNames: Set<String> {
+        var fieldNames: [String] {
             [
                 title, notes, dueAt, timeZone, sound, repeatRule, status, snoozedUntil, completedAt, deletedAt, source,
                 createdAt, changedAt,

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where an exchange on the direct client goes: the URL taken apart, for requests the direct client
 /// takes (`DirectTarget.init` returns nil for the rest, which stay with libcurl and get its errors).
 ///
@@ -6,7 +8,7 @@
 /// dropped, as libcurl drops it.
 struct DirectTarget: Equatable {
     /// The schemes the direct client can speak.
-    enum Scheme: Equatable {
+    enum Scheme: Hashable, Sendable {
         case http
         /// TLS (`DirectChannel.tls`), HTTP/2 when the server's ALPN says `h2`.
         case https
@@ -33,15 +35,48 @@ struct DirectTarget: Equatable {
         var url = url
         guard let (scheme, authority, target) = url.withUTF8({ Self.split($0) }) else { return nil }
         self.scheme = scheme
-        guard let (host, port, literal) = Self.hostAndPort(authority[...], defaultPort: scheme == .http ? 80 : 443)
-        else { return nil }
-        self.host = host
-        self.port = port
-        self.literal = literal
+        guard let parsed = Self.parse(authority, scheme) else { return nil }
+        self.host = parsed.host
+        self.port = parsed.port
+        self.literal = parsed.literal
+        self.origin = parsed.origin
         self.authority = authority
         self.requestTarget = target
+    }
+
+    /// An authority taken apart.
+    private struct Authority: Sendable {
+        let host: String
+        let port: Int
+        let literal: IPAddress?
+        let origin: String
+    }
+
+    private struct AuthorityKey: Hashable, Sendable {
+        let scheme: Scheme
+        let authority: String
+    }
+
+    /// The relay calls a handful of origins (CloudKit, DynamoDB, KMS, STS), so each authority is
+    /// taken apart once (lower-casing, the literal check and the origin string cost as much as the
+    /// rest of the exchange's set-up). Bounded: emptied when full.
+    private static let parsedAuthorities = Mutex<[AuthorityKey: Authority]>([:])
+    private static let maxParsedAuthorities = 64
+
+    private static func parse(_ authority: String, _ scheme: Scheme) -> Authority? {
+        let key = AuthorityKey(scheme: scheme, authority: authority)
+        if let known = parsedAuthorities.withLock({ $0[key] }) { return known }
+        guard let (host, port, literal) = hostAndPort(authority[...], defaultPort: scheme == .http ? 80 : 443)
+        else { return nil }
         let shownHost = literal.map { $0.isIPv4 ? host : "[\(host)]" } ?? host
-        origin = (scheme == .http ? "http://" : "https://") + shownHost + ":\(port)"
+        let parsed = Authority(
+            host: host, port: port, literal: literal,
+            origin: (scheme == .http ? "http://" : "https://") + shownHost + ":\(port)")
+        parsedAuthorities.withLock { known in
+            if known.count >= maxParsedAuthorities { known.removeAll() }
+            known[key] = parsed
+        }
+        return parsed
     }
 
     /// The scheme, the authority and the request target (`/` added when the path is empty, the

@@ -41,44 +41,81 @@ extension H2Session {
 
     /// Fills `fieldBytes` and `fieldOffsets` (name start, name length, value start, value length)
     /// with the pseudo-header fields, the request's fields lower-cased and filtered, and
-    /// `content-length`.
+    /// `content-length`. The buffers are worked on as locals (swapped out and back: no copy), and
+    /// every field is checked and copied in one pass over its bytes: the path carries the web auth
+    /// token, and per-byte appends to a stored property paid an exclusivity check each.
     private func encodeFields(_ request: H2Request) throws(ClientError) {
-        fieldBytes.removeAll(keepingCapacity: true)
-        fieldOffsets.removeAll(keepingCapacity: true)
-        guard !request.method.isEmpty, request.method.utf8.allSatisfy({ ByteClass.token[Int($0)] }) else {
+        var bytes: [UInt8] = []
+        var offsets: [Int] = []
+        swap(&bytes, &fieldBytes)
+        swap(&offsets, &fieldOffsets)
+        defer {
+            swap(&bytes, &fieldBytes)
+            swap(&offsets, &fieldOffsets)
+        }
+        bytes.removeAll(keepingCapacity: true)
+        offsets.removeAll(keepingCapacity: true)
+        guard Self.append(":method", request.method, .token, &bytes, &offsets), !request.method.isEmpty else {
             throw .invalidRequest("the method is not an RFC 9110 token")
         }
-        guard request.path.utf8.first == UInt8(ascii: "/") || request.path == "*",
-            request.path.utf8.allSatisfy(ByteClass.isTargetByte),
-            !request.authority.isEmpty, request.authority.utf8.allSatisfy(ByteClass.isTargetByte),
-            !request.scheme.isEmpty, request.scheme.utf8.allSatisfy({ ByteClass.token[Int($0)] })
+        // A path from the root, or `*`.
+        guard Self.append(":scheme", request.scheme, .token, &bytes, &offsets), !request.scheme.isEmpty,
+            Self.append(":authority", request.authority, .target, &bytes, &offsets), !request.authority.isEmpty,
+            Self.append(":path", request.path, .target, &bytes, &offsets),
+            request.path.utf8.first == UInt8(ascii: "/") || request.path == "*"
         else { throw .invalidRequest("the scheme, authority or path cannot be sent") }
-        append(":method", request.method)
-        append(":scheme", request.scheme)
-        append(":authority", request.authority)
-        append(":path", request.path)
         for (name, value) in request.headers {
             guard !name.isEmpty, name.utf8.allSatisfy({ ByteClass.token[Int($0)] }) else {
                 throw .invalidRequest("a header name is not an RFC 9110 token")
             }
-            guard value.utf8.allSatisfy({ ByteClass.fieldValue[Int($0)] }) else {
+            if Self.isDropped(name, value) {
+                guard value.utf8.allSatisfy({ ByteClass.fieldValue[Int($0)] }) else {
+                    throw .invalidRequest("a header value has a control character")
+                }
+                continue
+            }
+            guard Self.append(name, value, .fieldValue, &bytes, &offsets) else {
                 throw .invalidRequest("a header value has a control character")
             }
-            if Self.isDropped(name, value) { continue }
-            append(name, value)
         }
         if !request.body.isEmpty || Self.hasBodySemantics(request.method) {
-            append("content-length", String(request.body.count))
+            _ = Self.append("content-length", String(request.body.count), .fieldValue, &bytes, &offsets)
         }
     }
 
-    private func append(_ name: String, _ value: String) {
-        fieldOffsets.append(fieldBytes.count)
-        fieldOffsets.append(name.utf8.count)
-        for byte in name.utf8 { fieldBytes.append(ByteClass.lowercased(byte)) }
-        fieldOffsets.append(fieldBytes.count)
-        fieldOffsets.append(value.utf8.count)
-        fieldBytes.append(contentsOf: value.utf8)
+    /// Which bytes a value may hold.
+    private enum ValueBytes {
+        /// RFC 9110 token characters (method, scheme).
+        case token
+        /// Visible ASCII (`:authority`, `:path`).
+        case target
+        /// A field value: no control byte but HTAB.
+        case fieldValue
+    }
+
+    /// Appends `name` lower-cased and `value`, and their offsets; false (with the field half
+    /// written, which the caller then throws away) when `value` has a byte `allowed` refuses.
+    private static func append(
+        _ name: String, _ value: String, _ allowed: ValueBytes, _ bytes: inout [UInt8], _ offsets: inout [Int]
+    ) -> Bool {
+        offsets.append(bytes.count)
+        offsets.append(name.utf8.count)
+        for byte in name.utf8 { bytes.append(ByteClass.lowercased(byte)) }
+        offsets.append(bytes.count)
+        offsets.append(value.utf8.count)
+        bytes.append(contentsOf: value.utf8)
+        let start = bytes.count - value.utf8.count
+        return bytes.withUnsafeBufferPointer { all in
+            let written = UnsafeBufferPointer(rebasing: all[start...])
+            switch allowed {
+            case .target:
+                return !written.contains { $0 <= 0x20 || $0 >= 0x7F }
+            case .token:
+                return ByteClass.token.withUnsafeBufferPointer { table in written.allSatisfy { table[Int($0)] } }
+            case .fieldValue:
+                return ByteClass.fieldValue.withUnsafeBufferPointer { table in written.allSatisfy { table[Int($0)] } }
+            }
+        }
     }
 
     /// By length first: most fields are compared with nothing.
