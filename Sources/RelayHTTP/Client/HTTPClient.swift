@@ -1,3 +1,4 @@
+import RelaySync
 import Synchronization
 
 /// The relay's one outbound HTTP client (CloudKit, AWS, client metadata documents), on libcurl's
@@ -26,7 +27,7 @@ package final class HTTPClient: Sendable {
     private let loop: ClientLoop
     private let direct: DirectLoop?
     /// Direct loops driven by server event loops (`hostedLoop(sharing:)`).
-    private let hosted = Mutex<[DirectLoop]>([])
+    private let hosted = Locked<[DirectLoop]>([])
     private let counters = ClientStatisticsCounters()
 
     /// Starts a client and its thread.

@@ -1,4 +1,4 @@
-import Synchronization
+import RelaySync
 
 /// Where an exchange on the direct client goes: the URL taken apart, for requests the direct client
 /// takes (`DirectTarget.init` returns nil for the rest, which stay with libcurl and get its errors).
@@ -60,7 +60,7 @@ struct DirectTarget: Equatable {
     /// The relay calls a handful of origins (CloudKit, DynamoDB, KMS, STS), so each authority is
     /// taken apart once (lower-casing, the literal check and the origin string cost as much as the
     /// rest of the exchange's set-up). Bounded: emptied when full.
-    private static let parsedAuthorities = Mutex<[AuthorityKey: Authority]>([:])
+    private static let parsedAuthorities = Locked<[AuthorityKey: Authority]>([:])
     private static let maxParsedAuthorities = 64
 
     private static func parse(_ authority: String, _ scheme: Scheme) -> Authority? {
