@@ -182,5 +182,6 @@ let package = Package(
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
     target.swiftSettings = settings
 }

@@ -21,13 +21,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from browser_walk import SIZES, Walk, walk_main  # noqa: E402
 from relay_flow import tool_call  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-# A page that is being replaced by the next one makes the element a waiter just found stale: keep waiting.
+# A page that is being replaced by the next one pulls its nodes from under a lookup: Chromium says
+# "stale element" or, as seen under load, "unhandled inspector error" (a plain WebDriverException).
+# A wait keeps asking through either; a page that never comes still fails at the timeout.
 # Long: Chromium shares two cores with the relay and the test process.
-PATIENCE = dict(timeout=30, ignored_exceptions=(StaleElementReferenceException,))
+PATIENCE = dict(timeout=30, ignored_exceptions=(StaleElementReferenceException, WebDriverException))
 
 APPS = ("Reading Lamp", "Planner Pro")
 WORDS = {
