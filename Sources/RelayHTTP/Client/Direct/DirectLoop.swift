@@ -93,7 +93,12 @@ final class DirectLoop: @unchecked Sendable {
             return (true, inbox.commands.count == 1)
         }
         guard accepted else {
-            finish(exchange, .failure(.shutDown))
+            // On the caller's thread: the loop's own state (`active`) is not touched, the exchange
+            // never reached it.
+            exchange.continuation?.resume(returning: .failure(.shutDown))
+            exchange.continuation = nil
+            statistics.inFlight.subtract(1, ordering: .relaxed)
+            statistics.completed.add(1, ordering: .relaxed)
             return
         }
         guard first else { return }
