@@ -57,14 +57,14 @@ package final class Server: Sendable {
             for _ in 0..<configuration.eventLoops {
                 let listener = try Socket.listen(host: configuration.host, port: port, backlog: configuration.backlog)
                 port = listener.port
-                let loop = try EventLoop(state: state, listenFD: listener.fd)
-                loop.guest = configuration.upstream?.hostedLoop(sharing: configuration.eventLoops)
-                loops.append(loop)
+                loops.append(try EventLoop(state: state, listenFD: listener.fd))
             }
         } catch {
             for loop in loops where loop.listenFD >= 0 { close(loop.listenFD) }
             throw error
         }
+        // Only once every listener is bound: a start that fails leaves the client nothing to keep.
+        for loop in loops { loop.guest = configuration.upstream?.hostedLoop(sharing: loops.count) }
         lifecycle.withLock {
             $0.loops = loops
             $0.running = loops.count

@@ -93,12 +93,8 @@ final class DirectLoop: @unchecked Sendable {
             return (true, inbox.commands.count == 1)
         }
         guard accepted else {
-            // On the caller's thread: the loop's own state (`active`) is not touched, the exchange
-            // never reached it.
-            exchange.continuation?.resume(returning: .failure(.shutDown))
-            exchange.continuation = nil
-            statistics.inFlight.subtract(1, ordering: .relaxed)
-            statistics.completed.add(1, ordering: .relaxed)
+            // On the caller's thread, so not `finish`: the exchange never reached the loop's state.
+            answer(exchange, .failure(.shutDown))
             return
         }
         guard first else { return }
@@ -224,9 +220,15 @@ final class DirectLoop: @unchecked Sendable {
 
     /// Resumes the caller's continuation (once) and forgets the exchange.
     func finish(_ exchange: DirectExchange, _ result: Result<ClientResponse, ClientError>) {
+        active[ObjectIdentifier(exchange)] = nil
+        answer(exchange, result)
+    }
+
+    /// Resumes the caller's continuation (once) and counts the exchange done; touches nothing
+    /// else of the loop, so any thread may call it for an exchange the loop never took.
+    private func answer(_ exchange: DirectExchange, _ result: Result<ClientResponse, ClientError>) {
         guard let continuation = exchange.continuation else { return }
         exchange.continuation = nil
-        active[ObjectIdentifier(exchange)] = nil
         statistics.inFlight.subtract(1, ordering: .relaxed)
         statistics.completed.add(1, ordering: .relaxed)
         continuation.resume(returning: result)
