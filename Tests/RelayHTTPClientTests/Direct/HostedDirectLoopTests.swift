@@ -32,6 +32,11 @@ import Testing
             }
         }
         router.get("/plain") { _ in .text("plain") }
+        return try server(router, client, drainMilliseconds: drainMilliseconds)
+    }
+
+    /// A started server on 2 loops with `client` as its upstream.
+    static func server(_ router: Router, _ client: HTTPClient, drainMilliseconds: Int = 30_000) throws -> Server {
         var configuration = ServerConfiguration(
             host: "127.0.0.1", port: 0, eventLoops: 2, drainTimeoutMilliseconds: drainMilliseconds)
         configuration.upstream = client
@@ -43,17 +48,13 @@ import Testing
     /// `count` GETs of `url` side by side from a client of its own: the bodies, or the errors.
     static func burst(_ url: String, count: Int) async throws -> [String] {
         let caller = try HTTPClient(configuration: HTTPClientConfiguration(directClient: true))
-        return await withTaskGroup(of: String.self) { group in
-            for _ in 0..<count {
-                group.addTask {
-                    do throws(ClientError) {
-                        return try await caller.send(ClientRequest(url: url, timeout: .seconds(60))).text
-                    } catch {
-                        return "\(error)"
-                    }
-                }
+        return await DirectHTTPSTests.burst(caller, count: count) { _ in ClientRequest(url: url, timeout: .seconds(60))
+        }
+        .map { result in
+            switch result {
+            case .success(let text): text
+            case .failure(let error): "\(error)"
             }
-            return await group.reduce(into: []) { $0.append($1) }
         }
     }
 
@@ -139,5 +140,59 @@ import Testing
         #expect(
             try await Self.burst("http://127.0.0.1:\(front.port)/plain", count: 8)
                 == Array(repeating: "plain", count: 8))
+    }
+
+    /// An upstream that never answers: the call's deadline ends it on time. The loop bounds its
+    /// wait by the guest's next deadline and turns it when one is due.
+    @Test func aCallsDeadlineEndsItOnTheLoop() async throws {
+        let silent = try ScriptedServer { _, _ in .hang }
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: true))
+        var router = Router()
+        router.get("/call") { _ in
+            let started = ContinuousClock.now
+            do {
+                _ = try await client.send(ClientRequest(url: silent.url("/"), timeout: .milliseconds(300)))
+                return .text("answered")
+            } catch {
+                return .text("\(error) after \((ContinuousClock.now - started).components.seconds < 2)")
+            }
+        }
+        let front = try Self.server(router, client)
+        defer { front.shutdown() }
+        let answers = try await Self.burst("http://127.0.0.1:\(front.port)/call", count: 2)
+        #expect(answers == Array(repeating: "\(ClientError.timedOut) after true", count: 2))
+        #expect(client.statistics.hostedExchanges == 2)
+        #expect(client.statistics.inFlight == 0)
+    }
+
+    /// A handler cancels its own call (a task group's child, on the loop): the hosted loop takes the
+    /// cancel through its wake-up and the call ends with `cancelled` at once.
+    @Test func aCancelledCallEndsAtOnce() async throws {
+        let silent = try ScriptedServer { _, _ in .hang }
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: true))
+        var router = Router()
+        router.get("/call") { _ in
+            let started = ContinuousClock.now
+            let outcome = await withTaskGroup(of: String.self) { group in
+                group.addTask {
+                    do throws(ClientError) {
+                        _ = try await client.send(ClientRequest(url: silent.url("/"), timeout: .seconds(30)))
+                        return "answered"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+                group.cancelAll()
+                return await group.next() ?? "none"
+            }
+            return .text("\(outcome) after \((ContinuousClock.now - started).components.seconds < 5)")
+        }
+        let front = try Self.server(router, client)
+        defer { front.shutdown() }
+        let answers = try await Self.burst("http://127.0.0.1:\(front.port)/call", count: 2)
+        #expect(answers == Array(repeating: "\(ClientError.cancelled) after true", count: 2))
+        #expect(client.statistics.hostedExchanges == 2)
+        #expect(client.statistics.inFlight == 0)
     }
 }
