@@ -41,7 +41,7 @@ package final class SQLiteStore: Store {
         package var maxBatchSize = 128
         /// How long the writer may wait for more writes before a commit while writes keep arriving,
         /// so that one fsync covers several of them (zero: never wait). An idle writer never waits.
-        package var groupCommitLinger: Duration = .microseconds(500)
+        package var groupCommitLinger: Duration = .milliseconds(2)
         /// How often expired items are purged in the background (nil: never on its own).
         package var purgeInterval: Duration? = .seconds(60)
         /// Items deleted per purge transaction, so a purge never holds the writer for long.
