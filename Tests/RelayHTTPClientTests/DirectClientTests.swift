@@ -81,6 +81,9 @@ import Testing
         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
         "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 0\r\n\r\n",
         "HTTP/1.1 101 Switching Protocols\r\n\r\n", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort",
+        "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nx",
+        "HTTP/1.1 200 OK\r\nContent-Length: ,\r\n\r\n", "HTTP/1.1 200 OK\r\nContent-Length: 1, ,2\r\n\r\nx",
+        "HTTP/1.1 200 OK\r\nContent-Encoding: identity, br\r\nContent-Length: 0\r\n\r\n",
     ])
     func malformedResponsesAreTransportFailures(response: String) async throws {
         let server = try ScriptedServer { _, _ in .reply(Array(response.utf8), close: true) }
@@ -91,6 +94,36 @@ import Testing
         } catch {
             guard case .transport = error else { throw error }
         }
+    }
+
+    /// Framing fields as lists (RFC 9110 §5.6.1): repeated equal lengths, `identity` codings, `close`
+    /// in any case among other connection options, the last transfer coding deciding chunked.
+    @Test func framingFieldsAreReadAsLists() async throws {
+        let server = try ScriptedServer { number, _ in
+            switch number {
+            case 1:
+                .reply(
+                    Array(
+                        "HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\ncontent-length: 2\r\nContent-Encoding: ,identity\r\n\r\nok"
+                            .utf8))
+            case 2:
+                .reply(
+                    Array(
+                        "HTTP/1.1 200 OK\r\nTRANSFER-ENCODING: foo,\r\nTransfer-Encoding: Chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n"
+                            .utf8))
+            case 3:
+                .reply(Array("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: keep-alive, CLOSE\r\n\r\nbye".utf8))
+            default:
+                .reply(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, foo\r\n\r\nto the end".utf8), close: true)
+            }
+        }
+        let client = try Self.client()
+        #expect(try await client.send(ClientRequest(url: server.url("/1"))).text == "ok")
+        #expect(try await client.send(ClientRequest(url: server.url("/2"))).text == "hi")
+        #expect(server.connections == 1, "both responses left the connection reusable")
+        #expect(try await client.send(ClientRequest(url: server.url("/3"))).text == "bye")
+        #expect(try await client.send(ClientRequest(url: server.url("/4"))).text == "to the end")
+        #expect(server.connections == 2, "Connection: close ended the first connection")
     }
 
     @Test func sizeLimitCountsChunkedBodiesAndHeads() async throws {

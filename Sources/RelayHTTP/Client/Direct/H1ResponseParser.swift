@@ -200,43 +200,104 @@ struct H1ResponseParser {
     }
 
     /// Decides how the body is framed and whether the connection can be reused (RFC 9112 §6.3).
+    /// One pass over the fields, no intermediate arrays or strings: this runs for every upstream
+    /// response. List elements are split on commas; an element with no bytes at all is skipped (as
+    /// `split` skips it), one of only spaces counts and trims to empty.
     private mutating func frame() throws(ClientError) {
-        keepAlive = version == "1.1" && !headers.contains("connection", token: "close")
-        for coding in headers.values("content-encoding") {
-            let value = coding.split(separator: ",").map { $0.trimmingOWS.lowercased() }
-            guard value.allSatisfy({ $0 == "identity" || $0.isEmpty }) else {
-                throw .transport("unrequested content coding")
+        var close = false
+        var codings = false
+        var lastCoding: Substring?
+        var lengthText: Substring?
+        var lengths = false
+        var conflictingLengths = false
+        for field in headers.fields {
+            switch Self.framingField(field.name) {
+            case .connection:
+                Self.forEachElement(field.value) { if Self.isToken($0, "close") { close = true } }
+            case .contentEncoding:
+                var unrequested = false
+                Self.forEachElement(field.value) { coding in
+                    if !coding.isEmpty && !Self.isToken(coding, "identity") { unrequested = true }
+                }
+                if unrequested { throw .transport("unrequested content coding") }
+            case .transferEncoding:
+                codings = true
+                Self.forEachElement(field.value) { lastCoding = $0 }
+            case .contentLength:
+                lengths = true
+                Self.forEachElement(field.value) { element in
+                    if let seen = lengthText, seen != element { conflictingLengths = true }
+                    lengthText = element
+                }
+            case nil:
+                continue
             }
         }
+        keepAlive = version == "1.1" && !close
         if isHead || status == 204 || status == 304 {
             state = .done
             return
         }
-        let codings = headers.values("transfer-encoding")
-        if !codings.isEmpty {
-            let last = codings.joined(separator: ",").split(separator: ",").last.map { $0.trimmingOWS.lowercased() }
-            if last == "chunked" {
+        if codings {
+            if let lastCoding, Self.isToken(lastCoding, "chunked") {
                 state = .chunked
-                if headers["content-length"] != nil { keepAlive = false }
+                if lengths { keepAlive = false }
             } else {
                 state = .untilClose
                 keepAlive = false
             }
             return
         }
-        let lengths = headers.values("content-length")
-        guard !lengths.isEmpty else {
+        guard lengths else {
             state = .untilClose
             keepAlive = false
             return
         }
-        let values = Set(lengths.flatMap { $0.split(separator: ",").map { String($0.trimmingOWS) } })
-        guard values.count == 1, let text = values.first, !text.isEmpty, text.utf8.count <= 15,
+        guard !conflictingLengths, let text = lengthText, !text.isEmpty, text.utf8.count <= 15,
             text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let length = Int(text)
         else { throw .transport("malformed Content-Length") }
         guard headBytes + length <= maxBytes else { throw .responseTooLarge(limit: maxBytes) }
         body.reserveCapacity(length)
         state = length == 0 ? .done : .length(remaining: length)
+    }
+
+    private enum FramingField { case connection, contentEncoding, transferEncoding, contentLength }
+
+    private static func framingField(_ name: String) -> FramingField? {
+        switch name.utf8.count {
+        case 10 where HTTPHeaders.equalsIgnoringCase(name, "connection"): .connection
+        case 16 where HTTPHeaders.equalsIgnoringCase(name, "content-encoding"): .contentEncoding
+        case 17 where HTTPHeaders.equalsIgnoringCase(name, "transfer-encoding"): .transferEncoding
+        case 14 where HTTPHeaders.equalsIgnoringCase(name, "content-length"): .contentLength
+        default: nil
+        }
+    }
+
+    /// Calls `body` with each comma-separated element of `value`, OWS trimmed, skipping elements
+    /// with no bytes at all.
+    private static func forEachElement(_ value: String, _ body: (Substring) -> Void) {
+        let bytes = value.utf8
+        var start = bytes.startIndex
+        var index = start
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: ",") {
+                if start != index { body(value[start..<index].trimmingOWS) }
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        if start != bytes.endIndex { body(value[start...].trimmingOWS) }
+    }
+
+    /// ASCII case-insensitive equality of a list element and a lowercase token.
+    private static func isToken(_ element: Substring, _ token: StaticString) -> Bool {
+        guard element.utf8.count == token.utf8CodeUnitCount else { return false }
+        var index = 0
+        for byte in element.utf8 {
+            guard ByteClass.lowercased(byte) == token.utf8Start[index] else { return false }
+            index += 1
+        }
+        return true
     }
 }
 
