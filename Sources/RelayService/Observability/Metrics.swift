@@ -10,25 +10,58 @@ package final class Metrics: Sendable {
         0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
     ]
 
-    private struct Family {
-        var help: String
-        var kind: String
-        var buckets: [Double]
+    /// A family and its series are classes, reached and changed only under `families`' lock: an
+    /// observation finds its series with two dictionary reads and changes it in place. (Mutating
+    /// through nested dictionary subscripts costs a heap-allocated accessor frame per level.)
+    ///
+    /// `@unchecked Sendable`: `series` (and every `Series`) is read and changed only under the lock;
+    /// the rest is immutable.
+    private final class Family: @unchecked Sendable {
+        let help: String
+        let kind: String
+        let buckets: [Double]
+        let labelNames: [String]
         var series: [[String]: Series] = [:]
-        var labelNames: [String]
+
+        init(help: String, kind: String, buckets: [Double], labelNames: [String]) {
+            self.help = help
+            self.kind = kind
+            self.buckets = buckets
+            self.labelNames = labelNames
+        }
+
+        /// The series for `labels`, created on first use.
+        func series(_ labels: [String]) -> Series {
+            if let existing = series[labels] { return existing }
+            let created = Series(buckets: buckets.count)
+            series[labels] = created
+            return created
+        }
     }
 
-    private struct Series {
+    /// `@unchecked Sendable`: read and changed only under `families`' lock.
+    private final class Series: @unchecked Sendable {
         var value: Double = 0
-        var bucketCounts: [Int] = []
+        var bucketCounts: [Int]
         var sum: Double = 0
         var count: Int = 0
 
-        mutating func record(_ value: Double, buckets: [Double]) {
+        init(buckets: Int) { bucketCounts = Array(repeating: 0, count: buckets) }
+
+        func record(_ value: Double, buckets: [Double]) {
             for index in buckets.indices where value <= buckets[index] { bucketCounts[index] += 1 }
             sum += value
             count += 1
         }
+    }
+
+    /// A series' numbers, copied out under the lock for rendering.
+    private struct SeriesValues {
+        var labels: [String]
+        var value: Double
+        var bucketCounts: [Int]
+        var sum: Double
+        var count: Int
     }
 
     private let families = Locked<[String: Family]>([:])
@@ -69,17 +102,16 @@ package final class Metrics: Sendable {
     /// Adds `amount` to a counter.
     package func increment(_ name: String, _ labels: [String] = [], by amount: Double = 1) {
         families.withLock { families in
-            families[name]?.series[labels, default: Series()].value += amount
+            guard let family = families[name] else { return }
+            family.series(labels).value += amount
         }
     }
 
     /// Records one observation in a histogram.
     package func observe(_ name: String, _ labels: [String] = [], _ value: Double) {
         families.withLock { families in
-            guard let buckets = families[name]?.buckets else { return }
-            // Mutated in place: copying the series out and back would copy its bucket array on every call.
-            families[name]!.series[labels, default: Series(bucketCounts: Array(repeating: 0, count: buckets.count))]
-                .record(value, buckets: buckets)
+            guard let family = families[name] else { return }
+            family.series(labels).record(value, buckets: family.buckets)
         }
     }
 
@@ -91,14 +123,25 @@ package final class Metrics: Sendable {
     /// The text exposition of every metric.
     package func render() -> String {
         var output = ""
-        let snapshot = families.withLock { $0 }
+        let snapshot = families.withLock { families in
+            families.mapValues { family in
+                (
+                    family: family,
+                    series: family.series.map {
+                        SeriesValues(
+                            labels: $0.key, value: $0.value.value, bucketCounts: $0.value.bucketCounts,
+                            sum: $0.value.sum, count: $0.value.count)
+                    }
+                )
+            }
+        }
         for name in snapshot.keys.sorted() {
-            let family = snapshot[name]!
+            let (family, allSeries) = snapshot[name]!
             output += "# HELP \(name) \(family.help)\n# TYPE \(name) \(family.kind)\n"
-            for labels in family.series.keys.sorted(by: {
-                $0.joined(separator: "\u{0}") < $1.joined(separator: "\u{0}")
+            for series in allSeries.sorted(by: {
+                $0.labels.joined(separator: "\u{0}") < $1.labels.joined(separator: "\u{0}")
             }) {
-                let series = family.series[labels]!
+                let labels = series.labels
                 let pairs = zip(family.labelNames, labels).map { "\($0)=\"\(Self.escape($1))\"" }
                 if family.kind == "counter" {
                     output += "\(name)\(Self.braces(pairs)) \(Self.format(series.value))\n"
