@@ -24,6 +24,18 @@ import Testing
         #expect(pairs?.first { $0.name == "ckAPIToken" }?.value == "a+b/c=")
     }
 
+    /// Every ASCII character and some multi-byte ones, alone, in runs and at both ends: only RFC 3986
+    /// unreserved characters stay as they are (Foundation's encoding with that set agrees).
+    @Test func everyCharacterOutsideTheUnreservedSetIsEncoded() throws {
+        var unreserved = CharacterSet()
+        unreserved.insert(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        let ascii = String(decoding: (1...127).map { UInt8($0) }, as: UTF8.self)
+        for text in [ascii, "é", "a/", "/a", "ab+cd", "東京/", "~~", "", "%%41", ascii + "é東京" + ascii] {
+            let expected = text.addingPercentEncoding(withAllowedCharacters: unreserved)
+            #expect(CloudKitURL.encode(text) == expected, "\(text)")
+        }
+    }
+
     @Test func urlComponentsWouldCorruptTheToken() throws {
         // The pitfall the hand encoding avoids (reference §2.2): URLComponents leaves + and / raw,
         // and a form decoder reads the + as a space.
