@@ -61,13 +61,25 @@ extension JSONValue {
         var string = string
         string.withUTF8 { bytes in
             var runStart = 0
-            for index in 0..<bytes.count {
+            var index = 0
+            while index < bytes.count {
+                // Eight bytes at a time while none of them needs escaping (a sealed token, a long text).
+                if index + 8 <= bytes.count,
+                    !needsEscape(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                {
+                    index += 8
+                    continue
+                }
                 let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                    index += 1
+                    continue
+                }
                 if runStart < index {
                     output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 }
-                runStart = index + 1
+                index += 1
+                runStart = index
                 output.append(UInt8(ascii: "\\"))
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
@@ -87,5 +99,15 @@ extension JSONValue {
             }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes in `word` is a control character, `"` or `\\` (the classic
+    /// SWAR tests: a byte below 0x20, or a zero byte after XOR with the character).
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let control = (word &- ones &* 0x20) & ~word & highs != 0
+        return control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
     }
 }

@@ -73,6 +73,37 @@ import Testing
         #expect(try JSONValue(parsing: written) == .string(string))
     }
 
+    /// Strings long enough for the eight-bytes-at-a-time scan: every ASCII character and a few
+    /// multi-byte ones at every position of a 19-byte string (so in either word and in the tail),
+    /// against escaping one character at a time.
+    @Test func everyCharacterIsEscapedAtEveryPositionOfALongString() throws {
+        func reference(_ string: String) -> String {
+            var written = "\""
+            for scalar in string.unicodeScalars {
+                switch scalar {
+                case "\"": written += "\\\""
+                case "\\": written += "\\\\"
+                case "\n": written += "\\n"
+                case "\r": written += "\\r"
+                case "\t": written += "\\t"
+                case _ where scalar.value < 0x20: written += String(format: "\\u%04x", scalar.value)
+                default: written.unicodeScalars.append(scalar)
+                }
+            }
+            return written + "\""
+        }
+        let specials = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) } + ["é", "日", "🙂"]
+        for special in specials {
+            for position in 0..<19 {
+                var characters = Array(repeating: Character("a"), count: 19)
+                characters[position] = special
+                let string = String(characters)
+                #expect(JSONValue.string(string).jsonString == reference(string), "\(Array(string.utf8))")
+                #expect(try JSONValue(parsing: reference(string)) == .string(string))
+            }
+        }
+    }
+
     @Test func roundTripsThroughWriteAndParse() throws {
         let value: JSONValue = [
             "nested": ["list": [1, "two", ["three": 3.25]], "empty": [:], "none": []], "u": "😀/</script>",
