@@ -139,9 +139,7 @@ struct JSONParser {
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 depth -= 1
-                let object = JSONObject(uniqueMembers: Array(members[start...]))
-                members.removeSubrange(start...)
-                return .object(object)
+                return .object(JSONObject(uniqueMembers: Self.take(&members, from: start)))
             } else {
                 throw fail("expected ',' or '}'")
             }
@@ -170,13 +168,24 @@ struct JSONParser {
             } else if bytes[index] == UInt8(ascii: "]") {
                 index += 1
                 depth -= 1
-                let array = Array(elements[start...])
-                elements.removeSubrange(start...)
-                return .array(array)
+                return .array(Self.take(&elements, from: start))
             } else {
                 throw fail("expected ',' or ']'")
             }
         }
+    }
+
+    /// The scratch entries from `start` on, removed from `scratch`. An outermost container
+    /// (`start` 0) takes the whole buffer: copying the slice out would share the buffer, and the
+    /// removal would then copy whatever is left (the rest of the scratch starts over).
+    private static func take<Element>(_ scratch: inout [Element], from start: Int) -> [Element] {
+        guard start > 0 else {
+            defer { scratch = [] }
+            return scratch
+        }
+        let taken = Array(scratch[start...])
+        scratch.removeSubrange(start...)
+        return taken
     }
 
     mutating func parseNumber() throws(JSONParseError) -> JSONValue {

@@ -40,7 +40,7 @@ struct Write: Sendable {
     }
 
     /// The outcome given the live item stored under `key` now (nil when missing or expired).
-    func apply(to current: Item?) throws(StoreError) -> Outcome {
+    func apply(to current: consuming Item?) throws(StoreError) -> Outcome {
         switch change {
         case .put(let attributes, let expiresAt):
             let encoded = try StoreLimits.encode(attributes)  // an oversized item is invalid whatever is stored
@@ -50,7 +50,7 @@ struct Write: Sendable {
             return .store(item, encoded: encoded)
         case .update(let update):
             try requireCondition(current)
-            guard var item = current else { throw .conditionFailed }
+            guard var item = consume current else { throw .conditionFailed }
             for (name, value) in update.set { item.attributes[name] = value }
             for name in update.remove { item.attributes[name] = nil }
             switch update.expiresAt {

@@ -9,7 +9,10 @@ import RelayVault
 /// grant's version) before the grant's next call starts. A successful call's answer does not wait
 /// for that save: the save is the remainder of the grant's turn (`GrantSerializer.runWithRemainder`), and
 /// graceful shutdown waits for it (`Application.waitUntilStopped`).
-struct GrantSession: CloudKitSession {
+///
+/// A class: a tool call copies its session into closures and an `any CloudKitSession` several times,
+/// and a struct of ten references was boxed and retained field by field on every copy.
+final class GrantSession: CloudKitSession {
     let grant: BearerGrant
     /// The presented access token: the vault derives the token-binding key from it.
     let token: String
@@ -20,6 +23,20 @@ struct GrantSession: CloudKitSession {
     let observer: UpstreamObserver
     /// Decides what a 401 AUTHENTICATION_FAILED means (the person's session, or the API token).
     let credentials: APITokenMonitor
+
+    init(
+        grant: BearerGrant, token: String, oauth: AuthorizationServer, vault: Vault, serializer: GrantSerializer,
+        states: GrantStates, observer: UpstreamObserver, credentials: APITokenMonitor
+    ) {
+        self.grant = grant
+        self.token = token
+        self.oauth = oauth
+        self.vault = vault
+        self.serializer = serializer
+        self.states = states
+        self.observer = observer
+        self.credentials = credentials
+    }
 
     private var context: SealContext {
         SealContext(purpose: cloudKitTokenPurpose, userId: grant.userID, grantId: grant.grantID)

@@ -62,17 +62,18 @@ enum ItemTable {
             expiresAt: statement.isNull(2) ? nil : statement.int(2))
     }
 
-    /// Writes `item`. `replacing` is the live row the write read (nil: none, or an expired one):
+    /// Writes `item`. `replacingExpiry` is the expiry of the live row the write read (nil: no live
+    /// row, or an expired one):
     /// a live row is changed with an `UPDATE` that names `expires_at` only when the expiry changes,
     /// because assigning that column, even to its own value, makes SQLite delete and re-insert the
     /// row's entry in `items_expires_at`, one more page in the WAL for every commit (a rotated
     /// token's save changes nothing but `attrs` and `version`).
-    static func store(_ connection: SQLiteConnection, _ item: Item, encoded: [UInt8], replacing current: Item?)
+    static func store(_ connection: SQLiteConnection, _ item: Item, encoded: [UInt8], replacingExpiry: Int??)
         throws(StoreError)
     {
         let statement: SQLiteStatement
-        switch current {
-        case .some(let current) where current.expiresAt == item.expiresAt:
+        switch replacingExpiry {
+        case .some(let expiry) where expiry == item.expiresAt:
             statement = try connection.prepared("UPDATE items SET attrs = ?3, version = ?4 WHERE pk = ?1 AND sk = ?2")
         case .some:
             statement = try connection.prepared(

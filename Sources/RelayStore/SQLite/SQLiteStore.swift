@@ -237,10 +237,13 @@ package final class SQLiteStore: Store {
         let clock = self.clock
         return try await threads.write { (connection) throws(StoreError) -> Write.Outcome in
             let current = try ItemTable.fetchLive(connection, write.key, now: clock.epochSeconds())
-            let outcome = try write.apply(to: current)
+            let storedExpiry = current.map(\.expiresAt)
+            // Handed over, not shared: an update then changes the row's attributes in place
+            // instead of copying them first.
+            let outcome = try write.apply(to: consume current)
             switch outcome {
             case .store(let item, let encoded):
-                try ItemTable.store(connection, item, encoded: encoded, replacing: current)
+                try ItemTable.store(connection, item, encoded: encoded, replacingExpiry: storedExpiry)
             case .remove: try ItemTable.remove(connection, write.key)  // also clears an expired row
             }
             return outcome
