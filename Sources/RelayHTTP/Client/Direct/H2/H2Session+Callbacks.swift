@@ -54,6 +54,8 @@ private let h2Header: nghttp2_on_header_callback = { _, frame, name, nameLength,
         // nghttp2 lets only `:status` (three digits) through in a response.
         if nameLength == 7 { stream.status = valueBytes.reduce(0) { $0 * 10 + Int($1 &- 48) } }
     } else if stream.status >= 200 {
+        // Room for a typical head at once, not growth at 1, 2, 4 and 8 fields (as the HTTP/1.1 parser).
+        if stream.headers.count == 0 { stream.headers.reserveCapacity(16) }
         stream.headers.add(String(decoding: nameBytes, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self))
         if nameLength == 14, valueLength <= 12, nameBytes.elementsEqual("content-length".utf8) {
             // nghttp2 checked the digits and holds the DATA to them: the body grows once, not
