@@ -178,45 +178,9 @@ package enum CloudKitURL {
 
     /// Percent-encodes everything but RFC 3986 unreserved characters (`+` → `%2B`, `/` → `%2F`,
     /// `=` → `%3D`). Works on bytes: a 1 KB token is encoded on every call.
-    package static func encode(_ text: String) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count * 3 / 2)
-        appendEncoded(text, to: &output)
-        return String(decoding: output, as: UTF8.self)
-    }
+    package static func encode(_ text: String) -> String { PercentEncoding.encode(text) }
 
-    /// Unreserved runs are copied whole (a token is mostly letters and digits); only the bytes
-    /// between them are appended one by one.
     private static func appendEncoded(_ text: String, to output: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for index in 0..<bytes.count where !isUnreserved(bytes[index]) {
-                if runStart < index {
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                }
-                let byte = bytes[index]
-                output.append(UInt8(ascii: "%"))
-                output.append(hexDigit(byte >> 4))
-                output.append(hexDigit(byte & 0x0F))
-                runStart = index + 1
-            }
-            if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
-        }
-    }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"):
-            true
-        default: false
-        }
-    }
-
-    /// An uppercase hexadecimal digit for `nibble` (0–15).
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+        PercentEncoding.append(text, to: &output)
     }
 }

@@ -43,24 +43,7 @@ package enum FormDecoding {
     }
 
     /// Percent-encodes a component for a query string or form body (everything but unreserved).
-    package static func encode(_ string: String) -> String {
-        var output = ""
-        output.reserveCapacity(string.utf8.count)
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                output.unicodeScalars.append("%")
-                output.unicodeScalars.append(hex[Int(byte >> 4)])
-                output.unicodeScalars.append(hex[Int(byte & 0x0F)])
-            }
-        }
-        return output
-    }
+    package static func encode(_ string: String) -> String { PercentEncoding.encode(string) }
 
     /// Encodes pairs as `a=1&b=2`.
     package static func encode(_ pairs: [(String, String)]) -> String {

@@ -27,6 +27,29 @@ import Testing
         #expect(decoded.map(\.value) == ["https://a.example/cb?x=1&y=2", "a b+c/="])
     }
 
+    /// Every byte on its own and inside runs of unreserved ones, against RFC 3986 §2.3 written out
+    /// here (not the code's own table); `kept` leaves one more byte alone.
+    @Test func percentEncodingLeavesOnlyUnreservedBytes() {
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        func expected(_ bytes: [UInt8], kept: UInt8? = nil) -> String {
+            bytes.map { unreserved.contains($0) || $0 == kept ? String(UnicodeScalar($0)) : "%" + hex($0) }.joined()
+        }
+        func hex(_ byte: UInt8) -> String {
+            let digits = Array("0123456789ABCDEF")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+        }
+        for byte in UInt8.min...UInt8.max {
+            let input: [UInt8] = Array("ab".utf8) + [byte] + Array("cd".utf8) + [byte]
+            #expect(PercentEncoding.encode(bytes: input) == expected(input))
+            #expect(PercentEncoding.isUnreserved(byte) == unreserved.contains(byte))
+        }
+        #expect(PercentEncoding.encode("/a b/é+=") == "%2Fa%20b%2F%C3%A9%2B%3D")
+        #expect(PercentEncoding.encode("/a b/", keeping: UInt8(ascii: "/")) == "/a%20b/")
+        var output = Array("x=".utf8)
+        PercentEncoding.append("1/2", to: &output)
+        #expect(String(decoding: output, as: UTF8.self) == "x=1%2F2")
+    }
+
     @Test func requestQueryAndFormBodyErrorsAreHTTPErrors() {
         let bad = Request(method: .get, target: "/x?a=%zz")
         #expect(throws: HTTPError.self) { try bad.query() }

@@ -29,7 +29,7 @@ struct WebIdentityCredentialSource: AWSCredentialSource {
             ("Action", "AssumeRoleWithWebIdentity"), ("Version", "2011-06-15"), ("RoleArn", roleARN),
             ("RoleSessionName", sessionName), ("WebIdentityToken", token),
         ]
-        let body = form.map { "\(SigV4Encoding.uriEncode($0.0.utf8))=\(SigV4Encoding.uriEncode($0.1.utf8))" }
+        let body = form.map { "\(SigV4Encoding.uriEncode($0.0))=\(SigV4Encoding.uriEncode($0.1))" }
             .joined(separator: "&")
         let request = ClientRequest(
             method: .post, url: endpoint.base + "/",

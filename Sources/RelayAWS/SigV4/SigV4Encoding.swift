@@ -1,32 +1,20 @@
+import RelayHTTP
+
 /// The string rules of SigV4: URI encoding, path normalization, timestamps and hex.
 enum SigV4Encoding {
     /// RFC 3986 unreserved characters: the only bytes left unencoded.
-    static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"):
-            true
-        default: false
-        }
-    }
+    static func isUnreserved(_ byte: UInt8) -> Bool { PercentEncoding.isUnreserved(byte) }
 
-    private static let upperHex = Array("0123456789ABCDEF".utf8)
     private static let lowerHex = Array("0123456789abcdef".utf8)
 
     /// Percent-encodes every byte but the unreserved ones (and `/` when `keepSlash`), with
     /// uppercase hex digits, as SigV4 requires.
-    static func uriEncode<Bytes: Sequence<UInt8>>(_ bytes: Bytes, keepSlash: Bool = false) -> String {
-        var output: [UInt8] = []
-        for byte in bytes {
-            if isUnreserved(byte) || (keepSlash && byte == UInt8(ascii: "/")) {
-                output.append(byte)
-            } else {
-                output += [UInt8(ascii: "%"), upperHex[Int(byte >> 4)], upperHex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
+    static func uriEncode(_ text: String, keepSlash: Bool = false) -> String {
+        PercentEncoding.encode(text, keeping: keepSlash ? UInt8(ascii: "/") : nil)
     }
+
+    /// The same for raw bytes (a decoded query component need not be UTF-8).
+    static func uriEncode(bytes: [UInt8]) -> String { PercentEncoding.encode(bytes: bytes) }
 
     /// Decodes `%XX` escapes; a `%` not followed by two hex digits stays as it is.
     static func percentDecode(_ text: Substring) -> [UInt8] {

@@ -44,7 +44,7 @@ package struct SigV4Signer: Sendable {
         let canonicalRequest = [
             request.method,
             SigV4Encoding.uriEncode(
-                (normalizesPath ? SigV4Encoding.normalizePath(request.path) : request.path).utf8, keepSlash: true),
+                normalizesPath ? SigV4Encoding.normalizePath(request.path) : request.path, keepSlash: true),
             Self.canonicalQuery(request.query),
             canonicalHeaders,
             signedHeaders,
@@ -102,8 +102,8 @@ package struct SigV4Signer: Sendable {
         query.split(separator: "&", omittingEmptySubsequences: true)
             .map { pair -> (String, String) in
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = SigV4Encoding.uriEncode(SigV4Encoding.percentDecode(parts[0]))
-                let value = parts.count > 1 ? SigV4Encoding.uriEncode(SigV4Encoding.percentDecode(parts[1])) : ""
+                let name = SigV4Encoding.uriEncode(bytes: SigV4Encoding.percentDecode(parts[0]))
+                let value = parts.count > 1 ? SigV4Encoding.uriEncode(bytes: SigV4Encoding.percentDecode(parts[1])) : ""
                 return (name, value)
             }
             .sorted {

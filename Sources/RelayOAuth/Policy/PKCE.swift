@@ -1,4 +1,5 @@
 import RelayCrypto
+import RelayHTTP
 
 /// Proof Key for Code Exchange (RFC 7636), S256 only: `plain` lets anyone who sees the
 /// authorization request redeem the code, so it is refused like any unknown method.
@@ -10,7 +11,7 @@ enum PKCE {
 
     /// Whether `verifier` is 43–128 characters of `[A-Z a-z 0-9 - . _ ~]` (RFC 7636 §4.1).
     static func isValidVerifier(_ verifier: String) -> Bool {
-        (43...128).contains(verifier.utf8.count) && verifier.utf8.allSatisfy(isUnreserved)
+        (43...128).contains(verifier.utf8.count) && verifier.utf8.allSatisfy(PercentEncoding.isUnreserved)
     }
 
     /// Whether `verifier` is well formed and hashes to `challenge`, compared in constant time.
@@ -22,15 +23,5 @@ enum PKCE {
     /// The S256 challenge of a verifier (clients and tests).
     static func challenge(for verifier: String) -> String {
         Base64URL.encode(SHA256.hash(verifier))
-    }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"):
-            true
-        default: false
-        }
     }
 }
