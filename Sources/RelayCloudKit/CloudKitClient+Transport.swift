@@ -20,6 +20,7 @@ struct CloudKitReply: Sendable {
     }
 
     /// The body of a records operation (`records`, `continuationMarker`), decoded without a tree.
+    @inline(never)
     func decodeRecords<Value: Sendable>(
         _ decode: (RecordsBody) -> Value
     ) throws(CloudKitError) -> CloudKitResponse<Value> {
@@ -88,6 +89,18 @@ extension CloudKitClient {
     }
 
     private func attemptOnce(_ method: HTTPMethod, url: String, body: JSONValue?) async -> Outcome {
+        let response: ClientResponse
+        do {
+            response = try await http.send(request(method, url: url, body: body))
+        } catch {
+            return Outcome(result: .failure(Self.transportError(error)))
+        }
+        return Self.outcome(of: response)
+    }
+
+    /// Built outside `attemptOnce`'s async frame (see `lookupBody`).
+    @inline(never)
+    private func request(_ method: HTTPMethod, url: String, body: JSONValue?) -> ClientRequest {
         var request = ClientRequest(
             method: method, url: url, headers: ["Accept": "application/json"],
             connectTimeout: configuration.connectTimeout, timeout: configuration.timeout,
@@ -96,12 +109,11 @@ extension CloudKitClient {
             request.headers.add("Content-Type", "application/json")
             request.body = body.bytes
         }
-        let response: ClientResponse
-        do {
-            response = try await http.send(request)
-        } catch {
-            return Outcome(result: .failure(Self.transportError(error)))
-        }
+        return request
+    }
+
+    @inline(never)
+    private static func outcome(of response: ClientResponse) -> Outcome {
         let header =
             response.headers["x-apple-cloudkit-web-auth-token"] ?? response.headers["x-apple-cloudkit-session"]
         let rotated = header.flatMap { $0.isEmpty ? nil : CloudKitWebAuthToken($0) }

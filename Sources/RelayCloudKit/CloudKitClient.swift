@@ -8,7 +8,7 @@ import RelayJSON
 ///
 /// Reads (users/caller, query, lookup, zones/list, changes/zone) retry throttling and outages a
 /// bounded number of times with jitter; writes never retry.
-package struct CloudKitClient: Sendable {
+package final class CloudKitClient: Sendable {
     /// The settings it runs with.
     package let configuration: CloudKitConfiguration
     let http: HTTPClient
@@ -104,13 +104,22 @@ package struct CloudKitClient: Sendable {
     package func lookup(
         _ recordNames: [String], desiredKeys: [String]? = nil, token: CloudKitWebAuthToken
     ) async throws(CloudKitError) -> CloudKitResponse<[RecordResult]> {
+        let body = lookupBody(recordNames, desiredKeys: desiredKeys)
+        let reply = try await call(.post, "records/lookup", token: token, body: body, idempotent: true)
+        return try reply.decodeRecords(\.results)
+    }
+
+    /// Synchronous steps of an async operation are not inlined into it: their temporaries stay on
+    /// the thread's stack rather than in the task's frame, which past the task allocator's ~1 KB
+    /// slab is a malloc of its own on every call.
+    @inline(never)
+    private func lookupBody(_ recordNames: [String], desiredKeys: [String]?) -> JSONValue {
         var body: JSONObject = [
             "zoneID": ["zoneName": .string(configuration.zoneName)],
             "records": .array(recordNames.map { ["recordName": .string($0)] }),
         ]
         if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map { .string($0) }) }
-        let reply = try await call(.post, "records/lookup", token: token, body: .object(body), idempotent: true)
-        return try reply.decodeRecords(\.results)
+        return .object(body)
     }
 
     /// Runs operations in order with `atomic: false`: each item succeeds or fails on its own, so

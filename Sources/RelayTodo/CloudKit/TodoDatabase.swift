@@ -7,9 +7,10 @@ import RelayCloudKit
 /// Queries (`TodoQueries`) need what `deploy/cloudkit/schema.ckdb` declares: `recordName` QUERYABLE on `Todo`,
 /// `todoId` QUERYABLE on `Occurrence`. A zone that does not exist yet (the app never synced) reads as empty.
 struct TodoDatabase: Sendable {
-    let client: CloudKitClient
-    let schema: RecordSchema
+    let environment: TodoToolEnvironment
     let session: any CloudKitSession
+    var client: CloudKitClient { environment.client }
+    var schema: RecordSchema { environment.schema }
     /// Most Todo records a listing reads (10 pages of 200).
     static let maxListed = 2000
 
@@ -26,7 +27,14 @@ struct TodoDatabase: Sendable {
         let accountName = schema.account.recordName
         var names = [accountName]
         for name in (id.map { [$0] } ?? []) + occurrences where !names.contains(name) { names.append(name) }
-        let found = try await lookup(names)
+        return try snapshot(of: try await lookup(names), accountName: accountName, id: id, occurrences: occurrences)
+    }
+
+    /// The decoding half of `snapshot(id:occurrences:)`, kept out of its async frame (see `records(in:)`).
+    @inline(never)
+    private func snapshot(
+        of found: [String: Record], accountName: String, id: String?, occurrences: [String]
+    ) throws(CloudKitError) -> Snapshot {
         var snapshot = Snapshot(account: account(found[accountName]), todo: nil, occurrences: [:])
         if let id, let record = found[id] { snapshot.todo = try todo(record) }
         for name in occurrences {
@@ -47,6 +55,14 @@ struct TodoDatabase: Sendable {
             guard error.kind == .zoneNotFound else { throw error }
             return [:]
         }
+        return try Self.records(in: results)
+    }
+
+    /// The records found, by name. Not inlined into the async caller: what a synchronous step
+    /// keeps stays on the thread's stack instead of growing the task's frame (a frame past the task
+    /// allocator's ~1 KB slab is a malloc of its own on every call).
+    @inline(never)
+    private static func records(in results: [RecordResult]) throws(CloudKitError) -> [String: Record] {
         var found: [String: Record] = [:]
         for result in results {
             switch result {

@@ -20,8 +20,7 @@ package struct TodoTool<Principal: TodoPrincipal>: Tool {
 
     /// Runs the tool for `context.principal`.
     package func call(_ arguments: JSONObject, context: ToolContext<Principal>) async throws -> ToolResult {
-        let database = TodoDatabase(
-            client: environment.client, schema: environment.schema, session: context.principal.session)
+        let database = TodoDatabase(environment: environment, session: context.principal.session)
         let structured: JSONValue
         do {
             structured = try await body(.object(arguments), database, environment.now())
@@ -38,11 +37,19 @@ package struct TodoTool<Principal: TodoPrincipal>: Tool {
     }
 }
 
-/// What the tools share.
-struct TodoToolEnvironment: Sendable {
+/// What the tools share. A class: every call's async frames hold a reference to it, not a
+/// 700-byte copy of the schema and client (frames over the task allocator's ~1 KB slab are each a
+/// malloc of their own).
+final class TodoToolEnvironment: Sendable {
     let client: CloudKitClient
     let schema: RecordSchema
     let clock: @Sendable () -> Date
+
+    init(client: CloudKitClient, schema: RecordSchema, clock: @escaping @Sendable () -> Date) {
+        self.client = client
+        self.schema = schema
+        self.clock = clock
+    }
 
     /// The clock's reading to the millisecond, as CloudKit stores it, so results show what was written.
     func now() -> Date { Date(cloudKitMilliseconds: clock().cloudKitMilliseconds) }

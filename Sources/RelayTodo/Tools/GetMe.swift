@@ -58,7 +58,9 @@ package enum GetMe {
         _ = try ArgumentObject(arguments, field: "", allowed: [])
     }
 
-    /// The result's `structuredContent`.
+    /// The result's `structuredContent`. Not inlined into the async tool body: the literal's
+    /// temporaries would make its task frame 4 KB, a malloc of its own on every call.
+    @inline(never)
     package static func result(account: Account, now: Date) -> JSONValue {
         let rules = account.rules
         let today = rules.today(now: now)

@@ -7,6 +7,8 @@ import RelayHTTP
 final class FakeH2Server {
     struct Request {
         var fields: [(name: String, value: String)] = []
+        /// The fields that came as never-indexed literals (RFC 7541 §6.2.3), by name.
+        var neverIndexed: Set<String> = []
         var body: [UInt8] = []
         var complete = false
         func field(_ name: String) -> String? { fields.first { $0.name == name }?.value }
@@ -111,13 +113,15 @@ private func server(_ userData: UnsafeMutableRawPointer?) -> FakeH2Server {
     Unmanaged<FakeH2Server>.fromOpaque(userData!).takeUnretainedValue()
 }
 
-private let serverHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
+private let serverHeader: nghttp2_on_header_callback = {
+    _, frame, name, nameLength, value, valueLength, flags, userData in
     let id = frame!.pointee.hd.stream_id
+    let name = String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self)
     server(userData).requests[id, default: .init()].fields.append(
-        (
-            String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-            String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
-        ))
+        (name, String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)))
+    if flags & UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) != 0 {
+        server(userData).requests[id, default: .init()].neverIndexed.insert(name)
+    }
     return 0
 }
 

@@ -71,4 +71,25 @@ import Testing
         #expect(pair.server.requests[options]?.field(":path") == "*")
         #expect(pair.server.requests[options]?.field("te") == "trailers")
     }
+
+    /// RFC 7541 §7.1.3: a secret goes as a never-indexed literal, kept out of both sides' HPACK
+    /// tables. Read back as nghttp2's server decoder reports each field's representation.
+    @Test func secretsAreNeverIndexedAndTheRestIs() throws {
+        let pair = try H2Pair()
+        let token = String(repeating: "Ab0+/=", count: 200)
+        let withQuery = try pair.client.submit(
+            H2Request(
+                method: "POST", authority: "api.example.com", path: "/records/lookup?ckWebAuthToken=\(token)",
+                headers: [
+                    "Content-Type": "application/json", "Authorization": "Bearer secret", "Cookie": "s=1",
+                    "Proxy-Authorization": "Basic eDp5",
+                ],
+                body: Array("{}".utf8)))
+        let plain = try pair.client.submit(H2Request(authority: "api.example.com", path: "/plain"))
+        try pair.exchange()
+        let sensitive = try #require(pair.server.requests[withQuery])
+        #expect(sensitive.neverIndexed == [":path", "authorization", "cookie", "proxy-authorization"])
+        #expect(sensitive.field(":path") == "/records/lookup?ckWebAuthToken=\(token)")
+        #expect(try #require(pair.server.requests[plain]).neverIndexed.isEmpty)
+    }
 }

@@ -19,12 +19,12 @@ extension H2Session {
         let id = fieldBytes.withUnsafeMutableBufferPointer { bytes in
             fieldVectors.removeAll(keepingCapacity: true)
             let base = bytes.baseAddress!
-            for index in stride(from: 0, to: fieldOffsets.count, by: 4) {
+            for index in stride(from: 0, to: fieldOffsets.count, by: 5) {
                 fieldVectors.append(
                     nghttp2_nv(
                         name: base + fieldOffsets[index], value: base + fieldOffsets[index + 2],
                         namelen: fieldOffsets[index + 1], valuelen: fieldOffsets[index + 3],
-                        flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                        flags: UInt8(truncatingIfNeeded: fieldOffsets[index + 4])))
             }
             return fieldVectors.withUnsafeBufferPointer { vectors in
                 withUnsafePointer(to: &provider) { provider in
@@ -39,9 +39,12 @@ extension H2Session {
         return id
     }
 
-    /// Fills `fieldBytes` and `fieldOffsets` (name start, name length, value start, value length)
-    /// with the pseudo-header fields, the request's fields lower-cased and filtered, and
-    /// `content-length`. The buffers are worked on as locals (swapped out and back: no copy), and
+    /// Fills `fieldBytes` and `fieldOffsets` (name start, name length, value start, value length,
+    /// nghttp2 flags) with the pseudo-header fields, the request's fields lower-cased and filtered,
+    /// and `content-length`. Fields that carry secrets (a path with a query: CloudKit's tokens ride
+    /// there; credentials and cookies) are never indexed (RFC 7541 §7.1.3): they stay out of both
+    /// sides' HPACK tables, so no later request's compressed size can reveal them, and a 1 KB
+    /// token that changes on every call does not evict the fields that do repeat. The buffers are worked on as locals (swapped out and back: no copy), and
     /// every field is checked and copied in one pass over its bytes: the path carries the web auth
     /// token, and per-byte appends to a stored property paid an exclusivity check each.
     private func encodeFields(_ request: H2Request) throws(ClientError) {
@@ -61,7 +64,9 @@ extension H2Session {
         // A path from the root, or `*`.
         guard Self.append(":scheme", request.scheme, .token, &bytes, &offsets), !request.scheme.isEmpty,
             Self.append(":authority", request.authority, .target, &bytes, &offsets), !request.authority.isEmpty,
-            Self.append(":path", request.path, .target, &bytes, &offsets),
+            Self.append(
+                ":path", request.path, .target, &bytes, &offsets,
+                neverIndexed: request.path.utf8.contains(UInt8(ascii: "?"))),
             request.path.utf8.first == UInt8(ascii: "/") || request.path == "*"
         else { throw .invalidRequest("the scheme, authority or path cannot be sent") }
         for (name, value) in request.headers {
@@ -74,7 +79,7 @@ extension H2Session {
                 }
                 continue
             }
-            guard Self.append(name, value, .fieldValue, &bytes, &offsets) else {
+            guard Self.append(name, value, .fieldValue, &bytes, &offsets, neverIndexed: Self.isSensitive(name)) else {
                 throw .invalidRequest("a header value has a control character")
             }
         }
@@ -96,7 +101,8 @@ extension H2Session {
     /// Appends `name` lower-cased and `value`, and their offsets; false (with the field half
     /// written, which the caller then throws away) when `value` has a byte `allowed` refuses.
     private static func append(
-        _ name: String, _ value: String, _ allowed: ValueBytes, _ bytes: inout [UInt8], _ offsets: inout [Int]
+        _ name: String, _ value: String, _ allowed: ValueBytes, _ bytes: inout [UInt8], _ offsets: inout [Int],
+        neverIndexed: Bool = false
     ) -> Bool {
         offsets.append(bytes.count)
         offsets.append(name.utf8.count)
@@ -104,6 +110,7 @@ extension H2Session {
         offsets.append(bytes.count)
         offsets.append(value.utf8.count)
         bytes.append(contentsOf: value.utf8)
+        offsets.append(Int(neverIndexed ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue))
         let start = bytes.count - value.utf8.count
         return bytes.withUnsafeBufferPointer { all in
             let written = UnsafeBufferPointer(rebasing: all[start...])
@@ -115,6 +122,17 @@ extension H2Session {
             case .fieldValue:
                 return ByteClass.fieldValue.withUnsafeBufferPointer { table in written.allSatisfy { table[Int($0)] } }
             }
+        }
+    }
+
+    /// Credentials and cookies (RFC 7541 §7.1.3 names them): sent as never-indexed literals.
+    private static func isSensitive(_ name: String) -> Bool {
+        let same = HTTPHeaders.equalsIgnoringCase
+        switch name.utf8.count {
+        case 6: return same(name, "cookie")
+        case 13: return same(name, "authorization")
+        case 19: return same(name, "proxy-authorization")
+        default: return false
         }
     }
 
