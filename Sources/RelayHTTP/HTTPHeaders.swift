@@ -40,7 +40,12 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
     }
 
     /// Removes every field called `name`.
-    package mutating func remove(_ name: String) { fields.removeAll { Self.equalsIgnoringCase($0.name, name) } }
+    package mutating func remove(_ name: String) {
+        // Removing nothing from shared fields (a response built from static headers) would copy
+        // them for nothing, and `set`'s append would then copy them again, larger.
+        guard fields.contains(where: { Self.equalsIgnoringCase($0.name, name) }) else { return }
+        fields.removeAll { Self.equalsIgnoringCase($0.name, name) }
+    }
 
     /// Whether a comma-separated header such as `Connection` lists `token` (case-insensitive).
     package func contains(_ name: String, token: String) -> Bool {

@@ -1,8 +1,12 @@
 extension JSONValue {
     /// The compact UTF-8 encoding of this value.
-    package var bytes: [UInt8] {
+    package var bytes: [UInt8] { bytes(reservingCapacity: 256) }
+
+    /// The compact encoding, written into room for `capacity` bytes at first (a caller that expects
+    /// a large document saves the growth at 256, 512, 1,024… with a copy each).
+    package func bytes(reservingCapacity capacity: Int) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(256)
+        output.reserveCapacity(capacity)
         write(into: &output)
         return output
     }

@@ -12,7 +12,9 @@ package enum JSONRPCEncoding {
     /// result gets its `resultType` and `_meta` without copying the result value.
     package static func result(id: JSONRPCID, _ result: JSONValue, members: [UInt8]? = nil) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(128)
+        // A tool result (its JSON twice: structured and as text) is 1–2 KB: room for it at once,
+        // not growth at 128, 256, 512 and 1,024 bytes with a copy each.
+        output.reserveCapacity(2048)
         output.append(contentsOf: head)
         id.write(into: &output)
         output.append(contentsOf: resultKey)

@@ -19,7 +19,9 @@ package struct ToolResult: Sendable, Equatable {
     /// A successful structured result. The text block carries the same JSON (for clients before
     /// 2025-06-18), unless `text` is given.
     package static func structured(_ object: JSONObject, text: String? = nil) -> ToolResult {
-        ToolResult(content: [.text(text ?? JSONValue.object(object).jsonString)], structuredContent: object)
+        // A structured result is usually past 512 bytes: room for 1 KB at once.
+        let text = text ?? String(decoding: JSONValue.object(object).bytes(reservingCapacity: 1024), as: UTF8.self)
+        return ToolResult(content: [.text(text)], structuredContent: object)
     }
 
     /// A successful text-only result.
