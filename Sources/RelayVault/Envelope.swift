@@ -17,7 +17,7 @@ enum Envelope {
     }
 
     static func seal(
-        _ payload: [UInt8], kind: Kind, header: [UInt8] = [], key: SymmetricKey, context: EncryptionContext
+        _ payload: [UInt8], kind: Kind, header: [UInt8] = [], key: SymmetricKey, context: some CanonicalContext
     ) throws(VaultError) -> [UInt8] {
         let prefix = [version] + header
         do {
@@ -31,7 +31,7 @@ enum Envelope {
 
     /// Opens an envelope whose header is `headerLength` bytes after the version byte.
     static func open(
-        _ envelope: [UInt8], kind: Kind, headerLength: Int = 0, key: SymmetricKey, context: EncryptionContext
+        _ envelope: [UInt8], kind: Kind, headerLength: Int = 0, key: SymmetricKey, context: some CanonicalContext
     ) throws(VaultError) -> [UInt8] {
         try checkVersion(envelope)
         let prefixLength = 1 + headerLength
@@ -52,7 +52,7 @@ enum Envelope {
     }
 
     /// `label ‖ 0 ‖ prefix ‖ canonical context`, written into one buffer.
-    private static func authenticatedData(_ kind: Kind, prefix: [UInt8], context: EncryptionContext) -> [UInt8] {
+    private static func authenticatedData(_ kind: Kind, prefix: [UInt8], context: some CanonicalContext) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(kind.rawValue.utf8.count + 1 + prefix.count + 128)
         output.append(contentsOf: kind.rawValue.utf8)

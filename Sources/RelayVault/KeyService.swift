@@ -48,7 +48,12 @@ package struct WrappedKey: Sendable, Equatable, CustomStringConvertible {
     package var description: String { "WrappedKey(\(bytes.count) bytes)" }
 }
 
-extension Dictionary where Key == String, Value == String {
+/// What an envelope's AAD ends with: an encryption context in its canonical encoding.
+protocol CanonicalContext {
+    func writeCanonicalBytes(to output: inout [UInt8])
+}
+
+extension Dictionary: CanonicalContext where Key == String, Value == String {
     /// An unambiguous encoding for authenticated data: entries sorted by the UTF-8 bytes of the
     /// name, each as `u32 length ‖ name ‖ u32 length ‖ value` (big-endian lengths).
     var canonicalBytes: [UInt8] {
@@ -68,7 +73,7 @@ extension Dictionary where Key == String, Value == String {
         }
     }
 
-    private static func append(_ part: String, to output: inout [UInt8]) {
+    static func append(_ part: String, to output: inout [UInt8]) {
         withUnsafeBytes(of: UInt32(part.utf8.count).bigEndian) { output.append(contentsOf: $0) }
         output.append(contentsOf: part.utf8)
     }

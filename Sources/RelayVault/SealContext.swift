@@ -61,3 +61,20 @@ package struct Sealed: Sendable {
     /// Bind this to a token with `Vault.bindToToken`; never store it as is.
     package let wrappedKey: WrappedKey
 }
+
+extension SealContext: CanonicalContext {
+    /// `encryptionContext.writeCanonicalBytes(to:)`, byte for byte, without building the dictionary
+    /// and sorting it: the names in UTF-8 order are grantId, keyVersion, purpose, userId. Every
+    /// tool call opens and seals an envelope with this context.
+    func writeCanonicalBytes(to output: inout [UInt8]) {
+        output.reserveCapacity(output.count + 64 + grantId.utf8.count + purpose.utf8.count + userId.utf8.count)
+        EncryptionContext.append("grantId", to: &output)
+        EncryptionContext.append(grantId, to: &output)
+        EncryptionContext.append("keyVersion", to: &output)
+        EncryptionContext.append(String(keyVersion), to: &output)
+        EncryptionContext.append("purpose", to: &output)
+        EncryptionContext.append(purpose, to: &output)
+        EncryptionContext.append("userId", to: &output)
+        EncryptionContext.append(userId, to: &output)
+    }
+}

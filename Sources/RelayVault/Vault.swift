@@ -58,7 +58,7 @@ package final class Vault: Sendable {
             try await keyService.generateDataKey(context: context.encryptionContext)
         }
         let sealed = try Envelope.seal(
-            secret, kind: .sealedGrant, key: dataKey.plaintext, context: context.encryptionContext)
+            secret, kind: .sealedGrant, key: dataKey.plaintext, context: context)
         return Sealed(grant: SealedGrant(bytes: sealed), wrappedKey: dataKey.wrapped)
     }
 
@@ -68,7 +68,7 @@ package final class Vault: Sendable {
     {
         let envelope = try Envelope.seal(
             wrappedKey.bytes, kind: .tokenBound, key: try bindingKey(token: token, purpose: context.purpose),
-            context: context.encryptionContext)
+            context: context)
         return TokenBoundKey(bytes: envelope)
     }
 
@@ -78,7 +78,7 @@ package final class Vault: Sendable {
     {
         let bytes = try Envelope.open(
             bound.bytes, kind: .tokenBound, key: try bindingKey(token: token, purpose: context.purpose),
-            context: context.encryptionContext)
+            context: context)
         return WrappedKey(bytes: bytes)
     }
 
@@ -95,10 +95,10 @@ package final class Vault: Sendable {
         _ sealed: SealedGrant, tokenBoundKey: TokenBoundKey, token: String, context: SealContext
     ) async throws(VaultError) -> [UInt8] {
         if let key = cache?.lookup(token: token, context: context) {
-            return try Envelope.open(sealed.bytes, kind: .sealedGrant, key: key, context: context.encryptionContext)
+            return try Envelope.open(sealed.bytes, kind: .sealedGrant, key: key, context: context)
         }
         let key = try await dataKey(tokenBoundKey: tokenBoundKey, token: token, context: context)
-        let secret = try Envelope.open(sealed.bytes, kind: .sealedGrant, key: key, context: context.encryptionContext)
+        let secret = try Envelope.open(sealed.bytes, kind: .sealedGrant, key: key, context: context)
         cache?.insert(token: token, context: context, key: key)  // only a key that opened the grant
         return secret
     }
@@ -115,7 +115,7 @@ package final class Vault: Sendable {
             key = try await dataKey(tokenBoundKey: tokenBoundKey, token: token, context: context)
         }
         return SealedGrant(
-            bytes: try Envelope.seal(secret, kind: .sealedGrant, key: key, context: context.encryptionContext))
+            bytes: try Envelope.seal(secret, kind: .sealedGrant, key: key, context: context))
     }
 
     /// Drops the cached data key of a token (on revocation or grant deletion).

@@ -25,6 +25,25 @@ import Testing
         #expect(EncryptionContext().canonicalBytes.isEmpty)
     }
 
+    /// A `SealContext` writes its context without the dictionary: the same bytes as the dictionary
+    /// it stands for (the pinned ones above), whatever the lengths, digits and characters.
+    @Test func sealContextWritesTheDictionarysBytes() {
+        var pinned: [UInt8] = [7]
+        SealContext(purpose: "p", userId: "u1", grantId: "g", keyVersion: 1).writeCanonicalBytes(to: &pinned)
+        #expect(pinned == [7] + expectedCanonical)
+        let contexts = [
+            SealContext(purpose: "", userId: "", grantId: "", keyVersion: 0),
+            SealContext(purpose: "cloudkit-web-auth-token", userId: String(repeating: "a", count: 300), grantId: "é✓"),
+            SealContext(purpose: "x", userId: "y", grantId: "z", keyVersion: 1_234_567),
+            SealContext(purpose: "x", userId: "y", grantId: "z", keyVersion: -1),
+        ]
+        for context in contexts {
+            var direct: [UInt8] = []
+            context.writeCanonicalBytes(to: &direct)
+            #expect(direct == context.encryptionContext.canonicalBytes)
+        }
+    }
+
     /// A box sealed by hand with `label ‖ 0 ‖ version ‖ canonical context` as AAD opens as an
     /// envelope of that kind, and the same box does not open under another kind or context.
     @Test func envelopeAssociatedDataIsPinned() throws {

@@ -64,11 +64,16 @@ struct LogKind: Hashable {
 
 /// The budget's bookkeeping for the current window; the logger keeps it under its lock.
 struct LogSampler {
-    private struct Tally {
+    /// A class: a line of a known kind updates its tally in place, where a struct was copied out of
+    /// the dictionary and back (its sample event field by field) on every request's line. Only
+    /// touched under the logger's lock, as the sampler itself.
+    private final class Tally: @unchecked Sendable {
         /// An event carrying only the kind's fields, for the summary line.
-        var sample: LogEvent
+        let sample: LogEvent
         var written = 0
         var suppressed = 0
+
+        init(sample: LogEvent) { self.sample = sample }
     }
 
     let budget: LogBudget
@@ -90,7 +95,7 @@ struct LogSampler {
         var summaries: [LogEvent] = []
         if now - windowStart >= Double(budget.windowSeconds) { summaries = endWindow(now: now) }
         let kind = LogKind(event)
-        if var tally = tallies[kind] {
+        if let tally = tallies[kind] {
             let write = tally.written < budget.linesPerKind && written < budget.linesPerWindow
             if write {
                 tally.written += 1
@@ -99,7 +104,6 @@ struct LogSampler {
                 tally.suppressed += 1
                 suppressedTotal += 1
             }
-            tallies[kind] = tally
             return (write, summaries)
         }
         guard tallies.count < budget.maxKinds else {
@@ -107,7 +111,7 @@ struct LogSampler {
             suppressedTotal += 1
             return (false, summaries)
         }
-        var tally = Tally(sample: Self.sample(of: event))
+        let tally = Tally(sample: Self.sample(of: event))
         let write = written < budget.linesPerWindow
         if write {
             tally.written = 1
