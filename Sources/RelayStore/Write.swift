@@ -99,7 +99,9 @@ package enum StoreLimits {
 
     /// The attributes as compact JSON, if within the size limit.
     package static func encode(_ attributes: JSONObject) throws(StoreError) -> [UInt8] {
-        let bytes = JSONValue.object(attributes).bytes
+        // A grant's row (its sealed CloudKit token alone is ~1.4 KB), rewritten on every tool call
+        // when CloudKit rotates the token: room for it at once, not growth through 256…2,048 bytes.
+        let bytes = JSONValue.object(attributes).bytes(reservingCapacity: 4096)
         guard bytes.count <= maximumAttributeBytes else {
             throw .invalid("attributes exceed \(maximumAttributeBytes) bytes")
         }
