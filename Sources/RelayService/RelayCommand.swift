@@ -158,6 +158,7 @@ package enum RelayCommand {
             print(banner())
             fflush(nil)
             await application.waitUntilStopped()
+            await application.backends.close()
             application.logger.close()
             return 0
         } catch {

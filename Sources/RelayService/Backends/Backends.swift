@@ -28,6 +28,15 @@ package struct Backends: Sendable {
     /// The process's metrics; `buildApplication` adds its own to them.
     package let metrics: Metrics
 
+    /// Closes the store once nothing uses it any more (after the drain): a SQLite store finishes
+    /// its queued writes and checkpoints its WAL into the database file, so a stopped relay leaves
+    /// one self-contained file behind (a copy or backup of it alone then has every save). Other
+    /// stores hold nothing to flush.
+    package func close() async {
+        let base = (store as? TimedStore)?.base ?? store
+        await (base as? SQLiteStore)?.close()
+    }
+
     /// The authorization server's secrets: the newest pepper hashes, the one before it is still tried.
     package var oauthSecrets: OAuthSecrets { Self.oauthSecrets(peppers: peppers, userIDKey: userIDKey) }
 
