@@ -4,6 +4,25 @@ import Testing
 
 /// `H2Session` against an nghttp2 server session in memory: requests and responses end to end.
 @Suite struct H2SessionExchangeTests {
+    /// Long field names CloudKit sends on every answer come back as the literal names (not a heap
+    /// string each); names that only look alike (same length, another byte) are kept as sent.
+    @Test func longFieldNamesComeBackAsSent() throws {
+        let pair = try H2Pair()
+        let fields = [
+            ("x-apple-cloudkit-web-auth-token", "rotated+/="),
+            ("access-control-expose-headers", "X-Apple-Request-UUID"),
+            ("x-apple-request-uuid", "u-1"), ("x-apple-request-uuie", "near miss"),
+            ("x-some-other-long-field-name", "kept"), ("date", "Thu, 03 Dec 2026 23:08:40 GMT"),
+        ]
+        pair.server.onRequest = { server, stream, _ in server.respond(stream, fields: fields, body: [1]) }
+        let id = try pair.client.submit(H2Request(authority: "example.com"))
+        try pair.exchange()
+        let response = try #require(pair.response(id))
+        #expect(response.headers.fields.map(\.name) == fields.map(\.0) + ["content-length"])
+        #expect(response.headers.fields.map(\.value) == fields.map(\.1) + ["1"])
+        #expect(response.headers["X-Apple-CloudKit-Web-Auth-Token"] == "rotated+/=")
+    }
+
     @Test func requestAndResponseGoEndToEnd() throws {
         let pair = try H2Pair()
         pair.server.onRequest = { server, stream, _ in

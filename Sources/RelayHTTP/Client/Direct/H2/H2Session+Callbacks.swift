@@ -56,7 +56,7 @@ private let h2Header: nghttp2_on_header_callback = { _, frame, name, nameLength,
     } else if stream.status >= 200 {
         // Room for a typical head at once, not growth at 1, 2, 4 and 8 fields (as the HTTP/1.1 parser).
         if stream.headers.count == 0 { stream.headers.reserveCapacity(16) }
-        stream.headers.add(String(decoding: nameBytes, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self))
+        stream.headers.add(h2FieldName(nameBytes), String(decoding: valueBytes, as: UTF8.self))
         if nameLength == 14, valueLength <= 12, nameBytes.elementsEqual("content-length".utf8) {
             // nghttp2 checked the digits and holds the DATA to them: the body grows once, not
             // log2(size) times with a copy each (only up to the limit, which fails the stream).
@@ -65,6 +65,23 @@ private let h2Header: nghttp2_on_header_callback = { _, frame, name, nameLength,
         }
     }
     return 0
+}
+
+/// Response field names longer than a small string (15 bytes) that CloudKit sends on every
+/// answer: the literal, not a new heap string per response. HTTP/2 names arrive lower-cased.
+private let h2KnownLongNames: [String] = [
+    "access-control-expose-headers", "x-apple-cloudkit-version", "x-apple-cloudkit-web-auth-token",
+    "x-apple-request-uuid", "x-responding-instance", "strict-transport-security", "x-apple-cloudkit-session",
+    "access-control-allow-origin", "x-content-type-options",
+]
+
+private func h2FieldName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    if bytes.count > 15 {
+        for known in h2KnownLongNames where known.utf8.count == bytes.count && known.utf8.elementsEqual(bytes) {
+            return known
+        }
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 private let h2DataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, id, data, length, userData in
