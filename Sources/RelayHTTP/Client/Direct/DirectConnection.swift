@@ -78,6 +78,8 @@ final class DirectConnection {
     var filled = 0
     /// When it went idle (ms, monotonic), for the idle age limit.
     var idleSince: Int64 = 0
+    /// Whether it is in `DirectLoop.flushQueue`: HTTP/2 frames submitted this round, sent at its end.
+    var flushQueued = false
 
     static let inboundSize = 16 * 1024
 

@@ -69,7 +69,29 @@ extension DirectLoop {
         exchange.connection = connection
         exchange.sawResponse = false
         connection.streams[id] = exchange
-        flushTLS(connection)
+        queueFlush(connection)
+    }
+
+    /// The connection's frames go out at the end of this round (`turn`), with those of every other
+    /// stream the round submits to it.
+    func queueFlush(_ connection: DirectConnection) {
+        guard !connection.flushQueued else { return }
+        connection.flushQueued = true
+        flushQueue.append(connection)
+    }
+
+    /// Sends what the round's submits queued (a connection closed meanwhile has nothing to send).
+    func flushQueuedConnections() {
+        guard !flushQueue.isEmpty else { return }
+        var index = 0
+        // A flush may fail a connection and start its exchanges elsewhere, queueing more.
+        while index < flushQueue.count {
+            let connection = flushQueue[index]
+            index += 1
+            connection.flushQueued = false
+            flushTLS(connection)
+        }
+        flushQueue.removeAll(keepingCapacity: true)
     }
 
     /// The request as HTTP/2 sends it: the fields `H1Request` would send (its `User-Agent`,

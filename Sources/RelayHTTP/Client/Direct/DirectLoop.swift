@@ -51,6 +51,10 @@ final class DirectLoop: @unchecked Sendable {
     /// Plaintext out of a TLS session, and HTTP/2 frames on their way into one.
     var plainScratch: [UInt8] = []
     var frameScratch: [UInt8] = []
+    /// HTTP/2 connections with streams submitted this round: their frames go out together at the
+    /// round's end (`flushQueuedConnections`), one TLS record and one `send` for every request the
+    /// round started rather than one each.
+    var flushQueue: [DirectConnection] = []
     var idleCount = 0
     var active: [ObjectIdentifier: DirectExchange] = [:]
     /// Exchanges waiting for a name's addresses, by `host port`.
@@ -143,11 +147,13 @@ final class DirectLoop: @unchecked Sendable {
         for command in commandScratch { handle(command) }
         commandScratch.removeAll(keepingCapacity: true)
         if stopping {
+            flushQueuedConnections()
             shutDownEverything()
             return false
         }
         let now = Self.monotonicMilliseconds()
         if nextDeadline <= now { sweep(now: now) }
+        flushQueuedConnections()
         return true
     }
 
