@@ -146,6 +146,43 @@ final class LowPriorityTests: XCTestCase {
             XCTAssertEqual(tally.keptBodyBytes.load(ordering: .relaxed), 0)
         }
     }
+
+    /// A low-priority request whose client waits for `100 Continue` before sending its body is
+    /// answered without it (RFC 9110 §10.1.1): the final status, `Connection: close`, the body never
+    /// asked for. A body sent anyway is read and dropped by the lingering close, so the answer is
+    /// not lost to a reset. Another client's `Expect` still gets its `100 Continue`.
+    func testALowPriorityRequestWaitingForContinueIsAnsweredWithoutIt() async throws {
+        let tally = Tally()
+        try await withServer(configuration(perRound: 1), router: router(tally)) { server in
+            let port = server.port
+            try await onOwnThread {
+                let waiting = try RawClient(port: port, source: Self.flooder, receiveTimeout: 10)
+                try waiting.send(
+                    "POST /register HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+                let refused = try waiting.readResponse()
+                XCTAssertEqual(refused.status, 429, "a 100 Continue asked for a body the server drops")
+                XCTAssertEqual(refused.header("connection")?.lowercased(), "close")
+                XCTAssertTrue(refused.text.hasSuffix("dropped=true"), refused.text)
+                XCTAssertTrue(waiting.isClosedByServer())
+
+                let late = try RawClient(port: port, source: Self.flooder, receiveTimeout: 10)
+                try late.send(
+                    "POST /register HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+                XCTAssertEqual(try late.readResponse().status, 429)
+                // The client sends its body after all (as curl does after a second): no reset.
+                try late.send("hello")
+                XCTAssertTrue(late.isClosedByServer())
+
+                let other = try RawClient(port: port, receiveTimeout: 10)
+                try other.send("POST /echo HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+                XCTAssertEqual(try other.readResponse().status, 100)
+                try other.send("ok")
+                XCTAssertEqual(try other.readResponse().text, "ok")
+            }
+            XCTAssertEqual(tally.flagged.load(ordering: .relaxed), 2)
+            XCTAssertEqual(tally.keptBodyBytes.load(ordering: .relaxed), 0)
+        }
+    }
 }
 
 /// Runs blocking socket code on a thread of its own, off the cooperative pool.

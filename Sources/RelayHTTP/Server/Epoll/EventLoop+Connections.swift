@@ -57,6 +57,12 @@ extension EventLoop {
                 connection.inputNeedsMore = true
                 triageHead(connection)
                 if connection.parser.takeContinueRequest() {
+                    if connection.headVerdict == true, let head = connection.parser.pendingHead {
+                        // Refused from its head, and the client holds its body back until asked:
+                        // it is answered without being asked, and the connection then closes.
+                        dispatchWithoutBody(connection, head: head)
+                        return
+                    }
                     connection.output.append(contentsOf: ResponseSerializer.continueLine)
                     markDirty(connection)
                 }
@@ -126,6 +132,25 @@ extension EventLoop {
     }
 
     private func isLowPriority(_ request: Request) -> Bool { state.configuration.lowPriority?(request) ?? false }
+
+    /// A low-priority request that sent `Expect: 100-continue` and is waiting: RFC 9110 §10.1.1 lets
+    /// a server answer with the final status instead of `100 (Continue)`. Its body is never asked
+    /// for, so the connection cannot carry another request (the client may still send the body, or
+    /// not): the answer says `Connection: close`, and the lingering close reads and drops whatever
+    /// follows. The request waits its turn like any other low-priority one.
+    private func dispatchWithoutBody(_ connection: Connection, head: HTTPRequestHead) {
+        connection.busy = true
+        connection.timer = .none
+        connection.inputNeedsMore = false
+        connection.keepAlive = false
+        connection.headVerdict = nil
+        var request = Request(
+            method: head.method, target: head.target, version: head.version, headers: head.headers,
+            origin: state.configuration.trustedProxies.origin(peer: connection.peer, headers: head.headers))
+        request.bodyDropped = true
+        connection.deferred = ParsedRequest(request: request, http10KeepAlive: false, omitBody: head.method == .head)
+        lowPriority.append(connection)
+    }
 
     /// While a body is still arriving: asks once whether its request is low priority (from the
     /// head alone), and if it is, stops keeping the body.
