@@ -102,6 +102,39 @@ struct SQLiteStoreTests {
         #expect(!FileManager.default.fileExists(atPath: path), "close() created a database that was removed")
     }
 
+    /// Text parameters are bound from buffers the statements keep between executions (no copy by
+    /// SQLite). Values that grow past a slot, shrink below what it held, pass the slot limit (then
+    /// SQLite copies them), or are empty are each read back exactly, through the same cached
+    /// statements, and queries by prefix see the keys they were written under.
+    @Test func boundTextIsReadBackExactlyWhateverItsSizeOrder() async throws {
+        let directory = try temporaryDirectory(prefix: "relay-store")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await SQLiteStore.open(path: directory.appendingPathComponent("relay.db").path)
+        let sizes = [3, 0, 200, 5, 5_000, 40, SQLiteStatement.maxSlotBytes + 1_000, 7, 100_000, 1]
+        var written: [ItemKey: String] = [:]
+        for (index, size) in sizes.enumerated() {
+            let text = String((0..<size).map { Character(UnicodeScalar(UInt8(97 + ($0 + index) % 26))) })
+            let key = ItemKey(
+                pk: "P#" + String(repeating: "k", count: sizes[sizes.count - 1 - index] % 300), sk: "S#\(index)")
+            _ = try await store.put(key, attributes: ["text": .string(text)])
+            written[key] = text
+            // Each read goes through the statement the earlier, differently sized, reads used.
+            for (earlier, value) in written {
+                #expect(try await store.get(earlier)?.attributes["text"] == .string(value), "\(earlier)")
+            }
+            let updated = try await store.update(
+                key, ItemUpdate(set: ["text": .string(text + "!")]), condition: .versionEquals(1))
+            #expect(updated.attributes["text"] == .string(text + "!"))
+            written[key] = text + "!"
+        }
+        for (key, value) in written {
+            let page = try await store.query(Query(pk: key.pk, skPrefix: "S#"))
+            #expect(page.items.contains { $0.sk == key.sk && $0.attributes["text"] == .string(value) }, "\(key)")
+        }
+        #expect(try await store.integrityCheck() == ["ok"])
+        await store.close()
+    }
+
     @Test func purgesExpiredItemsInTheBackground() async throws {
         let directory = try temporaryDirectory(prefix: "relay-store")
         defer { try? FileManager.default.removeItem(at: directory) }

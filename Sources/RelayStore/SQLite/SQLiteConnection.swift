@@ -92,15 +92,28 @@ final class SQLiteConnection: @unchecked Sendable {
 }
 
 /// A prepared statement, finalized in `deinit`. Used only by its connection's thread.
+///
+/// Text up to `maxSlotBytes` is bound from a buffer the statement owns, one per parameter and kept
+/// for its next execution (`SQLITE_STATIC`): SQLite reads it in place instead of copying it into a
+/// `malloc` of its own on every bind (the writer bound a grant's 1–2 KB row and its two keys on
+/// every rotated token). A slot is only written when its parameter is bound again and freed only
+/// after the statement is finalized, so SQLite never holds a pointer to memory that changed or
+/// went away. Longer text is copied by SQLite as before (`SQLITE_TRANSIENT`).
 final class SQLiteStatement {
     private let handle: OpaquePointer
+    private var slots: [UnsafeMutableRawBufferPointer]
+    static let maxSlotBytes = 16 * 1024
 
     init(_ handle: OpaquePointer) {
         self.handle = handle
+        slots = Array(
+            repeating: UnsafeMutableRawBufferPointer(start: nil, count: 0),
+            count: Int(sqlite3_bind_parameter_count(handle)))
     }
 
     deinit {
         sqlite3_finalize(handle)
+        for slot in slots { slot.deallocate() }
     }
 
     func bind(_ index: Int32, _ text: String) {
@@ -114,10 +127,29 @@ final class SQLiteStatement {
     }
 
     private func bind(_ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-        // A non-nil pointer even for "" so SQLite binds an empty string, not NULL.
-        let pointer = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(bitPattern: 1)!
+        let slot = Int(index) - 1
+        guard slots.indices.contains(slot), bytes.count <= Self.maxSlotBytes else {
+            // A non-nil pointer even for "" so SQLite binds an empty string, not NULL.
+            let pointer = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(bitPattern: 1)!
+            sqlite3_bind_text(
+                handle, index, pointer.assumingMemoryBound(to: CChar.self), Int32(bytes.count), relay_sqlite_transient()
+            )
+            return
+        }
+        var buffer = slots[slot]
+        var replaced: UnsafeMutableRawBufferPointer?
+        if buffer.count < max(bytes.count, 1) {
+            replaced = buffer
+            // Room to grow into, bounded: a slot never holds more than `maxSlotBytes`.
+            buffer = UnsafeMutableRawBufferPointer.allocate(
+                byteCount: max(64, min(bytes.count * 2, Self.maxSlotBytes)), alignment: 1)
+            slots[slot] = buffer
+        }
+        if let source = bytes.baseAddress { buffer.baseAddress!.copyMemory(from: source, byteCount: bytes.count) }
         sqlite3_bind_text(
-            handle, index, pointer.assumingMemoryBound(to: CChar.self), Int32(bytes.count), relay_sqlite_transient())
+            handle, index, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+        // The old slot goes only once the parameter no longer points into it.
+        replaced?.deallocate()
     }
 
     func bind(_ index: Int32, _ value: Int) {
