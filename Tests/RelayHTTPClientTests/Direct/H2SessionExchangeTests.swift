@@ -23,6 +23,30 @@ import Testing
         #expect(response.headers["X-Apple-CloudKit-Web-Auth-Token"] == "rotated+/=")
     }
 
+    /// Values that repeat from response to response (`date`, `content-type`…) are reused when their
+    /// bytes match and read back as sent when they change, stream after stream on one connection.
+    @Test func repeatingFieldValuesComeBackAsSent() throws {
+        let pair = try H2Pair()
+        let answers: [[(String, String)]] = [
+            [("date", "Thu, 03 Dec 2026 23:08:40 GMT"), ("content-type", "application/json; charset=UTF-8")],
+            [("date", "Thu, 03 Dec 2026 23:08:40 GMT"), ("content-type", "application/json; charset=UTF-8")],
+            [("date", "Thu, 03 Dec 2026 23:08:41 GMT"), ("content-type", "application/json; charset=UTF-16")],
+            [("date", "Thu, 03 Dec 2026 23:08:41 GMT"), ("content-type", "text/plain")],
+            [("date", "short"), ("content-type", "application/json; charset=UTF-8")],
+        ]
+        var next = 0
+        pair.server.onRequest = { server, stream, _ in
+            server.respond(stream, fields: answers[next], body: [1])
+            next += 1
+        }
+        for fields in answers {
+            let id = try pair.client.submit(H2Request(authority: "example.com"))
+            try pair.exchange()
+            let response = try #require(pair.response(id))
+            #expect(response.headers.fields.map(\.value) == fields.map(\.1) + ["1"])
+        }
+    }
+
     @Test func requestAndResponseGoEndToEnd() throws {
         let pair = try H2Pair()
         pair.server.onRequest = { server, stream, _ in

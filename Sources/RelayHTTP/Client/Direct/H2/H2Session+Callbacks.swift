@@ -56,7 +56,8 @@ private let h2Header: nghttp2_on_header_callback = { _, frame, name, nameLength,
     } else if stream.status >= 200 {
         // Room for a typical head at once, not growth at 1, 2, 4 and 8 fields (as the HTTP/1.1 parser).
         if stream.headers.count == 0 { stream.headers.reserveCapacity(16) }
-        stream.headers.add(h2FieldName(nameBytes), String(decoding: valueBytes, as: UTF8.self))
+        let fieldName = h2FieldName(nameBytes)
+        stream.headers.add(fieldName, h2FieldValue(valueBytes, named: fieldName, in: session))
         if nameLength == 14, valueLength <= 12, nameBytes.elementsEqual("content-length".utf8) {
             // nghttp2 checked the digits and holds the DATA to them: the body grows once, not
             // log2(size) times with a copy each (only up to the limit, which fails the stream).
@@ -82,6 +83,28 @@ private func h2FieldName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         }
     }
     return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Fields whose values are longer than a small string and repeat from one response to the next on
+/// a connection (`date` changes once a second). Never a field that carries a secret or an id.
+private let h2RepeatingValueNames: [String] = [
+    "date", "content-type", "access-control-expose-headers", "strict-transport-security", "x-responding-instance",
+    "access-control-allow-origin", "cache-control", "x-apple-cloudkit-version",
+]
+
+private func h2FieldValue(_ bytes: UnsafeBufferPointer<UInt8>, named name: String, in session: H2Session) -> String {
+    guard bytes.count > 15, let index = h2RepeatingValueNames.firstIndex(of: name) else {
+        return String(decoding: bytes, as: UTF8.self)
+    }
+    if session.lastRepeatingValues.isEmpty {
+        session.lastRepeatingValues = Array(repeating: nil, count: h2RepeatingValueNames.count)
+    }
+    if let last = session.lastRepeatingValues[index], last.utf8.count == bytes.count, last.utf8.elementsEqual(bytes) {
+        return last
+    }
+    let value = String(decoding: bytes, as: UTF8.self)
+    session.lastRepeatingValues[index] = value
+    return value
 }
 
 private let h2DataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, id, data, length, userData in

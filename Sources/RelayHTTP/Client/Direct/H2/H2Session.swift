@@ -46,6 +46,9 @@ package final class H2Session {
     /// The library's code for the last invalid frame, for a connection error's message (never
     /// nghttp2's own text, which can quote header values).
     var invalidFrameError: Int32 = 0
+    /// The last value of each field in `h2RepeatingValueNames` (by position): reused for the next
+    /// response when its bytes are the same, instead of a heap string per response.
+    var lastRepeatingValues: [String?] = []
     /// `submit`'s scratch space, kept between calls: every name and value back to back, their
     /// offsets, and the `nghttp2_nv` array pointing into them.
     var fieldBytes: [UInt8] = []
