@@ -47,7 +47,7 @@ struct JSONParser {
     /// to each object's own array reallocated it at 1, 2, 4, 8 … members (a tenth of a `get_me`'s
     /// allocations). Arrays share `elements` the same way. Each starts with room for
     /// `initialScratch`, so a document of small objects grows it once, not at 1, 2, 4, 8 and 16.
-    private var members: [(key: String, value: JSONValue)] = []
+    private var members: [(String, JSONValue)] = []
     private var elements: [JSONValue] = []
 
     private static let initialScratch = 16
@@ -127,10 +127,10 @@ struct JSONParser {
             skipWhitespace()
             let value = try parseValue()
             // A repeated key keeps its first position and its last value (as `JSONObject` does).
-            if let existing = members[start...].firstIndex(where: { $0.key == key }) {
-                members[existing].value = value
+            if let existing = members[start...].firstIndex(where: { $0.0 == key }) {
+                members[existing].1 = value
             } else {
-                members.append((key: key, value: value))
+                members.append((key, value))
             }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
@@ -139,7 +139,7 @@ struct JSONParser {
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 depth -= 1
-                return .object(JSONObject(uniqueMembers: Self.take(&members, from: start)))
+                return .object(JSONObject(uniquePairs: Self.take(&members, from: start)))
             } else {
                 throw fail("expected ',' or '}'")
             }

@@ -87,50 +87,84 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 
 /// A JSON object that keeps its members in insertion order, so written documents read naturally
 /// and compare byte for byte.
+///
+/// The pairs are stored unlabeled, as a dictionary literal's arguments arrive: an object written as
+/// a literal with distinct keys (every tool result, every JSON-RPC envelope) keeps the literal's
+/// array instead of copying it into a second one.
 package struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// The members in order. Keys are unique.
-    package private(set) var members: [(key: String, value: JSONValue)]
+    private var pairs: [(String, JSONValue)]
 
     /// An empty object.
-    package init() { members = [] }
+    package init() { pairs = [] }
 
     /// An object from pairs; a repeated key keeps its first position and its last value.
     package init(_ pairs: [(String, JSONValue)]) {
-        members = []
-        members.reserveCapacity(pairs.count)
+        if Self.keysAreDistinct(pairs) {
+            self.pairs = pairs
+            return
+        }
+        self.pairs = []
+        self.pairs.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
     }
 
     package init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
 
     /// An object from members whose keys the caller has already made unique (the parser).
-    init(uniqueMembers: [(key: String, value: JSONValue)]) { members = uniqueMembers }
+    init(uniquePairs: [(String, JSONValue)]) { pairs = uniquePairs }
+
+    /// Whether no key repeats: pairwise for the small objects literals make, through a set beyond.
+    private static func keysAreDistinct(_ pairs: [(String, JSONValue)]) -> Bool {
+        guard pairs.count > 1 else { return true }
+        guard pairs.count <= 16 else { return Set(pairs.lazy.map(\.0)).count == pairs.count }
+        for index in 1..<pairs.count {
+            let key = pairs[index].0
+            for earlier in 0..<index where pairs[earlier].0 == key { return false }
+        }
+        return true
+    }
+
+    /// The members in order (a copy; iterate the object itself to read them in place).
+    package var members: [(key: String, value: JSONValue)] { pairs.map { (key: $0.0, value: $0.1) } }
 
     /// The number of members.
-    package var count: Int { members.count }
+    package var count: Int { pairs.count }
 
     /// The member names in order.
-    package var keys: [String] { members.map(\.key) }
+    package var keys: [String] { pairs.map(\.0) }
 
     /// Reads or writes a member; writing nil removes it.
     package subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key == key { return member.value }
+            for pair in pairs where pair.0 == key { return pair.1 }
             return nil
         }
         set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
-                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+            if let index = pairs.firstIndex(where: { $0.0 == key }) {
+                if let newValue { pairs[index].1 = newValue } else { pairs.remove(at: index) }
             } else if let newValue {
-                members.append((key: key, value: newValue))
+                pairs.append((key, newValue))
             }
         }
     }
 
-    package func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
+    /// Reads the members in order, labelled, without copying them.
+    package struct Iterator: IteratorProtocol {
+        fileprivate var base: IndexingIterator<[(String, JSONValue)]>
+
+        package mutating func next() -> (key: String, value: JSONValue)? {
+            guard let (key, value) = base.next() else { return nil }
+            return (key: key, value: value)
+        }
+    }
+
+    package func makeIterator() -> Iterator { Iterator(base: pairs.makeIterator()) }
+
+    package var underestimatedCount: Int { pairs.count }
 
     package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        lhs.pairs.count == rhs.pairs.count
+            && zip(lhs.pairs, rhs.pairs).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     }
 }

@@ -31,7 +31,7 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let object):
             output.append(UInt8(ascii: "{"))
-            for (index, member) in object.members.enumerated() {
+            for (index, member) in object.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 Self.writeString(member.key, into: &output)
                 output.append(UInt8(ascii: ":"))

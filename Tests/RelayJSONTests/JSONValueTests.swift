@@ -16,6 +16,27 @@ import Testing
         #expect(value["z"] == 3)
     }
 
+    /// Objects built from pairs or literals: distinct keys keep their order (the literal's own array
+    /// is kept), a repeated key keeps its first position and its last value, past the pairwise check
+    /// (more than 16 members) too, and a kept array is not shared with a later change.
+    @Test func objectsFromPairsKeepOrderAndTheLastValueOfARepeatedKey() {
+        let literal: JSONObject = ["z": 1, "a": 2, "m": 3]
+        #expect(literal.keys == ["z", "a", "m"])
+        #expect(Array(literal.map(\.value)) == [1, 2, 3])
+        let repeated = JSONObject([("z", 1), ("a", 2), ("z", 3)])
+        #expect(repeated.keys == ["z", "a"] && repeated["z"] == 3 && repeated.count == 2)
+        let many = (0..<20).map { ("k\($0)", JSONValue.int($0)) }
+        #expect(JSONObject(many).keys == many.map(\.0))
+        let manyRepeated = JSONObject(many + [("k3", 99)])
+        #expect(manyRepeated.count == 20 && manyRepeated["k3"] == 99 && manyRepeated.keys == many.map(\.0))
+        var changed = JSONObject(many)
+        changed["k0"] = nil
+        changed["new"] = true
+        #expect(changed.keys == many.map(\.0).dropFirst() + ["new"])
+        #expect(JSONObject(many).count == 20, "the pairs the object was made from are unchanged")
+        #expect(JSONValue.object(literal).bytes(reservingCapacity: 64) == Array(#"{"z":1,"a":2,"m":3}"#.utf8))
+    }
+
     /// The parser keeps every open object's members (and array's elements) in one shared buffer:
     /// nothing of an inner, sibling or earlier container may end up in another, and a key repeated
     /// at another level is a different member.

@@ -24,7 +24,8 @@ enum AttributeValue {
 
     /// The JSON value of one attribute value, or nil for a type the store never writes.
     static func decode(_ value: JSONValue) -> JSONValue? {
-        guard let typed = value.objectValue, typed.count == 1, let (type, inner) = typed.members.first else {
+        guard let typed = value.objectValue, typed.count == 1, let (type, inner) = typed.first(where: { _ in true })
+        else {
             return nil
         }
         switch type {
