@@ -25,6 +25,17 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
         return nil
     }
 
+    /// The value of `name` when exactly one field has it; nil when none or several do. For fields
+    /// that must not repeat, without building the array `values` returns.
+    package func onlyValue(_ name: String) -> String? {
+        var found: String?
+        for field in fields where Self.equalsIgnoringCase(field.name, name) {
+            guard found == nil else { return nil }
+            found = field.value
+        }
+        return found
+    }
+
     /// Every value of `name`, in order.
     package func values(_ name: String) -> [String] {
         fields.filter { Self.equalsIgnoringCase($0.name, name) }.map(\.value)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RelayHTTP
@@ -25,6 +26,28 @@ import Testing
         let head = parseRequests("GET / HTTP/1.1\r\nHOST: a\r\nX-Custom-Thing: v\r\n\r\n").first?.head
         #expect(head?.headers.fields.map(\.name) == ["host", "x-custom-thing"])
         #expect(head?.headers["X-CUSTOM-THING"] == "v")
+    }
+
+    /// Long names and values requests repeat (kept as literals) read back exactly as the parser
+    /// stores any field: names lowercased, values as sent, near misses untouched.
+    @Test func repeatedLongNamesAndValuesReadBackAsSent() {
+        let fields = [
+            ("MCP-Protocol-Version", "2025-11-25"), ("mcp-protocol-versioN", "x"), ("mcp-protocol-versiom", "y"),
+            ("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream"),
+            ("X-Accept", "Application/JSON"), ("X-Near", "application/jsoN"), ("X-Longer", "application/json "),
+            ("X-Forwarded-Proto", "https"), ("X-Some-Very-Long-Field", "application/x-www-form-urlencoded"),
+        ]
+        let input =
+            "POST / HTTP/1.1\r\nHost: a\r\n" + fields.map { "\($0.0): \($0.1)\r\n" }.joined()
+            + "Content-Length: 0\r\n\r\n"
+        let head = parseRequests(input).first?.head
+        #expect(
+            head?.headers.fields.map(\.name)
+                == ["host"] + fields.map { $0.0.lowercased() } + ["content-length"])
+        // Trailing whitespace is not part of a value (RFC 9112 §5.1), so "X-Longer" reads back trimmed.
+        #expect(
+            head?.headers.fields.map(\.value)
+                == ["a"] + fields.map { $0.1.trimmingCharacters(in: .whitespaces) } + ["0"])
     }
 
     @Test func anIncompleteHeadConsumesNothingUntilItEnds() {

@@ -16,6 +16,8 @@ struct HeadParser {
         let (method, target, version) = try parseRequestLine(UnsafeRawBufferPointer(rebasing: bytes[0..<(firstLF - 1)]))
 
         var headers = HTTPHeaders()
+        // Room for a typical request's fields at once, not growth at 1, 2, 4 and 8.
+        headers.reserveCapacity(12)
         var framingHeaders = FramingHeaders()
         var lineStart = firstLF + 1
         var index = lineStart
@@ -78,12 +80,13 @@ struct HeadParser {
         guard index > 0, index < line.count, line[index] == ByteClass.colon else { throw .invalidHeaderName }
         let nameBytes = UnsafeRawBufferPointer(rebasing: line[0..<index])
         let name =
-            hasUppercase
-            ? String(unsafeUninitializedCapacity: nameBytes.count) { buffer in
-                for (position, byte) in nameBytes.enumerated() { buffer[position] = ByteClass.lowercased(byte) }
-                return nameBytes.count
-            }
-            : String(decoding: nameBytes, as: UTF8.self)
+            Self.knownLongName(nameBytes)
+            ?? (hasUppercase
+                ? String(unsafeUninitializedCapacity: nameBytes.count) { buffer in
+                    for (position, byte) in nameBytes.enumerated() { buffer[position] = ByteClass.lowercased(byte) }
+                    return nameBytes.count
+                }
+                : String(decoding: nameBytes, as: UTF8.self))
 
         var start = index + 1
         var end = line.count
@@ -92,8 +95,40 @@ struct HeadParser {
         for position in start..<end where !ByteClass.fieldValue[Int(line[position])] {
             throw .invalidHeaderValue
         }
-        let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
+        let valueBytes = UnsafeRawBufferPointer(rebasing: line[start..<end])
+        let value = Self.knownLongValue(valueBytes) ?? String(decoding: valueBytes, as: UTF8.self)
         return (name, value)
+    }
+
+    /// Field names longer than a small string (15 bytes) that MCP clients, browsers and proxies send
+    /// on most requests: the literal, not a heap string per request. Matched without regard to case.
+    private static let knownLongNames: [String] = [
+        "mcp-protocol-version", "x-forwarded-proto", "x-forwarded-host", "upgrade-insecure-requests",
+        "sec-fetch-dest", "sec-fetch-site", "cf-connecting-ip", "access-control-request-method",
+        "access-control-request-headers", "sec-ch-ua-platform", "sec-ch-ua-mobile",
+    ]
+
+    /// Values longer than a small string that requests carry over and over (`Content-Type`,
+    /// `Accept` of the MCP clients and the consent form): the literal when the bytes are exactly it.
+    private static let knownLongValues: [String] = [
+        "application/json", "application/json, text/event-stream", "text/event-stream",
+        "application/x-www-form-urlencoded", "application/json; charset=utf-8",
+    ]
+
+    private static func knownLongName(_ bytes: UnsafeRawBufferPointer) -> String? {
+        guard bytes.count > 15 else { return nil }
+        for known in knownLongNames where known.utf8.count == bytes.count {
+            if zip(known.utf8, bytes).allSatisfy({ $0 == ByteClass.lowercased($1) }) { return known }
+        }
+        return nil
+    }
+
+    private static func knownLongValue(_ bytes: UnsafeRawBufferPointer) -> String? {
+        guard bytes.count > 15 else { return nil }
+        for known in knownLongValues where known.utf8.count == bytes.count && known.utf8.elementsEqual(bytes) {
+            return known
+        }
+        return nil
     }
 }
 

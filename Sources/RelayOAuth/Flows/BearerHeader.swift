@@ -15,8 +15,6 @@ package enum BearerHeader {
     /// The token of the request's only `Authorization` header; nil when there is none, more than
     /// one, or another scheme.
     package static func token(of request: Request) -> String? {
-        let headers = request.headers.values("authorization")
-        guard headers.count == 1 else { return nil }
-        return token(in: headers[0])
+        request.headers.onlyValue("authorization").flatMap { token(in: $0) }
     }
 }
