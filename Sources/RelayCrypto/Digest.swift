@@ -12,6 +12,38 @@ package enum SHA256 {
     package static func hash(_ string: String) -> [UInt8] {
         hash(Array(string.utf8))
     }
+
+    /// The digest of the UTF-8 bytes of `string`, held inline: a key for an in-memory table with
+    /// no heap allocation (neither the bytes nor the digest are copied into an array).
+    package static func digest(of string: String) -> SHA256Digest {
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var string = string
+        string.withUTF8 { bytes in
+            withUnsafeMutableBytes(of: &words) { output in LibCrypto.sha256(bytes, into: output) }
+        }
+        return SHA256Digest(words.0, words.1, words.2, words.3)
+    }
+}
+
+/// A SHA-256 digest as four words (`SHA256.digest(of:)`); equal digests, equal values.
+package struct SHA256Digest: Hashable, Sendable {
+    let first: UInt64
+    let second: UInt64
+    let third: UInt64
+    let fourth: UInt64
+
+    init(_ first: UInt64, _ second: UInt64, _ third: UInt64, _ fourth: UInt64) {
+        self.first = first
+        self.second = second
+        self.third = third
+        self.fourth = fourth
+    }
+
+    /// The 32 bytes, in digest order.
+    package var bytes: [UInt8] {
+        var words = (first, second, third, fourth)
+        return withUnsafeBytes(of: &words) { Array($0) }
+    }
 }
 
 /// HMAC-SHA256 (RFC 2104, FIPS 198-1).

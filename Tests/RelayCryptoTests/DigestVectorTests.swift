@@ -12,6 +12,20 @@ struct DigestVectorTests {
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 
+    /// The inline digest (no arrays) gives the same bytes, for small, empty and long strings, and
+    /// equal inputs give equal (hashable) digests.
+    @Test func inlineDigestMatchesTheKnownAnswers() {
+        #expect(hexString(SHA256.digest(of: "abc").bytes) == hexString(SHA256.hash("abc")))
+        #expect(
+            hexString(SHA256.digest(of: "").bytes)
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        let long = String(repeating: "mdr_at_0123456789", count: 20)
+        #expect(SHA256.digest(of: long).bytes == SHA256.hash(long))
+        #expect(SHA256.digest(of: long) == SHA256.digest(of: String(long.reversed().reversed())))
+        #expect(SHA256.digest(of: long) != SHA256.digest(of: long + "x"))
+        #expect(Set([SHA256.digest(of: "a"), SHA256.digest(of: "a"), SHA256.digest(of: "b")]).count == 2)
+    }
+
     struct HMACVector: Sendable, CustomStringConvertible {
         let testCase: Int
         let key: [UInt8]

@@ -17,15 +17,16 @@ struct BearerCacheTests {
     @Test func entriesLiveAtMostTheTTLAndNeverPastTheTokenExpiry() {
         let clock = ManualClock()
         let cache = BearerCache(ttl: 5, clock: clock)
-        cache.insert(grant("a"), key: "ka", validatedSince: clock.now())
-        cache.insert(grant("b", expiresAt: Int(clock.now()) + 2), key: "kb", validatedSince: clock.now())
-        #expect(cache.lookup("ka")?.grantID == "a")
-        #expect(cache.lookup("kb")?.grantID == "b")
+        cache.insert(grant("a"), key: BearerCache.key("ka"), validatedSince: clock.now())
+        cache.insert(
+            grant("b", expiresAt: Int(clock.now()) + 2), key: BearerCache.key("kb"), validatedSince: clock.now())
+        #expect(cache.lookup(BearerCache.key("ka"))?.grantID == "a")
+        #expect(cache.lookup(BearerCache.key("kb"))?.grantID == "b")
         clock.advance(by: 3)
-        #expect(cache.lookup("kb") == nil, "the token itself expired")
-        #expect(cache.lookup("ka")?.grantID == "a")
+        #expect(cache.lookup(BearerCache.key("kb")) == nil, "the token itself expired")
+        #expect(cache.lookup(BearerCache.key("ka"))?.grantID == "a")
         clock.advance(by: 2.5)
-        #expect(cache.lookup("ka") == nil)
+        #expect(cache.lookup(BearerCache.key("ka")) == nil)
     }
 
     @Test func retiredTokensAreSweptNotKept() {
@@ -33,27 +34,27 @@ struct BearerCacheTests {
         let cache = BearerCache(ttl: 5, clock: clock)
         // A grant refreshing once a second for ten minutes: 600 tokens, each used once.
         for second in 0..<600 {
-            cache.insert(grant("g"), key: "token-\(second)", validatedSince: clock.now())
+            cache.insert(grant("g"), key: BearerCache.key("token-\(second)"), validatedSince: clock.now())
             clock.advance(by: 1)
         }
         #expect(cache.count <= 11, "at most two TTLs of tokens (one sweep per TTL), not every token validated")
-        #expect(cache.lookup("token-599")?.grantID == "g")
+        #expect(cache.lookup(BearerCache.key("token-599"))?.grantID == "g")
     }
 
     @Test func evictingAGrantForgetsAllItsTokensAndAZeroTTLCachesNothing() {
         let clock = ManualClock()
         let cache = BearerCache(ttl: 5, clock: clock)
-        cache.insert(grant("g"), key: "one", validatedSince: clock.now())
-        cache.insert(grant("g"), key: "two", validatedSince: clock.now())
-        cache.insert(grant("h"), key: "three", validatedSince: clock.now())
+        cache.insert(grant("g"), key: BearerCache.key("one"), validatedSince: clock.now())
+        cache.insert(grant("g"), key: BearerCache.key("two"), validatedSince: clock.now())
+        cache.insert(grant("h"), key: BearerCache.key("three"), validatedSince: clock.now())
         cache.evict(grantID: "g")
-        #expect(cache.lookup("one") == nil && cache.lookup("two") == nil)
-        #expect(cache.lookup("three")?.grantID == "h")
+        #expect(cache.lookup(BearerCache.key("one")) == nil && cache.lookup(BearerCache.key("two")) == nil)
+        #expect(cache.lookup(BearerCache.key("three"))?.grantID == "h")
 
         let off = BearerCache(ttl: 0, clock: clock)
         off.evict(grantID: "g")
-        off.insert(grant("g"), key: "one", validatedSince: clock.now())
-        #expect(off.lookup("one") == nil && off.count == 0)
+        off.insert(grant("g"), key: BearerCache.key("one"), validatedSince: clock.now())
+        #expect(off.lookup(BearerCache.key("one")) == nil && off.count == 0)
     }
 
     /// A validation that read the store before a revocation and finishes after it must not put the
@@ -66,19 +67,21 @@ struct BearerCacheTests {
         cache.evict(grantID: "g")
         cache.evict(tokenHash: "hash-t")
         clock.advance(by: 0.5)
-        cache.insert(grant("g"), key: "late-grant", validatedSince: before)
-        cache.insert(grant("t"), key: "late-token", validatedSince: before)
-        #expect(cache.lookup("late-grant") == nil && cache.lookup("late-token") == nil)
+        cache.insert(grant("g"), key: BearerCache.key("late-grant"), validatedSince: before)
+        cache.insert(grant("t"), key: BearerCache.key("late-token"), validatedSince: before)
+        #expect(
+            cache.lookup(BearerCache.key("late-grant")) == nil && cache.lookup(BearerCache.key("late-token")) == nil)
         // A validation that began after the revocation read the store after it: it may be cached
         // (for a grant that was deleted it could not have succeeded at all).
-        cache.insert(grant("g"), key: "fresh", validatedSince: cache.now())
-        #expect(cache.lookup("fresh")?.grantID == "g")
+        cache.insert(grant("g"), key: BearerCache.key("fresh"), validatedSince: cache.now())
+        #expect(cache.lookup(BearerCache.key("fresh"))?.grantID == "g")
         // So may any validation once the mark has aged out, and none that began a minute ago.
         clock.advance(by: BearerCache.revocationMemory)
-        cache.insert(grant("t"), key: "later", validatedSince: cache.now())
-        #expect(cache.lookup("later")?.grantID == "t")
-        cache.insert(grant("x"), key: "ancient", validatedSince: cache.now() - BearerCache.revocationMemory)
-        #expect(cache.lookup("ancient") == nil)
+        cache.insert(grant("t"), key: BearerCache.key("later"), validatedSince: cache.now())
+        #expect(cache.lookup(BearerCache.key("later"))?.grantID == "t")
+        cache.insert(
+            grant("x"), key: BearerCache.key("ancient"), validatedSince: cache.now() - BearerCache.revocationMemory)
+        #expect(cache.lookup(BearerCache.key("ancient")) == nil)
     }
 
     /// RFC 7009 revocation of one access token forgets that token only; the grant's others stay.
@@ -89,10 +92,10 @@ struct BearerCacheTests {
         let second = BearerGrant(
             grantID: "g", userID: "user", clientID: "client", scopes: ["todos"], resource: "https://relay.example/mcp",
             sealed: [1], grantVersion: 1, boundSecret: [4], tokenHash: "other-hash", expiresAt: 1_900_000_000)
-        cache.insert(first, key: "one", validatedSince: clock.now())
-        cache.insert(second, key: "two", validatedSince: clock.now())
+        cache.insert(first, key: BearerCache.key("one"), validatedSince: clock.now())
+        cache.insert(second, key: BearerCache.key("two"), validatedSince: clock.now())
         cache.evict(tokenHash: first.tokenHash)
-        #expect(cache.lookup("one") == nil)
-        #expect(cache.lookup("two")?.tokenHash == "other-hash")
+        #expect(cache.lookup(BearerCache.key("one")) == nil)
+        #expect(cache.lookup(BearerCache.key("two"))?.tokenHash == "other-hash")
     }
 }

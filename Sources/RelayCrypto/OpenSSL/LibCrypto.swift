@@ -9,6 +9,16 @@ enum LibCrypto {
     static let initialized: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
 
     /// On the stack (`relay_sha256`): `EVP_Digest` allocated a context per call.
+    /// The digest of `bytes` into `output` (32 bytes).
+    static func sha256(_ bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer) {
+        _ = initialized
+        precondition(output.count >= SHA256.byteCount)
+        let status = relay_sha256(
+            bytes.baseAddress, bytes.count, output.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        // Fails only if the library is broken: nothing to recover.
+        precondition(status == 1, "SHA-256 failed")
+    }
+
     static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         _ = initialized
         let digest = [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { output, count in

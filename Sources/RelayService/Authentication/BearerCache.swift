@@ -21,7 +21,7 @@ final class BearerCache: Sendable {
     }
 
     private struct Entries {
-        var byKey: [String: Entry] = [:]
+        var byKey: [SHA256Digest: Entry] = [:]
         var nextSweep = 0.0
         /// When a grant, or one access token (by its keyed hash), was last revoked in this process.
         var revokedGrants: [String: Double] = [:]
@@ -43,12 +43,12 @@ final class BearerCache: Sendable {
         self.clock = clock
     }
 
-    static func key(_ token: String) -> String { Base64URL.encode(SHA256.hash(token)) }
+    static func key(_ token: String) -> SHA256Digest { SHA256.digest(of: token) }
 
     /// The clock reading a validation takes before it reads the store (`insert`'s `validatedSince`).
     func now() -> Double { clock.now() }
 
-    func lookup(_ key: String) -> BearerGrant? {
+    func lookup(_ key: SHA256Digest) -> BearerGrant? {
         guard ttl > 0 else { return nil }
         let now = clock.now()
         return entries.withLock { entries in
@@ -63,7 +63,7 @@ final class BearerCache: Sendable {
 
     /// Remembers a validation that began reading the store at `validatedSince` — unless its grant
     /// or token was revoked here since then (the store may have answered before the revocation).
-    func insert(_ grant: BearerGrant, key: String, validatedSince: Double) {
+    func insert(_ grant: BearerGrant, key: SHA256Digest, validatedSince: Double) {
         guard ttl > 0 else { return }
         let now = clock.now()
         guard now - validatedSince < Self.revocationMemory else { return }
