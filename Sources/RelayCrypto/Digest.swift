@@ -61,6 +61,19 @@ package enum HMACSHA256 {
         authenticationCode(for: Array(message.utf8), key: key)
     }
 
+    /// The authentication code of the UTF-8 bytes of `message`, held inline: a key for an in-memory
+    /// table with no heap allocation.
+    package static func digest(of message: String, key: SymmetricKey) -> SHA256Digest {
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var message = message
+        message.withUTF8 { bytes in
+            withUnsafeMutableBytes(of: &words) { output in
+                LibCrypto.hmacSHA256(key: key.bytes, message: bytes, into: output)
+            }
+        }
+        return SHA256Digest(words.0, words.1, words.2, words.3)
+    }
+
     /// Whether `code` is the authentication code of `message`, compared in constant time.
     package static func isValid(_ code: [UInt8], for message: [UInt8], key: SymmetricKey) -> Bool {
         ConstantTime.equals(code, authenticationCode(for: message, key: key))

@@ -13,9 +13,9 @@ final class KeyCache: Sendable {
     }
 
     private struct State {
-        var entries: [[UInt8]: Entry] = [:]
+        var entries: [SHA256Digest: Entry] = [:]
         /// Insertion order (which is expiry order, as every entry gets the same TTL).
-        var order: [(id: [UInt8], generation: Int)] = []
+        var order: [(id: SHA256Digest, generation: Int)] = []
         var head = 0
         var generation = 0
     }
@@ -81,7 +81,7 @@ final class KeyCache: Sendable {
 
     var count: Int { state.withLock { $0.entries.count } }
 
-    private func identifier(_ token: String) -> [UInt8] {
-        HMACSHA256.authenticationCode(for: token, key: hashKey)
+    private func identifier(_ token: String) -> SHA256Digest {
+        HMACSHA256.digest(of: token, key: hashKey)
     }
 }

@@ -66,6 +66,10 @@ struct DigestVectorTests {
         #expect(hexString(mac) == vector.mac)
         #expect(HMACSHA256.isValid(mac, for: vector.data, key: key))
         #expect(!HMACSHA256.isValid(mac.flipping(bit: 0, ofByte: 31), for: vector.data, key: key))
+        // The inline form (for text messages) gives the same bytes.
+        if let text = String(validating: vector.data, as: UTF8.self) {
+            #expect(hexString(HMACSHA256.digest(of: text, key: key).bytes) == vector.mac)
+        }
     }
 
     /// The key-length edges RFC 4231 does not cover (HMAC is computed on the stack, so the block-size

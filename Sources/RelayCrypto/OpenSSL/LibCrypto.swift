@@ -35,6 +35,20 @@ enum LibCrypto {
     /// On the stack (`relay_hmac_sha256`): `EVP_MAC` allocated about a dozen objects per call (its
     /// context, three digest contexts and their states, a key copy), each a malloc on the
     /// event loop's shared arena.
+    /// HMAC-SHA256 of `message` into `output` (32 bytes).
+    static func hmacSHA256(
+        key: [UInt8], message: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer
+    ) {
+        _ = initialized
+        precondition(output.count >= HMACSHA256.byteCount)
+        let status = key.withUnsafeBufferPointer { keyBuffer in
+            relay_hmac_sha256(
+                keyBuffer.baseAddress, keyBuffer.count, message.baseAddress, message.count,
+                output.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        precondition(status == 1, "HMAC(SHA-256) failed")
+    }
+
     static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         _ = initialized
         let mac = [UInt8](unsafeUninitializedCapacity: HMACSHA256.byteCount) { output, count in
