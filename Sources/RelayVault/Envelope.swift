@@ -6,6 +6,8 @@ import RelayCrypto
 /// to another grant, user, purpose or format does not open.
 enum Envelope {
     static let version: UInt8 = 1
+    /// The prefix of an envelope without a header, built once rather than per seal and open.
+    private static let versionOnly: [UInt8] = [version]
 
     enum Kind: String {
         /// A secret sealed under a grant's data key: stored in the grant.
@@ -19,7 +21,7 @@ enum Envelope {
     static func seal(
         _ payload: [UInt8], kind: Kind, header: [UInt8] = [], key: SymmetricKey, context: some CanonicalContext
     ) throws(VaultError) -> [UInt8] {
-        let prefix = [version] + header
+        let prefix = header.isEmpty ? versionOnly : [version] + header
         do {
             return try AES256GCM.seal(
                 payload, key: key, authenticatedData: authenticatedData(kind, prefix: prefix, context: context),
@@ -36,7 +38,8 @@ enum Envelope {
         try checkVersion(envelope)
         let prefixLength = 1 + headerLength
         guard envelope.count >= prefixLength + AES256GCM.overhead else { throw .malformed("envelope too short") }
-        let prefix = Array(envelope[..<prefixLength])
+        // The version byte was checked above: without a header the prefix is always the same.
+        let prefix = headerLength == 0 ? versionOnly : Array(envelope[..<prefixLength])
         do {
             return try AES256GCM.open(
                 envelope[prefixLength...], key: key,
@@ -54,7 +57,9 @@ enum Envelope {
     /// `label ‖ 0 ‖ prefix ‖ canonical context`, written into one buffer.
     private static func authenticatedData(_ kind: Kind, prefix: [UInt8], context: some CanonicalContext) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(kind.rawValue.utf8.count + 1 + prefix.count + 128)
+        // A grant's context (four names, a grant ID, a 64-digit user ID, the purpose) is about 170
+        // bytes: room for it at once, not a second buffer when it is written.
+        output.reserveCapacity(kind.rawValue.utf8.count + 1 + prefix.count + 256)
         output.append(contentsOf: kind.rawValue.utf8)
         output.append(0)
         output.append(contentsOf: prefix)
