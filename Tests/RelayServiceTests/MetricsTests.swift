@@ -25,6 +25,36 @@ import Testing
         #expect(!text.contains("undeclared"))
     }
 
+    /// The per-request forms (labels named, no array) reach the same series as the array forms,
+    /// and every label count renders in order: none, one, two, and past the three held inline.
+    @Test func labelsNamedOrInAnArrayAreTheSameSeries() {
+        let metrics = Metrics()
+        metrics.declareCounter("calls_total", help: "Calls.", labels: ["tool", "outcome"])
+        metrics.declareCounter("single_total", help: "Single.", labels: ["kind"])
+        metrics.declareCounter("wide_total", help: "Wide.", labels: ["a", "b", "c", "d"])
+        metrics.declareHistogram("took_seconds", help: "Took.", labels: ["route"], buckets: [1])
+        metrics.increment("calls_total", "get_me", "ok")
+        metrics.increment("calls_total", ["get_me", "ok"])
+        metrics.increment("calls_total", "get_me", "failed")
+        metrics.increment("single_total", "x")
+        metrics.increment("single_total", ["x"], by: 2)
+        metrics.increment("wide_total", ["1", "2", "3", "4"])
+        metrics.observe("took_seconds", label: "/mcp", 0.5)
+        metrics.observe("took_seconds", ["/mcp"], 2)
+        #expect(metrics.value("calls_total", ["get_me", "ok"]) == 2)
+        #expect(metrics.value("calls_total", ["get_me", "failed"]) == 1)
+        #expect(metrics.value("calls_total", ["get_me"]) == 0, "one label is another series than two")
+        #expect(metrics.value("single_total", ["x"]) == 3)
+        let text = metrics.render()
+        for line in [
+            #"calls_total{tool="get_me",outcome="ok"} 2"#, #"calls_total{tool="get_me",outcome="failed"} 1"#,
+            #"single_total{kind="x"} 3"#, #"wide_total{a="1",b="2",c="3",d="4"} 1"#,
+            #"took_seconds_bucket{route="/mcp",le="1"} 1"#, #"took_seconds_count{route="/mcp"} 2"#,
+        ] {
+            #expect(text.contains(line + "\n"), "\(line) missing from:\n\(text)")
+        }
+    }
+
     @Test func concurrentUpdatesAreAllCounted() async {
         let metrics = Metrics()
         metrics.declareCounter("requests_total", help: "Requests.", labels: ["status"])

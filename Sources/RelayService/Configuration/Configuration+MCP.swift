@@ -17,8 +17,8 @@ extension Configuration {
             allowedOrigins: allowedOrigins,
             onToolCall: { record in
                 let seconds = record.duration.seconds
-                metrics.increment("relay_mcp_tool_calls_total", [record.tool, record.outcome])
-                metrics.observe("relay_mcp_tool_call_duration_seconds", [record.tool], seconds)
+                metrics.increment("relay_mcp_tool_calls_total", record.tool, record.outcome)
+                metrics.observe("relay_mcp_tool_call_duration_seconds", label: record.tool, seconds)
                 var event = LogEvent(.info, "mcp.tool_call")
                 event.tool = StaticOrRoute(name: record.tool)
                 event.outcome = StaticOrRoute(name: record.outcome)

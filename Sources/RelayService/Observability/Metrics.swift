@@ -21,7 +21,7 @@ package final class Metrics: Sendable {
         let kind: String
         let buckets: [Double]
         let labelNames: [String]
-        var series: [[String]: Series] = [:]
+        var series: [Labels: Series] = [:]
 
         init(help: String, kind: String, buckets: [Double], labelNames: [String]) {
             self.help = help
@@ -31,7 +31,7 @@ package final class Metrics: Sendable {
         }
 
         /// The series for `labels`, created on first use.
-        func series(_ labels: [String]) -> Series {
+        func series(_ labels: Labels) -> Series {
             if let existing = series[labels] { return existing }
             let created = Series(buckets: buckets.count)
             series[labels] = created
@@ -53,6 +53,29 @@ package final class Metrics: Sendable {
             sum += value
             count += 1
         }
+    }
+
+    /// A series' label values, the first three held inline: an update names them without building
+    /// an array (`increment(_:_:_:)`), and a lookup hashes them without one.
+    struct Labels: Hashable {
+        var first: String?
+        var second: String?
+        var third: String?
+        var more: [String] = []
+
+        init(_ first: String? = nil, _ second: String? = nil) {
+            self.first = first
+            self.second = second
+        }
+
+        init(_ labels: [String]) {
+            first = labels.first
+            second = labels.count > 1 ? labels[1] : nil
+            third = labels.count > 2 ? labels[2] : nil
+            more = labels.count > 3 ? Array(labels[3...]) : []
+        }
+
+        var array: [String] { [first, second, third].compactMap { $0 } + more }
     }
 
     /// A series' numbers, copied out under the lock for rendering.
@@ -101,6 +124,15 @@ package final class Metrics: Sendable {
 
     /// Adds `amount` to a counter.
     package func increment(_ name: String, _ labels: [String] = [], by amount: Double = 1) {
+        increment(name, Labels(labels), by: amount)
+    }
+
+    /// Adds one to a counter with one or two labels, named without an array (the per-request path).
+    package func increment(_ name: String, _ first: String, _ second: String? = nil) {
+        increment(name, Labels(first, second), by: 1)
+    }
+
+    private func increment(_ name: String, _ labels: Labels, by amount: Double) {
         families.withLock { families in
             guard let family = families[name] else { return }
             family.series(labels).value += amount
@@ -109,6 +141,15 @@ package final class Metrics: Sendable {
 
     /// Records one observation in a histogram.
     package func observe(_ name: String, _ labels: [String] = [], _ value: Double) {
+        observe(name, Labels(labels), value)
+    }
+
+    /// Records one observation in a histogram with one label, named without an array.
+    package func observe(_ name: String, label: String, _ value: Double) {
+        observe(name, Labels(label), value)
+    }
+
+    private func observe(_ name: String, _ labels: Labels, _ value: Double) {
         families.withLock { families in
             guard let family = families[name] else { return }
             family.series(labels).record(value, buckets: family.buckets)
@@ -117,7 +158,7 @@ package final class Metrics: Sendable {
 
     /// The current value of a counter series (tests and `relayctl`).
     package func value(_ name: String, _ labels: [String] = []) -> Double {
-        families.withLock { $0[name]?.series[labels]?.value ?? 0 }
+        families.withLock { $0[name]?.series[Labels(labels)]?.value ?? 0 }
     }
 
     /// The text exposition of every metric.
@@ -129,7 +170,7 @@ package final class Metrics: Sendable {
                     family: family,
                     series: family.series.map {
                         SeriesValues(
-                            labels: $0.key, value: $0.value.value, bucketCounts: $0.value.bucketCounts,
+                            labels: $0.key.array, value: $0.value.value, bucketCounts: $0.value.bucketCounts,
                             sum: $0.value.sum, count: $0.value.count)
                     }
                 )

@@ -46,8 +46,8 @@ struct RequestObserver: Sendable {
     {
         let elapsed = ContinuousClock.now - started
         let seconds = elapsed.seconds
-        metrics.increment("relay_http_requests_total", [route, String(response.status.code)])
-        metrics.observe("relay_http_request_duration_seconds", [route], seconds)
+        metrics.increment("relay_http_requests_total", route, String(response.status.code))
+        metrics.observe("relay_http_request_duration_seconds", label: route, seconds)
         var response = response
         response.headers.set("X-Request-Id", id.description)
         var event = LogEvent(response.status.code >= 500 ? .error : .info, "http.request")

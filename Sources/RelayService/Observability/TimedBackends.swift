@@ -45,10 +45,12 @@ struct TimedStore: Store {
         let start = ContinuousClock.now
         do {
             let result = try await body()
-            metrics.observe("relay_store_operation_duration_seconds", [operation], BackendTiming.seconds(since: start))
+            metrics.observe(
+                "relay_store_operation_duration_seconds", label: operation, BackendTiming.seconds(since: start))
             return result
         } catch {
-            metrics.observe("relay_store_operation_duration_seconds", [operation], BackendTiming.seconds(since: start))
+            metrics.observe(
+                "relay_store_operation_duration_seconds", label: operation, BackendTiming.seconds(since: start))
             let kind =
                 switch error {
                 case .conditionFailed: "condition_failed"
@@ -107,10 +109,10 @@ struct TimedKeyService: KeyService {
         let start = ContinuousClock.now
         do {
             let result = try await body()
-            metrics.observe("relay_key_service_duration_seconds", [operation], BackendTiming.seconds(since: start))
+            metrics.observe("relay_key_service_duration_seconds", label: operation, BackendTiming.seconds(since: start))
             return result
         } catch {
-            metrics.observe("relay_key_service_duration_seconds", [operation], BackendTiming.seconds(since: start))
+            metrics.observe("relay_key_service_duration_seconds", label: operation, BackendTiming.seconds(since: start))
             let kind =
                 switch error {
                 case .authenticationFailed: "authentication_failed"

@@ -45,7 +45,7 @@ struct UpstreamObserver: Sendable {
 
     func upstream(started: ContinuousClock.Instant, outcome: String) {
         let elapsed = ContinuousClock.now - started
-        metrics.increment("relay_cloudkit_calls_total", [outcome])
+        metrics.increment("relay_cloudkit_calls_total", outcome)
         metrics.observe("relay_cloudkit_call_duration_seconds", [], elapsed.seconds)
     }
 
