@@ -8,6 +8,21 @@ import Testing
     let london = TimeRules(zoneName: "Europe/London")
     let tokyo = TimeRules(zoneName: "Asia/Tokyo")
 
+    /// `TimeText.Buffer` holds 64 bytes inline and the rest in an array: strings at, under and past
+    /// that read back whole and in order.
+    @Test func timeTextBuffersKeepEveryByteInOrder() {
+        for count in [0, 1, 25, 63, 64, 65, 200] {
+            let expected = String((0..<count).map { Character(UnicodeScalar(UInt8(48 + $0 % 10))) })
+            let written = TimeText.string { output in
+                for (index, byte) in expected.utf8.enumerated() {
+                    if index % 2 == 0 { output.append(byte) } else { output.append(contentsOf: [byte]) }
+                }
+            }
+            #expect(written == expected, "\(count) bytes")
+        }
+        #expect(TimeText.string { TimeText.append(7, width: 3, to: &$0) } == "007")
+    }
+
     @Test func newYorkSpringGapMovesToTheFirstValidMinute() {
         // 02:00–02:59 do not exist on 2026-03-08; 03:00 EDT (07:00Z) is the first minute that does.
         #expect(newYork.instant(date: day("2026-03-08"), time: clock("02:00")) == instant("2026-03-08T07:00:00Z"))

@@ -73,7 +73,7 @@ package struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertibl
     package var description: String { TimeText.string { write(to: &$0) } }
 
     /// Appends `YYYY-MM-DD`.
-    func write(to output: inout [UInt8]) {
+    func write(to output: inout TimeText.Buffer) {
         TimeText.append(year, width: 4, to: &output)
         output.append(UInt8(ascii: "-"))
         TimeText.append(month, width: 2, to: &output)

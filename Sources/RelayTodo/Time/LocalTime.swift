@@ -81,7 +81,7 @@ package struct LocalDateTime: Sendable, Hashable, CustomStringConvertible {
     package var description: String { TimeText.string { write(to: &$0) } }
 
     /// Appends `YYYY-MM-DDTHH:mm:ss`.
-    func write(to output: inout [UInt8]) {
+    func write(to output: inout TimeText.Buffer) {
         date.write(to: &output)
         output.append(UInt8(ascii: "T"))
         TimeText.append(secondsOfDay / 3600, width: 2, to: &output)

@@ -4,17 +4,44 @@
 /// part and per join: `get_me` formats four instants and dates per call, and that was a tenth of
 /// its own CPU (bench/records/2026-12-02-get_me-path-profile.txt).
 enum TimeText {
-    /// The string `body` writes (ASCII).
-    static func string(_ body: (inout [UInt8]) -> Void) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(32)
-        body(&output)
-        return String(decoding: output, as: UTF8.self)
+    /// The string `body` writes (ASCII), written into `Buffer`'s inline bytes: no array per string.
+    static func string(_ body: (inout Buffer) -> Void) -> String {
+        var buffer = Buffer()
+        body(&buffer)
+        return buffer.string
+    }
+
+    /// Up to 64 bytes held inline (a date-time with its offset is 25), the rest in an array.
+    struct Buffer {
+        static let inlineCapacity = 64
+        private var inline: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        private var inlineCount = 0
+        private var spill: [UInt8] = []
+
+        mutating func append(_ byte: UInt8) {
+            guard inlineCount < Self.inlineCapacity else {
+                spill.append(byte)
+                return
+            }
+            let index = inlineCount
+            withUnsafeMutableBytes(of: &inline) { $0[index] = byte }
+            inlineCount += 1
+        }
+
+        mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+            for byte in bytes { append(byte) }
+        }
+
+        var string: String {
+            var inline = inline
+            let head = withUnsafeBytes(of: &inline) { String(decoding: $0.prefix(inlineCount), as: UTF8.self) }
+            return spill.isEmpty ? head : head + String(decoding: spill, as: UTF8.self)
+        }
     }
 
     /// Appends `value` in decimal, left-padded with zeros to `width` digits (a negative value
     /// as `pad` writes it: zeros, then the sign and digits).
-    static func append(_ value: Int, width: Int, to output: inout [UInt8]) {
+    static func append(_ value: Int, width: Int, to output: inout Buffer) {
         guard value >= 0 else {
             output.append(contentsOf: pad(value, width).utf8)
             return
