@@ -59,3 +59,26 @@ struct LoopbackConnectionTests {
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
+
+/// `freePort` chooses below the kernel's ephemeral range, where no outgoing connection takes a port
+/// while a child process starts, and the port it gives can be listened on.
+struct FreePortTests {
+    @Test func freePortsAreBelowTheEphemeralRangeAndBindable() throws {
+        for _ in 0..<20 {
+            let port = try freePort()
+            #expect((20_000..<32_768).contains(port), "\(port)")
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(descriptor) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            #expect(bound == 0 && listen(descriptor, 1) == 0, "port \(port)")
+        }
+    }
+}
