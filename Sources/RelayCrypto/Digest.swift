@@ -16,12 +16,8 @@ package enum SHA256 {
     /// The digest of the UTF-8 bytes of `string`, held inline: a key for an in-memory table with
     /// no heap allocation (neither the bytes nor the digest are copied into an array).
     package static func digest(of string: String) -> SHA256Digest {
-        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         var string = string
-        string.withUTF8 { bytes in
-            withUnsafeMutableBytes(of: &words) { output in LibCrypto.sha256(bytes, into: output) }
-        }
-        return SHA256Digest(words.0, words.1, words.2, words.3)
+        return string.withUTF8 { bytes in SHA256Digest { LibCrypto.sha256(bytes, into: $0) } }
     }
 }
 
@@ -32,11 +28,11 @@ package struct SHA256Digest: Hashable, Sendable {
     let third: UInt64
     let fourth: UInt64
 
-    init(_ first: UInt64, _ second: UInt64, _ third: UInt64, _ fourth: UInt64) {
-        self.first = first
-        self.second = second
-        self.third = third
-        self.fourth = fourth
+    /// The digest `write` puts into 32 bytes.
+    init(writing write: (UnsafeMutableRawBufferPointer) -> Void) {
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { write($0) }
+        (first, second, third, fourth) = words
     }
 
     /// The 32 bytes, in digest order.
@@ -64,14 +60,10 @@ package enum HMACSHA256 {
     /// The authentication code of the UTF-8 bytes of `message`, held inline: a key for an in-memory
     /// table with no heap allocation.
     package static func digest(of message: String, key: SymmetricKey) -> SHA256Digest {
-        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         var message = message
-        message.withUTF8 { bytes in
-            withUnsafeMutableBytes(of: &words) { output in
-                LibCrypto.hmacSHA256(key: key.bytes, message: bytes, into: output)
-            }
+        return message.withUTF8 { bytes in
+            SHA256Digest { LibCrypto.hmacSHA256(key: key.bytes, message: bytes, into: $0) }
         }
-        return SHA256Digest(words.0, words.1, words.2, words.3)
     }
 
     /// Whether `code` is the authentication code of `message`, compared in constant time.

@@ -8,8 +8,8 @@ enum LibCrypto {
     /// touches this first (a Swift static is initialised once, thread-safely).
     static let initialized: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
 
-    /// On the stack (`relay_sha256`): `EVP_Digest` allocated a context per call.
-    /// The digest of `bytes` into `output` (32 bytes).
+    /// The digest of `bytes` into `output` (32 bytes), on the stack (`relay_sha256`):
+    /// `EVP_Digest` allocated a context per call.
     static func sha256(_ bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer) {
         _ = initialized
         precondition(output.count >= SHA256.byteCount)
@@ -19,23 +19,17 @@ enum LibCrypto {
         precondition(status == 1, "SHA-256 failed")
     }
 
+    /// `sha256(_:into:)` into a new array.
     static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        _ = initialized
-        let digest = [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { output, count in
-            let status = bytes.withUnsafeBufferPointer { input in
-                relay_sha256(input.baseAddress, input.count, output.baseAddress)
-            }
-            // Fails only if the library is broken: nothing to recover.
-            precondition(status == 1, "SHA-256 failed")
+        [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { output, count in
+            bytes.withUnsafeBufferPointer { sha256($0, into: UnsafeMutableRawBufferPointer(output)) }
             count = SHA256.byteCount
         }
-        return digest
     }
 
-    /// On the stack (`relay_hmac_sha256`): `EVP_MAC` allocated about a dozen objects per call (its
-    /// context, three digest contexts and their states, a key copy), each a malloc on the
-    /// event loop's shared arena.
-    /// HMAC-SHA256 of `message` into `output` (32 bytes).
+    /// HMAC-SHA256 of `message` into `output` (32 bytes), on the stack (`relay_hmac_sha256`):
+    /// `EVP_MAC` allocated about a dozen objects per call (its context, three digest contexts and
+    /// their states, a key copy), each a malloc on the event loop's shared arena.
     static func hmacSHA256(
         key: [UInt8], message: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer
     ) {
@@ -49,20 +43,14 @@ enum LibCrypto {
         precondition(status == 1, "HMAC(SHA-256) failed")
     }
 
+    /// `hmacSHA256(key:message:into:)` into a new array.
     static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        _ = initialized
-        let mac = [UInt8](unsafeUninitializedCapacity: HMACSHA256.byteCount) { output, count in
-            let status = key.withUnsafeBufferPointer { keyBuffer in
-                message.withUnsafeBufferPointer { messageBuffer in
-                    relay_hmac_sha256(
-                        keyBuffer.baseAddress, keyBuffer.count, messageBuffer.baseAddress, messageBuffer.count,
-                        output.baseAddress)
-                }
+        [UInt8](unsafeUninitializedCapacity: HMACSHA256.byteCount) { output, count in
+            message.withUnsafeBufferPointer {
+                hmacSHA256(key: key, message: $0, into: UnsafeMutableRawBufferPointer(output))
             }
-            precondition(status == 1, "HMAC(SHA-256) failed")
             count = HMACSHA256.byteCount
         }
-        return mac
     }
 
     static func randomBytes(count: Int) -> [UInt8] {
