@@ -80,7 +80,7 @@ struct HeadParser {
         guard index > 0, index < line.count, line[index] == ByteClass.colon else { throw .invalidHeaderName }
         let nameBytes = UnsafeRawBufferPointer(rebasing: line[0..<index])
         let name =
-            Self.knownLongName(nameBytes)
+            FieldLiterals.match(nameBytes, in: Self.knownLongNames, foldingCase: true)
             ?? (hasUppercase
                 ? String(unsafeUninitializedCapacity: nameBytes.count) { buffer in
                     for (position, byte) in nameBytes.enumerated() { buffer[position] = ByteClass.lowercased(byte) }
@@ -96,7 +96,8 @@ struct HeadParser {
             throw .invalidHeaderValue
         }
         let valueBytes = UnsafeRawBufferPointer(rebasing: line[start..<end])
-        let value = Self.knownLongValue(valueBytes) ?? String(decoding: valueBytes, as: UTF8.self)
+        let value =
+            FieldLiterals.match(valueBytes, in: Self.knownLongValues) ?? String(decoding: valueBytes, as: UTF8.self)
         return (name, value)
     }
 
@@ -104,8 +105,8 @@ struct HeadParser {
     /// on most requests: the literal, not a heap string per request. Matched without regard to case.
     private static let knownLongNames: [String] = [
         "mcp-protocol-version", "x-forwarded-proto", "x-forwarded-host", "upgrade-insecure-requests",
-        "sec-fetch-dest", "sec-fetch-site", "cf-connecting-ip", "access-control-request-method",
-        "access-control-request-headers", "sec-ch-ua-platform", "sec-ch-ua-mobile",
+        "cf-connecting-ip", "access-control-request-method", "access-control-request-headers",
+        "sec-ch-ua-platform", "sec-ch-ua-mobile",
     ]
 
     /// Values longer than a small string that requests carry over and over (`Content-Type`,
@@ -114,22 +115,6 @@ struct HeadParser {
         "application/json", "application/json, text/event-stream", "text/event-stream",
         "application/x-www-form-urlencoded", "application/json; charset=utf-8",
     ]
-
-    private static func knownLongName(_ bytes: UnsafeRawBufferPointer) -> String? {
-        guard bytes.count > 15 else { return nil }
-        for known in knownLongNames where known.utf8.count == bytes.count {
-            if zip(known.utf8, bytes).allSatisfy({ $0 == ByteClass.lowercased($1) }) { return known }
-        }
-        return nil
-    }
-
-    private static func knownLongValue(_ bytes: UnsafeRawBufferPointer) -> String? {
-        guard bytes.count > 15 else { return nil }
-        for known in knownLongValues where known.utf8.count == bytes.count && known.utf8.elementsEqual(bytes) {
-            return known
-        }
-        return nil
-    }
 }
 
 /// The header fields that decide framing and connection handling, collected during the one pass.

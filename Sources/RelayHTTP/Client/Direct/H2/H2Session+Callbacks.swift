@@ -77,27 +77,12 @@ private let h2KnownLongNames: [String] = [
 ]
 
 private func h2FieldName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-    if bytes.count > 15 {
-        for known in h2KnownLongNames where known.utf8.count == bytes.count && known.utf8.elementsEqual(bytes) {
-            return known
-        }
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    FieldLiterals.match(UnsafeRawBufferPointer(bytes), in: h2KnownLongNames) ?? String(decoding: bytes, as: UTF8.self)
 }
 
-/// Fields whose values are longer than a small string and repeat from one response to the next on
-/// a connection (`date` changes once a second). Never a field that carries a secret or an id.
-private let h2RepeatingValueNames: [String] = [
-    "date", "content-type", "access-control-expose-headers", "strict-transport-security", "x-responding-instance",
-    "access-control-allow-origin", "cache-control", "x-apple-cloudkit-version",
-]
-
 private func h2FieldValue(_ bytes: UnsafeBufferPointer<UInt8>, named name: String, in session: H2Session) -> String {
-    guard bytes.count > 15, let index = h2RepeatingValueNames.firstIndex(of: name) else {
+    guard bytes.count > 15, let index = H2Session.repeatingValueNames.firstIndex(of: name) else {
         return String(decoding: bytes, as: UTF8.self)
-    }
-    if session.lastRepeatingValues.isEmpty {
-        session.lastRepeatingValues = Array(repeating: nil, count: h2RepeatingValueNames.count)
     }
     if let last = session.lastRepeatingValues[index], last.utf8.count == bytes.count, last.utf8.elementsEqual(bytes) {
         return last

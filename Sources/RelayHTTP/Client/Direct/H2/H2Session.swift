@@ -46,9 +46,15 @@ package final class H2Session {
     /// The library's code for the last invalid frame, for a connection error's message (never
     /// nghttp2's own text, which can quote header values).
     var invalidFrameError: Int32 = 0
-    /// The last value of each field in `h2RepeatingValueNames` (by position): reused for the next
-    /// response when its bytes are the same, instead of a heap string per response.
-    var lastRepeatingValues: [String?] = []
+    /// Fields whose values are longer than a small string and repeat from one response to the next
+    /// on a connection (`date` changes once a second). Never a field that carries a secret or an id.
+    static let repeatingValueNames: [String] = [
+        "date", "content-type", "access-control-expose-headers", "strict-transport-security", "x-responding-instance",
+        "access-control-allow-origin", "cache-control", "x-apple-cloudkit-version",
+    ]
+    /// The last value of each of `repeatingValueNames` (by position): reused for the next response
+    /// when its bytes are the same, instead of a heap string per response.
+    var lastRepeatingValues = [String?](repeating: nil, count: repeatingValueNames.count)
     /// `submit`'s scratch space, kept between calls: every name and value back to back, their
     /// offsets, and the `nghttp2_nv` array pointing into them.
     var fieldBytes: [UInt8] = []
