@@ -128,7 +128,7 @@ let package = Package(
             ],
             exclude: ["python"]
         ),
-        .testTarget(name: "RelayTestSupportTests", dependencies: ["RelayTestSupport", "RelaySync"]),
+        .testTarget(name: "RelayTestSupportTests", dependencies: ["RelayTestSupport", "RelaySync", "RelayHTTP"]),
         .testTarget(
             name: "RelayServiceTests",
             dependencies: [

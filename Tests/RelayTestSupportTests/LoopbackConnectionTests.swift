@@ -1,4 +1,5 @@
 import Foundation
+import RelayHTTP
 import RelayTestSupport
 import Testing
 
@@ -61,24 +62,19 @@ struct LoopbackConnectionTests {
 }
 
 /// `freePort` chooses below the kernel's ephemeral range, where no outgoing connection takes a port
-/// while a child process starts, and the port it gives can be listened on.
+/// while a child process starts, and the relay's own server can listen on the port it gives.
 struct FreePortTests {
-    @Test func freePortsAreBelowTheEphemeralRangeAndBindable() throws {
+    @Test func freePortsAreBelowTheEphemeralRangeAndAServerListensThere() async throws {
         for _ in 0..<20 {
             let port = try freePort()
             #expect((20_000..<32_768).contains(port), "\(port)")
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(descriptor) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            #expect(bound == 0 && listen(descriptor, 1) == 0, "port \(port)")
+            let server = Server(
+                configuration: ServerConfiguration(host: "127.0.0.1", port: port, eventLoops: 1),
+                responder: Responder { _ in .now(Response(status: .ok)) })
+            try server.start()
+            #expect(server.port == port)
+            server.shutdown()
+            await server.waitUntilStopped()
         }
     }
 }
