@@ -155,10 +155,11 @@ final class LowPriorityTests: XCTestCase {
         let tally = Tally()
         try await withServer(configuration(perRound: 1), router: router(tally)) { server in
             let port = server.port
+            // A head that asks to be told to go on before its five bytes of body.
+            let waitingHead = "POST /register HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n"
             try await onOwnThread {
                 let waiting = try RawClient(port: port, source: Self.flooder, receiveTimeout: 10)
-                try waiting.send(
-                    "POST /register HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+                try waiting.send(waitingHead)
                 let refused = try waiting.readResponse()
                 XCTAssertEqual(refused.status, 429, "a 100 Continue asked for a body the server drops")
                 XCTAssertEqual(refused.header("connection")?.lowercased(), "close")
@@ -166,8 +167,7 @@ final class LowPriorityTests: XCTestCase {
                 XCTAssertTrue(waiting.isClosedByServer())
 
                 let late = try RawClient(port: port, source: Self.flooder, receiveTimeout: 10)
-                try late.send(
-                    "POST /register HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+                try late.send(waitingHead)
                 XCTAssertEqual(try late.readResponse().status, 429)
                 // The client sends its body after all (as curl does after a second): no reset.
                 try late.send("hello")
