@@ -7,6 +7,8 @@ import XCTest
 /// (`bench/tests/test_capacity_report.py`): the DynamoDB and KMS unit and price arithmetic on a
 /// small checked-in record, a named bottleneck when a quota is exceeded, and the committed document
 /// equal to what the report writes from the newest record, so it cannot be edited away from its data.
+/// The same discovery runs the flame graph drawer's tests (`bench/tests/test_flamegraph.py`: box
+/// widths follow the samples, callers under callees, `perf script` and folded input).
 final class CapacityReportTests: XCTestCase {
     func testTheCapacityReportArithmeticAndTheCommittedDocument() async throws {
         let child = try Subprocess(
@@ -19,5 +21,6 @@ final class CapacityReportTests: XCTestCase {
         // The discovery found the tests (a renamed file would otherwise pass with zero tests).
         XCTAssertTrue(output.contains("test_docs_capacity_md_is_what_the_report_writes_from_the_newest_record"), output)
         XCTAssertTrue(output.contains("test_a_month_of_get_me_in_dollars"), output)
+        XCTAssertTrue(output.contains("test_perf_script_widths_and_stacking"), output)
     }
 }
