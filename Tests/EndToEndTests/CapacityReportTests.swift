@@ -8,7 +8,8 @@ import XCTest
 /// small checked-in record, a named bottleneck when a quota is exceeded, and the committed document
 /// equal to what the report writes from the newest record, so it cannot be edited away from its data.
 /// The same discovery runs the flame graph drawer's tests (`bench/tests/test_flamegraph.py`: box
-/// widths follow the samples, callers under callees, `perf script` and folded input).
+/// widths follow the samples, callers under callees, `perf script` and folded input) and of the
+/// async frame lister (`bench/tests/test_async_frames.py`: sizes read from a program it compiles).
 final class CapacityReportTests: XCTestCase {
     func testTheCapacityReportArithmeticAndTheCommittedDocument() async throws {
         let child = try Subprocess(
@@ -22,5 +23,6 @@ final class CapacityReportTests: XCTestCase {
         XCTAssertTrue(output.contains("test_docs_capacity_md_is_what_the_report_writes_from_the_newest_record"), output)
         XCTAssertTrue(output.contains("test_a_month_of_get_me_in_dollars"), output)
         XCTAssertTrue(output.contains("test_perf_script_widths_and_stacking"), output)
+        XCTAssertTrue(output.contains("test_frame_sizes_of_a_compiled_program"), output)
     }
 }

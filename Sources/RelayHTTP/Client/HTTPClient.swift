@@ -47,17 +47,37 @@ package final class HTTPClient: Sendable {
     deinit { shutdown() }
 
     /// Sends one request and waits for the complete response.
+    ///
+    /// Thin on purpose: an async function's locals live in its task frame, and a frame past the
+    /// task allocator's 984-byte slab is a malloc of its own (over 1 KB: glibc's slow path) on
+    /// every call. The route is chosen by a synchronous step and each path awaits in its own frame.
     package func send(_ request: ClientRequest) async throws(ClientError) -> ClientResponse {
         if Task.isCancelled { throw .cancelled }
+        switch try route(request) {
+        case .direct(let exchange, let loop): return try await send(exchange, on: loop)
+        case .curl(let transfer): return try await send(transfer)
+        }
+    }
+
+    private enum Route {
+        case direct(DirectExchange, DirectLoop)
+        case curl(Transfer)
+    }
+
+    @inline(never)
+    private func route(_ request: ClientRequest) throws(ClientError) -> Route {
         if let direct, let target = DirectExchange.target(for: request, configuration) {
             let exchange = try DirectExchange(request, target: target, configuration: configuration)
             if let hosted = hostedLoopOnCurrentThread() {
                 counters.hostedExchanges.add(1, ordering: .relaxed)
-                return try await send(exchange, on: hosted)
+                return .direct(exchange, hosted)
             }
-            return try await send(exchange, on: direct)
+            return .direct(exchange, direct)
         }
-        let transfer = try Transfer(request, configuration, easy: loop.easyPool.take())
+        return .curl(try Transfer(request, configuration, easy: loop.easyPool.take()))
+    }
+
+    private func send(_ transfer: Transfer) async throws(ClientError) -> ClientResponse {
         counters.requests.add(1, ordering: .relaxed)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -53,55 +53,78 @@ final class GrantSession: CloudKitSession {
             while true {
                 let webAuthToken = try await unseal(current.sealed)
                 let started = ContinuousClock.now
+                let response: CloudKitResponse<Value>
                 do throws(CloudKitError) {
-                    let response = try await call(CloudKitWebAuthToken(webAuthToken))
-                    observer.upstream(started: started, outcome: "ok")
-                    // The answer goes out now; the save runs after it, still in the grant's turn, so
-                    // the grant's next call starts with the rotated token saved (or kept in memory).
-                    guard let rotated = response.rotatedToken else { return (response.value, nil) }
-                    let replaced = current
-                    return (response.value, { await self.save(rotated, replacing: replaced) })
+                    response = try await call(CloudKitWebAuthToken(webAuthToken))
                 } catch {
-                    observer.upstream(started: started, outcome: error.kind.rawValue)
-                    var error = error
-                    if error.kind == .authenticationFailed {
-                        // The person's session, or the operator's API token? Only a check made after
-                        // this answer may say "the session": a grant is never ended for the operator.
-                        let failedAt = credentials.now()
-                        error.kind = .afterAuthenticationFailure(await credentials.verdict(failureAt: failedAt))
-                    }
-                    // Another instance may have rotated the token since this request read the grant,
-                    // and may still be rotating it call after call: follow the store's newest copy a
-                    // few times before calling the session dead.
-                    if error.kind == .sessionDead, followed < Self.maxFollows,
-                        let latest = await rotatedElsewhere(than: current)
-                    {
-                        followed += 1
-                        current = latest
-                        continue
-                    }
-                    await save(error.rotatedToken, replacing: current)
-                    throw error
+                    // Throws unless there is a newer stored token to try (the failure path has a
+                    // task frame of its own: inline here, it made this one 1.2 KB on every call).
+                    current = try await recover(from: error, started: started, current: current, followed: followed)
+                    followed += 1
+                    continue
                 }
+                observer.upstream(started: started, outcome: "ok")
+                // The answer goes out now; the save runs after it, still in the grant's turn, so
+                // the grant's next call starts with the rotated token saved (or kept in memory).
+                guard let rotated = response.rotatedToken else { return (response.value, nil) }
+                let replaced = current
+                return (response.value, { await self.save(rotated, replacing: replaced) })
             }
         }
     }
 
+    /// After CloudKit refused a call: the newer stored token to try next, or the error to throw.
+    @inline(never)
+    private func recover(
+        from failure: CloudKitError, started: ContinuousClock.Instant, current: GrantStates.State, followed: Int
+    ) async throws(CloudKitError) -> GrantStates.State {
+        observer.upstream(started: started, outcome: failure.kind.rawValue)
+        var error = failure
+        if error.kind == .authenticationFailed {
+            // The person's session, or the operator's API token? Only a check made after
+            // this answer may say "the session": a grant is never ended for the operator.
+            let failedAt = credentials.now()
+            error.kind = .afterAuthenticationFailure(await credentials.verdict(failureAt: failedAt))
+        }
+        // Another instance may have rotated the token since this request read the grant,
+        // and may still be rotating it call after call: follow the store's newest copy a
+        // few times before calling the session dead.
+        if error.kind == .sessionDead, followed < Self.maxFollows, let latest = await rotatedElsewhere(than: current) {
+            return latest
+        }
+        await save(error.rotatedToken, replacing: current)
+        throw error
+    }
+
+    @inline(never)
     private func unseal(_ sealed: [UInt8]) async throws(CloudKitError) -> String {
-        do {
-            let bytes = try await vault.unseal(
-                RelayVault.SealedGrant(bytes: sealed), tokenBoundKey: TokenBoundKey(bytes: grant.boundSecret),
-                token: token,
-                context: context)
+        let opened: Result<[UInt8], VaultError>
+        do throws(VaultError) {
+            opened = .success(
+                try await vault.unseal(
+                    RelayVault.SealedGrant(bytes: sealed), tokenBoundKey: TokenBoundKey(bytes: grant.boundSecret),
+                    token: token, context: context))
+        } catch {
+            opened = .failure(error)
+        }
+        return try unsealed(opened)
+    }
+
+    /// The CloudKit token, or what a vault failure means for the call; a synchronous step kept
+    /// out of `unseal`'s task frame (see "Counting what a call costs" in docs/architecture.md).
+    @inline(never)
+    private func unsealed(_ opened: Result<[UInt8], VaultError>) throws(CloudKitError) -> String {
+        switch opened {
+        case .success(let bytes):
             return String(decoding: bytes, as: UTF8.self)
-        } catch .keyServiceUnavailable, .keyServiceThrottled {
+        case .failure(.keyServiceUnavailable), .failure(.keyServiceThrottled):
             throw CloudKitError(.unavailable, reason: "the key service did not answer")
-        } catch .unknownKey, .keyFile {
+        case .failure(.unknownKey), .failure(.keyFile):
             // This instance lacks the master key the grant was sealed with (a rotation not yet rolled
             // out everywhere): an operator problem, not a dead grant. Keep the grant; say "try later".
             observer.event(.error, "vault.unknown_key", grant: grant)
             throw CloudKitError(.unavailable, reason: "the key service cannot open this grant yet")
-        } catch {
+        case .failure:
             // A grant whose seal no longer opens cannot be used again: end it so the client reconnects.
             observer.event(.error, "vault.unseal_failed", grant: grant)
             throw CloudKitError(.sessionDead)
@@ -138,24 +161,33 @@ final class GrantSession: CloudKitSession {
 
     /// Re-seals and stores a rotated token. A store failure must not fail a call that CloudKit
     /// already carried out: the token is then kept in memory for this process's next call.
+    /// Two steps with a task frame each, used one after the other (together they were one 1.5 KB
+    /// frame, a malloc of its own after every call).
     private func save(_ rotated: CloudKitWebAuthToken?, replacing current: GrantStates.State) async {
-        guard let rotated else { return }
-        let sealed: RelayVault.SealedGrant
-        do {
-            sealed = try await vault.reseal(
+        guard let rotated, let sealed = await resealed(rotated) else { return }
+        await store(sealed, replacing: current)
+    }
+
+    private func resealed(_ rotated: CloudKitWebAuthToken) async -> [UInt8]? {
+        do throws(VaultError) {
+            return try await vault.reseal(
                 Array(rotated.rawValue.utf8), tokenBoundKey: TokenBoundKey(bytes: grant.boundSecret), token: token,
-                context: context)
+                context: context
+            ).bytes
         } catch {
             observer.event(.error, "vault.reseal_failed", grant: grant)
-            return
+            return nil
         }
+    }
+
+    private func store(_ sealed: [UInt8], replacing current: GrantStates.State) async {
         var expected = current.version
-        do {
+        do throws(OAuthError) {
             for _ in 0..<4 {
                 if let version = try await oauth.replaceSealed(
-                    grantID: grant.grantID, expectedVersion: expected, sealed: sealed.bytes)
+                    grantID: grant.grantID, expectedVersion: expected, sealed: sealed)
                 {
-                    states.record(grant.grantID, GrantStates.State(sealed: sealed.bytes, version: version))
+                    states.record(grant.grantID, GrantStates.State(sealed: sealed, version: version))
                     return
                 }
                 // The grant changed meanwhile. A refresh rotation changes its version, not its CloudKit
@@ -168,10 +200,14 @@ final class GrantSession: CloudKitSession {
             }
             observer.event(.warning, "cloudkit.rotation_conflict", grant: grant)
         } catch {
-            states.record(
-                grant.grantID,
-                GrantStates.State(sealed: sealed.bytes, version: expected, unsaved: true, replaced: current.base))
-            observer.event(.error, "store.rotation_unsaved", grant: grant)
+            keepUnsaved(sealed, version: expected, replacing: current)
         }
+    }
+
+    @inline(never)
+    private func keepUnsaved(_ sealed: [UInt8], version: Int, replacing current: GrantStates.State) {
+        states.record(
+            grant.grantID, GrantStates.State(sealed: sealed, version: version, unsaved: true, replaced: current.base))
+        observer.event(.error, "store.rotation_unsaved", grant: grant)
     }
 }
