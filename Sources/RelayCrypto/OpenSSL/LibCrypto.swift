@@ -62,7 +62,7 @@ enum LibCrypto {
         return bytes
     }
 
-    /// Fills `buffer` from the CSPRNG (a nonce written straight into the box it belongs to).
+    /// Fills `buffer` from the CSPRNG (`NoncePool` draws its blocks here).
     static func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         guard !buffer.isEmpty else { return }
         _ = initialized
