@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RelayService
@@ -74,5 +75,47 @@ import Testing
         let text = metrics.render()
         #expect(text.contains("duration_seconds_bucket{le=\"0.5\"} 4000\n"))
         #expect(text.contains("duration_seconds_count 8000\n"))
+    }
+
+    /// Threads update their own shards (one per thread slot, slots shared past `shardCount`
+    /// threads); what renders and what `value` reads is the sum, each series once.
+    @Test func updatesFromManyThreadsAddUpAcrossShards() async {
+        let metrics = Metrics()
+        metrics.declareCounter("x_total", help: "X.", labels: ["kind"])
+        metrics.declareHistogram("y_seconds", help: "Y.", labels: ["kind"], buckets: [0.5])
+        let threads = Metrics.shardCount + 4
+        let slots = await withTaskGroup(of: Int.self) { group in
+            for index in 0..<threads {
+                group.addTask {
+                    await withCheckedContinuation { continuation in
+                        Thread {
+                            for _ in 0..<500 {
+                                metrics.increment("x_total", "shared")
+                                metrics.observe("y_seconds", label: "shared", index % 2 == 0 ? 0.25 : 0.75)
+                            }
+                            if index == 3 { metrics.increment("x_total", "only-thread-3") }
+                            continuation.resume(returning: ThreadSlot.current)
+                        }.start()
+                    }
+                }
+            }
+            var slots: [Int] = []
+            for await slot in group { slots.append(slot) }
+            return slots
+        }
+        #expect(Set(slots).count == threads)  // every thread its own slot
+        #expect(metrics.value("x_total", ["shared"]) == Double(threads * 500))
+        #expect(metrics.value("x_total", ["only-thread-3"]) == 1)
+        let text = metrics.render()
+        let lines = text.split(separator: "\n").map(String.init)
+        let shared = lines.filter { $0.hasPrefix(#"x_total{kind="shared"}"#) }
+        #expect(shared == [#"x_total{kind="shared"} \#(threads * 500)"#])
+        let single = lines.filter { $0.hasPrefix(#"x_total{kind="only-thread-3"}"#) }
+        #expect(single == [#"x_total{kind="only-thread-3"} 1"#])
+        #expect(lines.contains(#"y_seconds_bucket{kind="shared",le="0.5"} \#(threads / 2 * 500)"#), "\(text)")
+        #expect(lines.contains(#"y_seconds_count{kind="shared"} \#(threads * 500)"#), "\(text)")
+        // 0.25 and 0.75 per pair of threads: 1 per pair.
+        #expect(lines.contains(#"y_seconds_sum{kind="shared"} \#(threads / 2 * 500)"#), "\(text)")
+        #expect(lines.filter { $0.hasPrefix("# TYPE x_total") }.count == 1)
     }
 }
