@@ -20,24 +20,9 @@ package struct TestSupportFailure: Error, CustomStringConvertible {
 package func freePort(host: String = "127.0.0.1") throws -> Int {
     for _ in 0..<64 {
         let port = Int.random(in: 20_000..<32_768)
-        if canBind(port: port, host: host) { return port }
+        if Server.isFree(port: port, host: host) { return port }
     }
     return try Server.freePort(host: host)
-}
-
-/// Whether a listening socket could bind `host:port` now (no listener, no connection using it).
-private func canBind(port: Int, host: String) -> Bool {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    var reuse: Int32 = 1
-    setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-    var address = ipv4Address(host, port: port)
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-        }
-    }
 }
 
 /// Whether something on `host` accepts TCP connections on `port` (a child process has started listening).

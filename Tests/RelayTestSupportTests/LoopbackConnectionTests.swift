@@ -71,8 +71,10 @@ struct FreePortTests {
             let server = Server(
                 configuration: ServerConfiguration(host: "127.0.0.1", port: port, eventLoops: 1),
                 responder: Responder { _ in .now(Response(status: .ok)) })
+            #expect(Server.isFree(port: port))
             try server.start()
             #expect(server.port == port)
+            #expect(!Server.isFree(port: port))  // a listener there: freePort would pass it over
             server.shutdown()
             await server.waitUntilStopped()
         }

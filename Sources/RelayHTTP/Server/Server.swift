@@ -124,4 +124,10 @@ extension Server {
     package static func freePort(host: String = "127.0.0.1") throws(SocketError) -> Int {
         try Socket.freePort(host: host)
     }
+
+    /// Whether a listener could bind `host:port` now (the check `start` makes before it binds with
+    /// SO_REUSEPORT): nothing listens there and no connection holds it as its local port.
+    package static func isFree(port: Int, host: String = "127.0.0.1") -> Bool {
+        (try? Socket.claim(host: host, port: port)) != nil
+    }
 }
