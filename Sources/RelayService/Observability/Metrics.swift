@@ -96,31 +96,29 @@ package final class Metrics: Sendable {
     }
 
     private let shards: [Locked<[String: Family]>] = (0..<shardCount).map { _ in Locked([:]) }
-    private var families: Locked<[String: Family]> { shards[ThreadSlot.current % Self.shardCount] }
+    /// The calling thread's shard.
+    private var shard: Locked<[String: Family]> { shards[ThreadSlot.current % Self.shardCount] }
     private let gauges = Locked<[String: (help: String, kind: String, read: @Sendable () -> Double)]>([:])
 
     package init() {}
 
     /// Declares a counter (idempotent).
     package func declareCounter(_ name: String, help: String, labels: [String] = []) {
-        for shard in shards {
-            shard.withLock { families in
-                if families[name] == nil {
-                    families[name] = Family(help: help, kind: "counter", buckets: [], labelNames: labels)
-                }
-            }
-        }
+        declare(name) { Family(help: help, kind: "counter", buckets: [], labelNames: labels) }
     }
 
     /// Declares a histogram (idempotent).
     package func declareHistogram(
         _ name: String, help: String, labels: [String] = [], buckets: [Double] = latencyBuckets
     ) {
+        declare(name) { Family(help: help, kind: "histogram", buckets: buckets, labelNames: labels) }
+    }
+
+    /// Adds the family `make` builds to every shard that lacks `name` (each shard its own instance).
+    private func declare(_ name: String, _ make: () -> Family) {
         for shard in shards {
             shard.withLock { families in
-                if families[name] == nil {
-                    families[name] = Family(help: help, kind: "histogram", buckets: buckets, labelNames: labels)
-                }
+                if families[name] == nil { families[name] = make() }
             }
         }
     }
@@ -146,7 +144,7 @@ package final class Metrics: Sendable {
     }
 
     private func increment(_ name: String, _ labels: Labels, by amount: Double) {
-        families.withLock { families in
+        shard.withLock { families in
             guard let family = families[name] else { return }
             family.series(labels).value += amount
         }
@@ -163,7 +161,7 @@ package final class Metrics: Sendable {
     }
 
     private func observe(_ name: String, _ labels: Labels, _ value: Double) {
-        families.withLock { families in
+        shard.withLock { families in
             guard let family = families[name] else { return }
             family.series(labels).record(value, buckets: family.buckets)
         }
