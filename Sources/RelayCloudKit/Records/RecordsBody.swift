@@ -181,8 +181,7 @@ private struct FieldsMembers {
             let name = key.string
             switch try readField(&reader) {
             case .success(let field):
-                value = field
-                if !fields.failures.isEmpty { fields.failures[name] = nil }
+                value = field  // a failure kept for an earlier value of this name is never read
             case .failure(let error):
                 value = nil
                 fields.failures[name] = error
