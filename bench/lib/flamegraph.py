@@ -51,9 +51,9 @@ class Node:
         return node
 
 
-def kind_of(symbol, obj):
+def kind_of(obj):
     """Which family of colours a frame gets, from the object it was sampled in."""
-    if obj.startswith("[kernel") or symbol.startswith(("entry_SYSCALL", "__x64_sys_")):
+    if obj.startswith("[kernel"):
         return "kernel"
     base = obj.rsplit("/", 1)[-1]
     if base.startswith(("libswift", "libFoundation", "libdispatch", "libBlocksRuntime")):
@@ -81,9 +81,9 @@ def read_perf_script(lines, root):
             frames, header = [], None
             continue
         if header is None:
-            # "comm pid [cpu] time: period event:" - the process name leads, and may hold spaces;
-            # a flame graph of one process has one name at its base.
-            header = line.split(None, 1)[0] if not line[0].isspace() else "?"
+            # "comm tid [cpu] time: period event:" - the thread's name leads: each thread is a
+            # base of its own.
+            header = line.split(None, 1)[0]
             continue
         match = PERF_FRAME.match(line)
         if match is None:
@@ -91,7 +91,7 @@ def read_perf_script(lines, root):
         symbol, obj = match.group("symbol"), match.group("object")
         if symbol == "[unknown]":
             symbol = "[unknown in " + obj.rsplit("/", 1)[-1] + "]"
-        frames.append((symbol, kind_of(symbol, obj)))
+        frames.append((symbol, kind_of(obj)))
 
 
 def read_folded(lines, root):
