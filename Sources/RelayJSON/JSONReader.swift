@@ -17,26 +17,33 @@ package struct JSONReader {
         _ bytes: [UInt8], maxDepth: Int = 64, _ body: (inout JSONReader) throws(JSONParseError) -> Value
     ) throws(JSONParseError) -> Value {
         let result = bytes.withUnsafeBufferPointer { buffer -> Result<Value, JSONParseError> in
-            var reader = JSONReader(parser: JSONParser(bytes: buffer, maxDepth: maxDepth))
-            do throws(JSONParseError) {
-                reader.parser.skipWhitespace()
-                let value = try body(&reader)
-                reader.parser.skipWhitespace()
-                guard reader.parser.index == buffer.count else {
-                    throw reader.parser.fail("unexpected data after the document")
-                }
-                return .success(value)
-            } catch {
-                return .failure(error)
-            }
+            Result { () throws(JSONParseError) in try read(buffer, maxDepth: maxDepth, body) }
         }
         return try result.get()
     }
 
+    /// `read(_:maxDepth:_:)` of bytes the caller holds (a database row where it lies).
+    package static func read<Value>(
+        _ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = 64,
+        _ body: (inout JSONReader) throws(JSONParseError) -> Value
+    ) throws(JSONParseError) -> Value {
+        var reader = JSONReader(parser: JSONParser(bytes: buffer, maxDepth: maxDepth))
+        reader.parser.skipWhitespace()
+        let value = try body(&reader)
+        reader.parser.skipWhitespace()
+        guard reader.parser.index == buffer.count else {
+            throw reader.parser.fail("unexpected data after the document")
+        }
+        return value
+    }
+
+    /// Where the reader is: the offset in the document of the next byte it reads.
+    package var offset: Int { parser.index }
+
     /// A member name, valid only during the call it is passed to.
     package struct Key {
         /// The name's UTF-8 bytes, escapes decoded.
-        let bytes: UnsafeBufferPointer<UInt8>
+        package let bytes: UnsafeBufferPointer<UInt8>
 
         /// Whether the name is `name`, compared byte for byte.
         package static func == (key: Key, name: StaticString) -> Bool {

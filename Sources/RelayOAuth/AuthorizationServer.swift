@@ -160,9 +160,8 @@ package final class AuthorizationServer: Sendable {
     /// `expectedVersion`; returns the new version, or nil when the grant changed or is gone.
     package func replaceSealed(grantID: String, expectedVersion: Int, sealed: [UInt8]) async throws(OAuthError) -> Int?
     {
-        let update = ItemUpdate(set: ["sealed": .bytes(sealed)])
-        return try await context.update(OAuthKeys.grant(grantID), update, condition: .versionEquals(expectedVersion))?
-            .version
+        try await context.setAttributes(
+            OAuthKeys.grant(grantID), ["sealed": .bytes(sealed)], condition: .versionEquals(expectedVersion))
     }
 
     /// `userID` for a CloudKit user record name (the same HMAC the bridge computes).

@@ -25,6 +25,13 @@ package protocol Store: Sendable {
     /// `.absent` is `invalid`.
     func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError) -> Item
 
+    /// `update(key, ItemUpdate(set: attributes), condition:)` that answers only the new version:
+    /// a backend may then change the stored attributes where they lie instead of reading the item
+    /// back (SQLite does; a grant's rotated CloudKit token is saved this way on every tool call).
+    /// The same rules and errors as `update`.
+    func setAttributes(_ key: ItemKey, _ attributes: JSONObject, condition: WriteCondition) async throws(StoreError)
+        -> Int
+
     /// Deletes the item if `condition` holds and returns what was deleted (nil when nothing live
     /// was there and the condition was `.none`). `.absent` is `invalid`.
     func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item?
@@ -55,6 +62,13 @@ extension Store {
     /// `update` of an existing item whatever its version.
     package func update(_ key: ItemKey, _ update: ItemUpdate) async throws(StoreError) -> Item {
         try await self.update(key, update, condition: .none)
+    }
+
+    /// Every backend that reads the item back anyway.
+    package func setAttributes(_ key: ItemKey, _ attributes: JSONObject, condition: WriteCondition)
+        async throws(StoreError) -> Int
+    {
+        try await update(key, ItemUpdate(set: attributes), condition: condition).version
     }
 
     /// Unconditional delete.

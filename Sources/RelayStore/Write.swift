@@ -102,10 +102,15 @@ package enum StoreLimits {
         // A grant's row (its sealed CloudKit token alone is ~1.4 KB), rewritten on every tool call
         // when CloudKit rotates the token: room for it at once, not growth through 256…2,048 bytes.
         let bytes = JSONValue.object(attributes).bytes(reservingCapacity: 4096)
+        try check(encodedAttributes: bytes)
+        return bytes
+    }
+
+    /// Attributes already encoded must be within the size limit.
+    package static func check(encodedAttributes bytes: [UInt8]) throws(StoreError) {
         guard bytes.count <= maximumAttributeBytes else {
             throw .invalid("attributes exceed \(maximumAttributeBytes) bytes")
         }
-        return bytes
     }
 
     package static func check(expiresAt: Int?) throws(StoreError) {

@@ -65,7 +65,7 @@ package enum StoreConformance {
 
     /// Every case.
     package static var cases: [Case] {
-        writeCases + conditionCases + queryCases + scanCases + expiryCases + concurrencyCases
+        writeCases + conditionCases + setAttributesCases + queryCases + scanCases + expiryCases + concurrencyCases
     }
 }
 

@@ -51,6 +51,19 @@ struct OAuthContext: Sendable {
         }
     }
 
+    /// The new version; nil when the condition failed or the item is gone.
+    func setAttributes(_ key: ItemKey, _ attributes: JSONObject, condition: WriteCondition) async throws(OAuthError)
+        -> Int?
+    {
+        do {
+            return try await store.setAttributes(key, attributes, condition: condition)
+        } catch .conditionFailed {
+            return nil
+        } catch {
+            throw mapped(error)
+        }
+    }
+
     /// The deleted item; nil when nothing live was there or the condition failed.
     func delete(_ key: ItemKey, condition: WriteCondition = .none) async throws(OAuthError) -> Item? {
         do {

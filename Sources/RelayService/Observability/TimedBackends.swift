@@ -79,6 +79,14 @@ struct TimedStore: Store {
         try await timed("update") { () throws(StoreError) in try await base.update(key, update, condition: condition) }
     }
 
+    func setAttributes(_ key: ItemKey, _ attributes: JSONObject, condition: WriteCondition) async throws(StoreError)
+        -> Int
+    {
+        try await timed("update") { () throws(StoreError) in
+            try await base.setAttributes(key, attributes, condition: condition)
+        }
+    }
+
     func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
         try await timed("delete") { () throws(StoreError) in try await base.delete(key, condition: condition) }
     }

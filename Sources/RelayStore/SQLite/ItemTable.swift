@@ -62,6 +62,37 @@ enum ItemTable {
             expiresAt: statement.isNull(2) ? nil : statement.int(2))
     }
 
+    /// `body` with the live row under `key` as it lies: its attributes' stored bytes (valid only
+    /// during the call), version and expiry; nil when there is no live row.
+    static func withLiveRow<R>(
+        _ connection: SQLiteConnection, _ key: ItemKey, now: Int,
+        _ body: (UnsafeBufferPointer<UInt8>, _ version: Int, _ expiresAt: Int?) throws(StoreError) -> R
+    ) throws(StoreError) -> R? {
+        let statement = try connection.prepared(
+            "SELECT attrs, version, expires_at FROM items WHERE pk = ?1 AND sk = ?2 AND (expires_at IS NULL OR expires_at > ?3)"
+        )
+        defer { statement.reset() }
+        statement.bind(1, key.pk)
+        statement.bind(2, key.sk)
+        statement.bind(3, now)
+        guard try statement.step() else { return nil }
+        let version = statement.int(1)
+        let expiresAt = statement.isNull(2) ? nil : statement.int(2)
+        return try statement.withBytes(0) { (bytes) throws(StoreError) -> R in try body(bytes, version, expiresAt) }
+    }
+
+    /// Replaces a live row's attributes and version, its expiry as it is.
+    static func replaceAttributes(_ connection: SQLiteConnection, _ key: ItemKey, encoded: [UInt8], version: Int)
+        throws(StoreError)
+    {
+        let statement = try connection.prepared("UPDATE items SET attrs = ?3, version = ?4 WHERE pk = ?1 AND sk = ?2")
+        statement.bind(1, key.pk)
+        statement.bind(2, key.sk)
+        statement.bind(3, bytes: encoded)
+        statement.bind(4, version)
+        try statement.run()
+    }
+
     /// Writes `item`. `replacingExpiry` is the expiry of the live row the write read (nil: no live
     /// row, or an expired one):
     /// a live row is changed with an `UPDATE` that names `expires_at` only when the expiry changes,
@@ -74,7 +105,7 @@ enum ItemTable {
         let statement: SQLiteStatement
         switch replacingExpiry {
         case .some(let expiry) where expiry == item.expiresAt:
-            statement = try connection.prepared("UPDATE items SET attrs = ?3, version = ?4 WHERE pk = ?1 AND sk = ?2")
+            return try replaceAttributes(connection, item.key, encoded: encoded, version: item.version)
         case .some:
             statement = try connection.prepared(
                 "UPDATE items SET attrs = ?3, version = ?4, expires_at = ?5 WHERE pk = ?1 AND sk = ?2")
