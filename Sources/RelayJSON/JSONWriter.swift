@@ -24,18 +24,23 @@ extension JSONValue {
         case .string(let value): Self.writeString(value, into: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                element.write(into: &output)
+            // Elements lent, not copied out (a retain and release apiece).
+            elements.withUnsafeBufferPointer { elements in
+                for index in elements.indices {
+                    if index > 0 { output.append(UInt8(ascii: ",")) }
+                    elements[index].write(into: &output)
+                }
             }
             output.append(UInt8(ascii: "]"))
         case .object(let object):
             output.append(UInt8(ascii: "{"))
-            for (index, member) in object.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeString(member.key, into: &output)
+            var first = true
+            object.forEachMember { key, value in
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                Self.writeString(key, into: &output)
                 output.append(UInt8(ascii: ":"))
-                member.value.write(into: &output)
+                value.write(into: &output)
             }
             output.append(UInt8(ascii: "}"))
         }

@@ -75,6 +75,9 @@ extension Dictionary: CanonicalContext where Key == String, Value == String {
 
     static func append(_ part: String, to output: inout [UInt8]) {
         withUnsafeBytes(of: UInt32(part.utf8.count).bigEndian) { output.append(contentsOf: $0) }
-        output.append(contentsOf: part.utf8)
+        // A native string's bytes lent in one piece, not its UTF-8 view walked as a sequence.
+        if part.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil {
+            output.append(contentsOf: part.utf8)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import RelayJSON
 import Testing
 
@@ -18,6 +19,23 @@ import Testing
     @Test(arguments: ["a=%", "a=%4", "a=%zz", "a=%C3%28"])
     func formDecodingRefusesMalformedInput(input: String) {
         #expect(FormDecoding.pairs(input) == nil)
+    }
+
+    /// Field literals match byte for byte (or case-folded), whatever the string's storage.
+    @Test func fieldLiteralsMatchExactBytes() {
+        func raw(_ text: String) -> [UInt8] { Array(text.utf8) }
+        let bridged = ("x-apple-cloudkit-" as NSString).appending("version")  // not a native Swift string
+        for literal in ["x-apple-cloudkit-version", bridged, "", "é✓"] {
+            raw(literal).withUnsafeBytes { #expect(FieldLiterals.same(literal, $0)) }
+            raw(literal + "x").withUnsafeBytes { #expect(!FieldLiterals.same(literal, $0)) }
+        }
+        raw("x-apple-cloudkit-versioN").withUnsafeBytes { #expect(!FieldLiterals.same("x-apple-cloudkit-version", $0)) }
+        let literals = ["x-apple-cloudkit-version", "x-apple-request-uuid"]
+        raw("X-Apple-Request-UUID").withUnsafeBytes { bytes in
+            #expect(FieldLiterals.match(bytes, in: literals, foldingCase: true) == "x-apple-request-uuid")
+            #expect(FieldLiterals.match(bytes, in: literals) == nil)
+        }
+        raw("x-apple-request-uuix").withUnsafeBytes { #expect(FieldLiterals.match($0, in: literals) == nil) }
     }
 
     @Test func formEncodingRoundTrips() throws {

@@ -55,9 +55,12 @@ enum AttributeSplice {
         return output
     }
 
+    /// A native string's bytes compared in place (a `var` copy for `withUTF8` retained the name
+    /// once per stored member).
     private static func name(_ name: String, equals bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var name = name
-        return name.withUTF8 { $0.count == bytes.count && $0.elementsEqual(bytes) }
+        guard name.utf8.count == bytes.count else { return false }
+        return name.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(bytes) }
+            ?? name.utf8.elementsEqual(bytes)
     }
 
     /// Room for a value's encoding: a string's bytes and quotes (escapes are rare), else a guess.

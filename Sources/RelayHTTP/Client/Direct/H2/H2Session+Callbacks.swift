@@ -58,7 +58,8 @@ private let h2Header: nghttp2_on_header_callback = { _, frame, name, nameLength,
         if stream.headers.count == 0 { stream.headers.reserveCapacity(16) }
         let fieldName = h2FieldName(nameBytes)
         stream.headers.add(fieldName, h2FieldValue(valueBytes, named: fieldName, in: session))
-        if nameLength == 14, valueLength <= 12, nameBytes.elementsEqual("content-length".utf8) {
+        if nameLength == 14, valueLength <= 12, FieldLiterals.same("content-length", UnsafeRawBufferPointer(nameBytes))
+        {
             // nghttp2 checked the digits and holds the DATA to them: the body grows once, not
             // log2(size) times with a copy each (only up to the limit, which fails the stream).
             let length = valueBytes.reduce(0) { $0 * 10 + Int($1 &- 48) }
@@ -84,7 +85,7 @@ private func h2FieldValue(_ bytes: UnsafeBufferPointer<UInt8>, named name: Strin
     guard bytes.count > 15, let index = H2Session.repeatingValueNames.firstIndex(of: name) else {
         return String(decoding: bytes, as: UTF8.self)
     }
-    if let last = session.lastRepeatingValues[index], last.utf8.count == bytes.count, last.utf8.elementsEqual(bytes) {
+    if let last = session.lastRepeatingValues[index], FieldLiterals.same(last, UnsafeRawBufferPointer(bytes)) {
         return last
     }
     let value = String(decoding: bytes, as: UTF8.self)
