@@ -49,17 +49,9 @@ enum ItemTable {
     }
 
     static func fetchLive(_ connection: SQLiteConnection, _ key: ItemKey, now: Int) throws(StoreError) -> Item? {
-        let statement = try connection.prepared(
-            "SELECT attrs, version, expires_at FROM items WHERE pk = ?1 AND sk = ?2 AND (expires_at IS NULL OR expires_at > ?3)"
-        )
-        defer { statement.reset() }
-        statement.bind(1, key.pk)
-        statement.bind(2, key.sk)
-        statement.bind(3, now)
-        guard try statement.step() else { return nil }
-        return Item(
-            pk: key.pk, sk: key.sk, attributes: try attributes(statement, column: 0), version: statement.int(1),
-            expiresAt: statement.isNull(2) ? nil : statement.int(2))
+        try withLiveRow(connection, key, now: now) { (bytes, version, expiresAt) throws(StoreError) -> Item in
+            Item(pk: key.pk, sk: key.sk, attributes: try attributes(bytes), version: version, expiresAt: expiresAt)
+        }
     }
 
     /// `body` with the live row under `key` as it lies: its attributes' stored bytes (valid only
@@ -225,11 +217,13 @@ enum ItemTable {
     }
 
     private static func attributes(_ statement: SQLiteStatement, column: Int32) throws(StoreError) -> JSONObject {
-        try statement.withBytes(column) { (bytes) throws(StoreError) -> JSONObject in
-            guard let object = (try? JSONValue(parsing: bytes))?.objectValue else {
-                throw .unavailable("a stored item is corrupt (attributes are not a JSON object)")
-            }
-            return object
+        try statement.withBytes(column) { (bytes) throws(StoreError) -> JSONObject in try attributes(bytes) }
+    }
+
+    private static func attributes(_ bytes: UnsafeBufferPointer<UInt8>) throws(StoreError) -> JSONObject {
+        guard let object = (try? JSONValue(parsing: bytes))?.objectValue else {
+            throw .unavailable("a stored item is corrupt (attributes are not a JSON object)")
         }
+        return object
     }
 }
