@@ -16,10 +16,9 @@ package struct JSONReader {
     package static func read<Value>(
         _ bytes: [UInt8], maxDepth: Int = 64, _ body: (inout JSONReader) throws(JSONParseError) -> Value
     ) throws(JSONParseError) -> Value {
-        let result = bytes.withUnsafeBufferPointer { buffer -> Result<Value, JSONParseError> in
-            Result { () throws(JSONParseError) in try read(buffer, maxDepth: maxDepth, body) }
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> Value in
+            try read(buffer, maxDepth: maxDepth, body)
         }
-        return try result.get()
     }
 
     /// `read(_:maxDepth:_:)` of bytes the caller holds (a database row where it lies).
@@ -43,12 +42,20 @@ package struct JSONReader {
     /// A member name, valid only during the call it is passed to.
     package struct Key {
         /// The name's UTF-8 bytes, escapes decoded.
-        package let bytes: UnsafeBufferPointer<UInt8>
+        let bytes: UnsafeBufferPointer<UInt8>
 
         /// Whether the name is `name`, compared byte for byte.
         package static func == (key: Key, name: StaticString) -> Bool {
             key.bytes.count == name.utf8CodeUnitCount
                 && (0..<key.bytes.count).allSatisfy { key.bytes[$0] == name.utf8Start[$0] }
+        }
+
+        /// Whether the name is `name`, compared byte for byte in place (a native string lends its
+        /// storage: no copy, no retain).
+        package static func == (key: Key, name: String) -> Bool {
+            guard name.utf8.count == key.bytes.count else { return false }
+            return name.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(key.bytes) }
+                ?? name.utf8.elementsEqual(key.bytes)
         }
 
         /// The name as a string.

@@ -67,15 +67,16 @@ struct Write: Sendable {
     }
 
     private func requireCondition(_ current: Item?) throws(StoreError) {
-        guard Self.holds(condition, for: current) else { throw .conditionFailed }
+        guard Self.holds(condition, forVersion: current?.version) else { throw .conditionFailed }
     }
 
-    static func holds(_ condition: WriteCondition, for current: Item?) -> Bool {
+    /// Whether `condition` holds for the live item at `version` (nil: no live item).
+    static func holds(_ condition: WriteCondition, forVersion version: Int?) -> Bool {
         switch condition {
         case .none: true
-        case .absent: current == nil
-        case .exists: current != nil
-        case .versionEquals(let version): current?.version == version
+        case .absent: version == nil
+        case .exists: version != nil
+        case .versionEquals(let expected): version == expected
         }
     }
 }

@@ -23,7 +23,7 @@ enum AttributeSplice {
                 members += 1
                 let start = reader.offset
                 try reader.skipValue()
-                guard let index = names.firstIndex(where: { Self.name($0, equals: key.bytes) }) else { return }
+                guard let index = names.firstIndex(where: { key == $0 }) else { return }
                 if found[index] != nil { repeated = true }
                 found[index] = start..<reader.offset
             }
@@ -53,14 +53,6 @@ enum AttributeSplice {
         }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: stored[close..<stored.count]))
         return output
-    }
-
-    /// A native string's bytes compared in place (a `var` copy for `withUTF8` retained the name
-    /// once per stored member).
-    private static func name(_ name: String, equals bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard name.utf8.count == bytes.count else { return false }
-        return name.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(bytes) }
-            ?? name.utf8.elementsEqual(bytes)
     }
 
     /// Room for a value's encoding: a string's bytes and quotes (escapes are rare), else a guess.

@@ -197,7 +197,7 @@ package final class SQLiteStore: Store {
             let now = clock.epochSeconds()
             let spliced = try ItemTable.withLiveRow(connection, key, now: now) {
                 (stored, version, _) throws(StoreError) -> (encoded: [UInt8], version: Int)? in
-                if case .versionEquals(let expected) = condition, expected != version { throw .conditionFailed }
+                guard Write.holds(condition, forVersion: version) else { throw .conditionFailed }
                 guard let encoded = AttributeSplice.spliced(stored, setting: attributes) else { return nil }
                 return (encoded, version + 1)
             }
@@ -271,7 +271,7 @@ package final class SQLiteStore: Store {
         }
     }
 
-    /// A write as every backend makes it: the live row read, `Write.apply`'s rules, the outcome stored.
+    /// The general path of every write: the live row read, `Write.apply`'s rules, the outcome stored.
     private static func apply(_ write: Write, on connection: SQLiteConnection, now: Int) throws(StoreError)
         -> Write.Outcome
     {
