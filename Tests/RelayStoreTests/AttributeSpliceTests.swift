@@ -85,6 +85,19 @@ struct AttributeSpliceTests {
         await fixture.close()
     }
 
+    /// A stored object that repeats the name being set goes the general way: read as the parser
+    /// reads it (one member, at its first position), set, and stored once.
+    @Test func aRepeatedNameTakesTheGeneralPath() async throws {
+        let fixture = try await Fixture()
+        let key = ItemKey(pk: "GRANT#1", sk: "META")
+        _ = try await fixture.store.put(key, attributes: ["sealed": "a"])
+        try fixture.setRaw(key, attrs: #"{"sealed":"x","a":1,"sealed":"y"}"#)
+        #expect(try await fixture.store.setAttributes(key, ["sealed": "new"], condition: .versionEquals(1)) == 2)
+        #expect(try fixture.row(key)?.attrs == #"{"sealed":"new","a":1}"#)
+        #expect(try await fixture.store.get(key)?.attributes == ["sealed": "new", "a": 1])
+        await fixture.close()
+    }
+
     /// A row that is not a JSON object fails as `update` fails on it, and stays as it was.
     @Test(arguments: [#"{oops"#, #"[1,2]"#, #""text""#, ""])
     func aCorruptRowIsReportedAndLeftAlone(_ stored: String) async throws {
@@ -154,6 +167,10 @@ struct AttributeSpliceTests {
         #expect(Self.splice(#"{"n":{"sealed":1}}"#, ["sealed": 2]) == #"{"n":{"sealed":1},"sealed":2}"#)
         #expect(Self.splice(#"{ }"#, ["a": 1]) == #"{ "a":1}"#)
         #expect(Self.splice(#"{"b":2,"a":1}"#, ["a": "A", "b": "B"]) == #"{"b":"B","a":"A"}"#)
+        // A name that only appears inside a string value, or as a nested member, is not a member.
+        #expect(
+            Self.splice(#"{"note":"\"sealed\":1,","list":[{"sealed":0}]}"#, ["sealed": 2])
+                == #"{"note":"\"sealed\":1,","list":[{"sealed":0}],"sealed":2}"#)
     }
 
     /// What the splice leaves to the general path: text that is not one JSON object, and a set
