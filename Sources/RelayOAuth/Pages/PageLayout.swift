@@ -3,7 +3,9 @@ import RelayCrypto
 import RelayHTTP
 
 /// The frame of every page: one small inline stylesheet (allowed by its hash, no other style, no
-/// script, no image, no frame), a viewport for phones, and the headers every page carries.
+/// image, no frame), at most one of `TabBinding`'s constant scripts (allowed by its hash, on the
+/// pages that start or finish an Apple sign-in), a viewport for phones, and the headers every page
+/// carries.
 struct PageLayout: Sendable {
     /// The stylesheet, kept tiny and system-font so a page is readable on a phone.
     static let style = """
@@ -40,17 +42,24 @@ struct PageLayout: Sendable {
     /// `'sha256-…'` of the stylesheet, the only style the CSP allows.
     static let styleHash = "'sha256-" + Data(SHA256.hash(style)).base64EncodedString() + "'"
 
-    /// The CSP: nothing may load, run or frame the page; forms may go to this origin and to the
-    /// given extra origins (Apple's sign-in, or the client's redirect URI for "Cancel").
-    static func contentSecurityPolicy(formTargets: [String]) -> String {
+    /// The CSP: nothing may load, run or frame the page but `script` (by its hash); forms may go to
+    /// this origin and to the given extra origins (Apple's sign-in, or the client's redirect URI for
+    /// "Cancel").
+    static func contentSecurityPolicy(formTargets: [String], script: String? = nil) -> String {
         let targets = (["'self'"] + formTargets).joined(separator: " ")
+        let scripts = script.map { "; script-src \(TabBinding.hash($0))" } ?? ""
         return
-            "default-src 'none'; style-src \(styleHash); form-action \(targets); frame-ancestors 'none'; base-uri 'none'"
+            "default-src 'none'; style-src \(styleHash)\(scripts); form-action \(targets); frame-ancestors 'none'; base-uri 'none'"
     }
 
     /// A complete page with every protective header.
+    /// `script` is one of `TabBinding`'s scripts, run at the end of the body. `isolated` adds
+    /// `Cross-Origin-Opener-Policy: same-origin`: a page another site opened with `window.open`
+    /// leaves that site's browsing context group, so the site can no longer navigate the tab (not
+    /// on the consent page, whose opener may be the AI app's own web page waiting for its popup).
     static func render(
-        title: String, body: String, locale: PageLocale, status: HTTPStatus = .ok, formTargets: [String] = []
+        title: String, body: String, locale: PageLocale, status: HTTPStatus = .ok, formTargets: [String] = [],
+        script: String? = nil, isolated: Bool = false
     ) -> Response {
         let html = """
             <!doctype html>
@@ -58,18 +67,20 @@ struct PageLayout: Sendable {
             <meta name="viewport" content="width=device-width,initial-scale=1">
             <meta name="referrer" content="no-referrer">
             <title>\(HTML.escape(title))</title><style>\(style)</style></head>
-            <body><main>\(body)</main></body></html>
+            <body><main>\(body)</main>\(script.map { "<script>\($0)</script>" } ?? "")</body></html>
             """
         var response = Response.html(html, status: status)
-        secure(&response, formTargets: formTargets)
+        secure(&response, formTargets: formTargets, script: script)
+        if isolated { response.headers.set("Cross-Origin-Opener-Policy", "same-origin") }
         response.headers.set("Content-Language", locale.rawValue)
         return response
     }
 
     /// The headers every page, and every redirect out of a page flow, carries.
-    static func secure(_ response: inout Response, formTargets: [String] = []) {
+    static func secure(_ response: inout Response, formTargets: [String] = [], script: String? = nil) {
         response.headers.set("X-Frame-Options", "DENY")
-        response.headers.set("Content-Security-Policy", contentSecurityPolicy(formTargets: formTargets))
+        response.headers.set(
+            "Content-Security-Policy", contentSecurityPolicy(formTargets: formTargets, script: script))
         response.headers.set("Referrer-Policy", "no-referrer")
         response.headers.set("Cache-Control", "no-store")
         response.headers.set("X-Content-Type-Options", "nosniff")

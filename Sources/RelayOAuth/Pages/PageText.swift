@@ -38,6 +38,9 @@ struct PageText: Sendable {
     var disconnected: String  // {count}, more than one
     var disconnectedOne: String
     var nothingToDisconnect: String
+    /// Apple's callback page while it sends the sign-in on (`TabBinding`).
+    var finishingTitle: String
+    var needsScript: String
 
     static func of(_ locale: PageLocale) -> PageText { locale == .japanese ? japanese : english }
 
@@ -75,6 +78,16 @@ struct PageText: Sendable {
             )
         case (true, .bindingMissing), (true, .bindingMismatch):
             ("このブラウザで始めたサインインではありません", "「続ける」を押したのと同じブラウザでサインインを完了するか、AI アプリでもう一度やり直してください。")
+        case (false, .wrongTab):
+            (
+                "This tab didn't start this sign-in",
+                "Nothing was saved. Apple's sign-in came back in a tab or window other than the one where you pressed the button. If you started a sign-in, finish it in that tab; otherwise close this one."
+            )
+        case (true, .wrongTab):
+            (
+                "このタブで始めたサインインではありません",
+                "何も保存していません。Apple のサインインが、ボタンを押したのとは別のタブやウィンドウに戻ってきました。サインインを始めた場合はそのタブで完了してください。心当たりがなければ、このタブを閉じてください。"
+            )
         case (false, .signInFailed):
             ("Apple sign-in didn't finish", "Apple did not return a session. Start again from your AI app.")
         case (true, .signInFailed):
@@ -135,7 +148,10 @@ struct PageText: Sendable {
         disconnectedTitle: "Disconnected",
         disconnected: "Removed {count} connections. The AI apps will need to connect again to use your to-dos.",
         disconnectedOne: "Removed 1 connection. The AI app will need to connect again to use your to-dos.",
-        nothingToDisconnect: "There were no connections for this Apple account.")
+        nothingToDisconnect: "There were no connections for this Apple account.",
+        finishingTitle: "Finishing the sign-in…",
+        needsScript:
+            "This page needs JavaScript to finish the sign-in in the tab where you started it. Turn JavaScript on for this site and start again.")
 
     static let japanese = PageText(
         locale: .japanese,
@@ -174,5 +190,7 @@ struct PageText: Sendable {
         disconnectedTitle: "接続を解除しました",
         disconnected: "{count} 件の接続を解除しました。To-Do を使うには、AI アプリでもう一度接続してください。",
         disconnectedOne: "1 件の接続を解除しました。To-Do を使うには、AI アプリでもう一度接続してください。",
-        nothingToDisconnect: "この Apple アカウントの接続はありませんでした。")
+        nothingToDisconnect: "この Apple アカウントの接続はありませんでした。",
+        finishingTitle: "サインインを完了しています…",
+        needsScript: "サインインを始めたタブで完了するために、このページでは JavaScript が必要です。このサイトで JavaScript をオンにして、もう一度やり直してください。")
 }

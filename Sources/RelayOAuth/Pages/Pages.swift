@@ -2,8 +2,8 @@ import Foundation
 import RelayHTTP
 
 /// The server-rendered pages: consent, errors, disconnect (and, in `Pages+Connections.swift`, the
-/// connections page). Every value that came from a client or a request is escaped; no page has
-/// JavaScript.
+/// connections page). Every value that came from a client or a request is escaped; the only
+/// JavaScript is `TabBinding`'s, on the pages that start or finish an Apple sign-in.
 struct Pages: Sendable {
     let configuration: OAuthConfiguration
     let paths: EndpointPaths
@@ -11,7 +11,8 @@ struct Pages: Sendable {
     /// The consent page for a validated request. When the app asks to read and more, the person
     /// chooses between that and reading only (a radio group, no script; `ScopeChoice`).
     func consent(
-        _ request: AuthorizationRequest, client: RegisteredClient, requestID: String, csrf: String, locale: PageLocale
+        _ request: AuthorizationRequest, client: RegisteredClient, requestID: String, csrf: String, tab: String,
+        locale: PageLocale
     ) -> Response {
         let text = PageText.of(locale)
         let name = Self.clientName(client.name, text: text)
@@ -46,7 +47,7 @@ struct Pages: Sendable {
             <p>\(text.consentLead.replacingOccurrences(of: "{client}", with: name))</p>
             <div class=card><p class=muted>\(origin)</p>
             <p>\(HTML.escape(text.returnsTo)): <span class=host>\(HTML.escape(host))</span></p></div>
-            <form method=post action="\(HTML.escape(paths.consent))">
+            <form method=post action="\(HTML.escape(paths.consent))" data-tab="\(HTML.escape(tab))">
             <input type=hidden name=request value="\(HTML.escape(requestID))">
             <input type=hidden name=csrf value="\(HTML.escape(csrf))">
             \(access)
@@ -59,7 +60,8 @@ struct Pages: Sendable {
             <p class=muted><a href="\(HTML.escape(paths.connections))">\(HTML.escape(text.seeConnections))</a></p>
             """
         let targets = configuration.signInOrigins + [PageLayout.source(of: request.redirectURI)].compactMap { $0 }
-        return PageLayout.render(title: text.consentTitle, body: body, locale: locale, formTargets: targets)
+        return PageLayout.render(
+            title: text.consentTitle, body: body, locale: locale, formTargets: targets, script: TabBinding.keepScript)
     }
 
     /// A client's name as a page shows it: escaped, isolated (`<bdi>`, so right-to-left text in it
@@ -96,7 +98,8 @@ struct Pages: Sendable {
         let text = PageText.of(locale)
         let (title, explanation) = text.problem(error.code)
         var body = "<h1>\(HTML.escape(title))</h1><p>\(HTML.escape(explanation))</p>"
-        if let detail = error.detail { body += "<p class=muted>\(HTML.escape(detail))</p>" }
+        // The detail is written in English only: a Japanese page says everything in its own words.
+        if let detail = error.detail, locale == .english { body += "<p class=muted>\(HTML.escape(detail))</p>" }
         if let back {
             body += "<a class=\"button secondary\" href=\"\(HTML.escape(back))\">\(HTML.escape(text.backToApp))</a>"
         }
@@ -106,7 +109,7 @@ struct Pages: Sendable {
     }
 
     /// The disconnect page: what is stored, and the confirmation form.
-    func disconnect(requestID: String, csrf: String, locale: PageLocale) -> Response {
+    func disconnect(requestID: String, csrf: String, tab: String, locale: PageLocale) -> Response {
         let text = PageText.of(locale)
         let stored = text.disconnectStored.map { "<li>\(HTML.escape($0))</li>" }.joined()
         let body = """
@@ -114,7 +117,7 @@ struct Pages: Sendable {
             <p>\(HTML.escape(text.disconnectLead))</p>
             <div class=card><ul>\(stored)</ul></div>
             <p>\(HTML.escape(text.disconnectHow))</p>
-            <form method=post action="\(HTML.escape(paths.disconnect))">
+            <form method=post action="\(HTML.escape(paths.disconnect))" data-tab="\(HTML.escape(tab))">
             <input type=hidden name=request value="\(HTML.escape(requestID))">
             <input type=hidden name=csrf value="\(HTML.escape(csrf))">
             <button class=primary>\(HTML.escape(text.confirmWithApple))</button>
@@ -122,7 +125,21 @@ struct Pages: Sendable {
             <p class=muted><a href="\(HTML.escape(paths.connections))">\(HTML.escape(text.seeConnections))</a></p>
             """
         return PageLayout.render(
-            title: text.disconnectTitle, body: body, locale: locale, formTargets: configuration.signInOrigins)
+            title: text.disconnectTitle, body: body, locale: locale, formTargets: configuration.signInOrigins,
+            script: TabBinding.keepScript, isolated: true)
+    }
+
+    /// What Apple's callback URL shows: a moment's "finishing" while `TabBinding.finishScript`
+    /// takes the token out of the address bar and POSTs it with this tab's nonce. Nothing is
+    /// stored until that POST.
+    func callbackBridge(locale: PageLocale) -> Response {
+        let text = PageText.of(locale)
+        let body = """
+            <h1>\(HTML.escape(text.finishingTitle))</h1>
+            \(TabBinding.finishForm(action: paths.callback, noScript: text.needsScript))
+            """
+        return PageLayout.render(
+            title: text.finishingTitle, body: body, locale: locale, script: TabBinding.finishScript)
     }
 
     /// After a confirmed disconnect.
