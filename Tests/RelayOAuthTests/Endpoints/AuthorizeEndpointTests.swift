@@ -8,19 +8,33 @@ import Testing
 /// `GET /authorize` over HTTP: local pages versus redirects, the consent page, its headers and
 /// cookie.
 struct AuthorizeEndpointTests {
-    static func expectPageHeaders(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// Every page's headers. Since issue 37 a page that starts or finishes an Apple sign-in carries
+    /// one of `TabBinding`'s constant scripts, allowed by its hash and nothing else; no other script.
+    static func expectPageHeaders(
+        _ response: TestResponse, script: Bool? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(response.header("x-frame-options") == "DENY", sourceLocation: sourceLocation)
         let csp = response.header("content-security-policy") ?? ""
         #expect(csp.contains("default-src 'none'"), sourceLocation: sourceLocation)
         #expect(csp.contains("frame-ancestors 'none'"), sourceLocation: sourceLocation)
         #expect(csp.contains("base-uri 'none'"), sourceLocation: sourceLocation)
         #expect(csp.contains("style-src 'sha256-"), sourceLocation: sourceLocation)
-        #expect(!csp.contains("script-src"), sourceLocation: sourceLocation)
+        let known = [TabBinding.keepScript, TabBinding.finishScript]
+        let scripts = csp.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("script-src") }
+        #expect(
+            scripts.isEmpty || known.contains { scripts == ["script-src \(TabBinding.hash($0))"] },
+            "\(scripts)", sourceLocation: sourceLocation)
+        if let script { #expect(scripts.isEmpty != script, sourceLocation: sourceLocation) }
+        #expect(!csp.contains("unsafe-inline"), sourceLocation: sourceLocation)
         #expect(response.header("referrer-policy") == "no-referrer", sourceLocation: sourceLocation)
         #expect(response.header("cache-control") == "no-store", sourceLocation: sourceLocation)
         #expect(response.header("access-control-allow-origin") == nil, sourceLocation: sourceLocation)
         if response.status == 200 || response.status >= 400 {
-            #expect(!response.text.contains("<script"), sourceLocation: sourceLocation)
+            var text = response.text
+            for script in known { text = text.replacingOccurrences(of: "<script>\(script)</script>", with: "") }
+            #expect(!text.contains("<script"), sourceLocation: sourceLocation)
+            #expect(response.text.contains("<script") == !scripts.isEmpty, sourceLocation: sourceLocation)
             #expect(response.text.contains("name=\"viewport\""), sourceLocation: sourceLocation)
         }
     }
@@ -123,7 +137,9 @@ struct AuthorizeEndpointTests {
             let page = try await h.browser().get(
                 OAuthHarness.authorizePath(clientID: id, verifier: OAuthHarness.newVerifier()))
             #expect(page.status == 200)
-            #expect(!page.text.contains("<script>"))
+            // The page's own script (issue 37's `TabBinding`) is the only one.
+            let others = page.text.replacingOccurrences(of: "<script>\(TabBinding.keepScript)</script>", with: "")
+            #expect(!others.contains("<script>"))
             #expect(page.text.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;Evil&quot;"))
         }
     }
