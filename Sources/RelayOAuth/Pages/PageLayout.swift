@@ -10,26 +10,26 @@ struct PageLayout: Sendable {
     /// The stylesheet, kept tiny and system-font so a page is readable on a phone.
     static let style = """
         body{font:16px/1.5 -apple-system,system-ui,"Hiragino Sans",sans-serif;margin:0;background:#f5f5f7;color:#1d1d1f}\
-        main{max-width:34rem;margin:0 auto;padding:1.5rem 1.25rem}\
-        h1{font-size:1.4rem;line-height:1.3}\
+        main{max-width:34rem;margin:0 auto;padding:.75rem 1.25rem 1.5rem}\
+        h1{font-size:1.4rem;line-height:1.3;margin:.5rem 0}\
         h2{font-size:1.1rem;line-height:1.3;margin:0 0 .5rem;overflow-wrap:anywhere}\
         a{color:#0058b0}\
-        .card{background:#fff;border-radius:12px;padding:1rem 1.25rem;margin:1rem 0}\
+        .card{background:#fff;border-radius:12px;padding:.75rem 1.25rem;margin:.75rem 0}\
         .card p{margin:.4rem 0}\
         .notice{background:#e4f3e8}\
         .tag{display:inline-block;font-size:.8rem;font-weight:normal;background:#fff1d6;color:#6b4500;\
         border-radius:6px;padding:.1rem .4rem;vertical-align:middle}\
-        fieldset{border:0;padding:0;margin:1rem 0;min-width:0}\
+        fieldset{border:0;padding:0;margin:.75rem 0;min-width:0}\
         legend{font-weight:600;padding:0;margin-bottom:.25rem}\
         .choice{display:flex;gap:.75rem;align-items:flex-start;background:#fff;border-radius:12px;\
-        padding:1rem 1.25rem;margin:.5rem 0;border:2px solid #fff;cursor:pointer}\
+        padding:.75rem 1rem;margin:.5rem 0;border:2px solid #fff;cursor:pointer}\
         .choice:has(input:checked){border-color:#1d1d1f}\
         .choice input{flex:none;width:1.25rem;height:1.25rem;margin:.15rem 0 0}\
         .choice ul{margin:.25rem 0 0}\
         .choice p{margin:.25rem 0 0}\
         .muted{color:#6e6e73;font-size:.9rem}\
         code,.host{font-family:ui-monospace,Menlo,monospace;overflow-wrap:anywhere}\
-        form{margin:1.5rem 0}\
+        form{margin:1rem 0}\
         button,.button{display:block;width:100%;box-sizing:border-box;font:inherit;padding:.8rem;border-radius:10px;\
         border:0;margin:.5rem 0;text-align:center;text-decoration:none}\
         .primary{background:#000;color:#fff}\
@@ -45,11 +45,14 @@ struct PageLayout: Sendable {
     /// The CSP: nothing may load, run or frame the page but `script` (by its hash); forms may go to
     /// this origin and to the given extra origins (Apple's sign-in, or the client's redirect URI for
     /// "Cancel").
-    static func contentSecurityPolicy(formTargets: [String], script: String? = nil) -> String {
-        let targets = (["'self'"] + formTargets).joined(separator: " ")
+    /// `formTargets` nil leaves `form-action` out: the callback page's own POST is answered with a
+    /// redirect to the client's redirect URI, which Chromium checks against `form-action` too, and
+    /// that page holds no form but its fixed one (`TabBinding.finishForm`).
+    static func contentSecurityPolicy(formTargets: [String]?, script: String? = nil) -> String {
+        let forms = formTargets.map { "; form-action " + (["'self'"] + $0).joined(separator: " ") } ?? ""
         let scripts = script.map { "; script-src \(TabBinding.hash($0))" } ?? ""
         return
-            "default-src 'none'; style-src \(styleHash)\(scripts); form-action \(targets); frame-ancestors 'none'; base-uri 'none'"
+            "default-src 'none'; style-src \(styleHash)\(scripts)\(forms); frame-ancestors 'none'; base-uri 'none'"
     }
 
     /// A complete page with every protective header.
@@ -58,7 +61,7 @@ struct PageLayout: Sendable {
     /// leaves that site's browsing context group, so the site can no longer navigate the tab (not
     /// on the consent page, whose opener may be the AI app's own web page waiting for its popup).
     static func render(
-        title: String, body: String, locale: PageLocale, status: HTTPStatus = .ok, formTargets: [String] = [],
+        title: String, body: String, locale: PageLocale, status: HTTPStatus = .ok, formTargets: [String]? = [],
         script: String? = nil, isolated: Bool = false
     ) -> Response {
         let html = """
@@ -77,7 +80,7 @@ struct PageLayout: Sendable {
     }
 
     /// The headers every page, and every redirect out of a page flow, carries.
-    static func secure(_ response: inout Response, formTargets: [String] = [], script: String? = nil) {
+    static func secure(_ response: inout Response, formTargets: [String]? = [], script: String? = nil) {
         response.headers.set("X-Frame-Options", "DENY")
         response.headers.set(
             "Content-Security-Policy", contentSecurityPolicy(formTargets: formTargets, script: script))

@@ -9,7 +9,9 @@ struct Pages: Sendable {
     let paths: EndpointPaths
 
     /// The consent page for a validated request. When the app asks to read and more, the person
-    /// chooses between that and reading only (a radio group, no script; `ScopeChoice`).
+    /// chooses between that and reading only (a radio group, no script; `ScopeChoice`). "Continue
+    /// with Apple" comes right after the choice, so a phone shows it without scrolling (issue 37,
+    /// from issue 39); what to tick on Apple's page follows it, what is stored comes last.
     func consent(
         _ request: AuthorizationRequest, client: RegisteredClient, requestID: String, csrf: String, tab: String,
         locale: PageLocale
@@ -51,12 +53,12 @@ struct Pages: Sendable {
             <input type=hidden name=request value="\(HTML.escape(requestID))">
             <input type=hidden name=csrf value="\(HTML.escape(csrf))">
             \(access)
-            <p class=muted>\(HTML.escape(text.storedNote))</p>
-            <p id=keep-signed-in>\(HTML.escape(text.keepSignedIn))</p>
             <p><strong>\(HTML.escape(text.onlyIfYouStarted))</strong></p>
             <button class=primary name=action value=continue>\(HTML.escape(text.continueWithApple))</button>
+            <p id=keep-signed-in>\(HTML.escape(text.keepSignedIn))</p>
             <button class=secondary name=action value=cancel>\(HTML.escape(text.cancel))</button>
             </form>
+            <p class=muted>\(HTML.escape(text.storedNote))</p>
             <p class=muted><a href="\(HTML.escape(paths.connections))">\(HTML.escape(text.seeConnections))</a></p>
             """
         let targets = configuration.signInOrigins + [PageLayout.source(of: request.redirectURI)].compactMap { $0 }
@@ -139,7 +141,7 @@ struct Pages: Sendable {
             \(TabBinding.finishForm(action: paths.callback, noScript: text.needsScript))
             """
         return PageLayout.render(
-            title: text.finishingTitle, body: body, locale: locale, script: TabBinding.finishScript)
+            title: text.finishingTitle, body: body, locale: locale, formTargets: nil, script: TabBinding.finishScript)
     }
 
     /// After a confirmed disconnect.
