@@ -71,7 +71,8 @@ final class MultiInstanceTests: XCTestCase {
             let signInURL = try await client.consent(authorization, at: second.base)
             let query = try await client.signIn(signInURL, appleID: "race\(round)@example.com")
             async let one = client.callback(query, cookie: authorization.cookie, tab: authorization.tab, at: first.base)
-            async let two = client.callback(query, cookie: authorization.cookie, tab: authorization.tab, at: second.base)
+            async let two = client.callback(
+                query, cookie: authorization.cookie, tab: authorization.tab, at: second.base)
             let responses = try await [one, two]
             let codes = responses.compactMap { client.code(from: $0, authorization) }
             XCTAssertEqual(codes.count, 1, "round \(round): \(responses.map { ($0.status, $0.headers["location"]) })")

@@ -189,7 +189,8 @@ import Testing
         // A retry at once gets the port to itself: the failed attempt's listener, still lingering for its
         // result page, is closed first (it would otherwise share the port and answer "not started here").
         let missing = try await fixture.signIn.begin(window: .seconds(60)).attempt
-        let none = try await fixture.finish(nil, cookie: "\(LocalSignIn.cookieName)=\(missing.cookie)", tab: missing.tab)
+        let none = try await fixture.finish(
+            nil, cookie: "\(LocalSignIn.cookieName)=\(missing.cookie)", tab: missing.tab)
         #expect(none.headers["location"] == "/mustdo/done?result=no-token")
         #expect(try fixture.tokens.read() == nil)
     }

@@ -151,7 +151,8 @@ struct PageText: Sendable {
         nothingToDisconnect: "There were no connections for this Apple account.",
         finishingTitle: "Finishing the sign-in…",
         needsScript:
-            "This page needs JavaScript to finish the sign-in in the tab where you started it. Turn JavaScript on for this site and start again.")
+            "This page needs JavaScript to finish the sign-in in the tab where you started it. Turn JavaScript on for this site and start again."
+    )
 
     static let japanese = PageText(
         locale: .japanese,

@@ -96,8 +96,10 @@ struct CallbackTests {
             // victim's tab nonce.
             let planted = try await h.client.postForm(
                 "/oauth/apple/callback",
-                [("q", "ckWebAuthToken=" + FormDecoding.encode(h.signIn.token(for: "mallory@example.com"))),
-                 ("tab", victim.tab ?? "")],
+                [
+                    ("q", "ckWebAuthToken=" + FormDecoding.encode(h.signIn.token(for: "mallory@example.com"))),
+                    ("tab", victim.tab ?? ""),
+                ],
                 headers: [
                     ("Cookie", victim.cookies.map { "\($0.key)=\($0.value); \($0.key)=forged" }.joined(separator: "; "))
                 ])
@@ -129,7 +131,9 @@ struct CallbackTests {
             let form = [("q", query), ("tab", browser.tab ?? "")]
             let responses = try await withThrowingTaskGroup(of: TestResponse.self) { group in
                 for _ in 0..<12 {
-                    group.addTask { try await h.client.postForm("/oauth/apple/callback", form, headers: [("Cookie", header)]) }
+                    group.addTask {
+                        try await h.client.postForm("/oauth/apple/callback", form, headers: [("Cookie", header)])
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
