@@ -11,7 +11,8 @@ import XCTest
 /// navigation, by another site's `window.open`, in a second tab, and replayed afterwards stores nothing
 /// and says so (English and Japanese), for the OAuth consent callback, `/connections`, `/disconnect` and
 /// the local server; the person's own flow in the starting tab still completes; the local start link
-/// works for the first browser only. Phone-sized screenshots land in
+/// works for the first browser only; a site that opened `/connections` or `/disconnect` itself cannot steer
+/// that tab to the callback afterwards. Phone-sized screenshots land in
 /// `.build/artifacts/screenshots/tab-binding/` (the ones in docs/screenshots/tab-binding/ come from it).
 final class TabBindingBrowserTests: XCTestCase {
     func testNoOtherTabOrSiteCanFinishASignIn() async throws {
@@ -44,9 +45,14 @@ final class TabBindingBrowserTests: XCTestCase {
             runs.compactMap { $0["label"] as? String },
             [
                 "consent-en", "connections-en", "disconnect-en", "local-en", "consent-ja", "connections-ja",
-                "disconnect-ja", "local-ja",
+                "disconnect-ja", "local-ja", "opener-connections-en", "opener-disconnect-en",
             ])
-        for run in runs {
+        for run in runs where (run["label"] as? String)?.hasPrefix("opener") == true {
+            // A site that opened the page itself cannot steer the tab afterwards (Cross-Origin-Opener-Policy).
+            XCTAssertEqual(run["steer"] as? String, "closed", "\(run)")
+            XCTAssertEqual(run["finished"] as? Bool, true, "\(run)")
+        }
+        for run in runs where (run["label"] as? String)?.hasPrefix("opener") == false {
             let label = run["label"] as? String ?? ""
             let refusal = label.hasPrefix("local") ? "wrong-tab" : "wrong_tab"
             XCTAssertEqual(

@@ -194,4 +194,21 @@ import Testing
         #expect(none.headers["location"] == "/mustdo/done?result=no-token")
         #expect(try fixture.tokens.read() == nil)
     }
+
+    /// Issue 37: a link a browser already opened is not handed out again; asking again (the `sign_in` tool
+    /// twice) replaces the attempt with a new link on the same port.
+    @Test func askingAgainAfterTheLinkWasOpenedGivesANewLink() async throws {
+        let fixture = try Fixture()
+        let first = try await fixture.signIn.begin(window: .seconds(60)).attempt
+        let joined = try await fixture.signIn.begin(window: .seconds(60)).attempt
+        #expect(joined === first, "an unopened link is joined")
+        let path = String(first.startURL.dropFirst("http://localhost:\(fixture.port)".count))
+        #expect(try await fixture.get(path).status == 200)
+        let second = try await fixture.signIn.begin(window: .seconds(60)).attempt
+        #expect(second !== first && second.startURL != first.startURL)
+        #expect(first.outcome == .timedOut)
+        let secondPath = String(second.startURL.dropFirst("http://localhost:\(fixture.port)".count))
+        #expect(try await fixture.get(secondPath).status == 200)
+        #expect(try await fixture.get(path).status == 403, "the old link is dead")
+    }
 }

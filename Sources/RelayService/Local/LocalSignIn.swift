@@ -118,8 +118,10 @@ final class LocalSignIn: Sendable {
                 "iCloud did not give a sign-in page (\(error)). Check the API token and the network, then retry.")
         }
         let attempt = Attempt(appleURL: appleURL, port: port, window: window)
-        // An open attempt whose link a browser already took is replaced; its listener holds the port.
+        // An open attempt whose link a browser already took is replaced; its listener holds the port, so it
+        // is stopped here (and waited for) before the attempt ends.
         if let open = current.withLock({ $0 }) {
+            await Self.stopListener(of: open)
             finish(open, .timedOut, linger: .zero)
         }
         // A lingering listener of an ended attempt still holds the port (a server never shares its port

@@ -71,6 +71,9 @@ class Attacker:
                     script = f"location.href = {target};"
                 elif parts.path == "/open":
                     script = f"window.open({target}, '_blank');"
+                elif parts.path == "/opener":
+                    # Keeps the handle, to steer the opened tab later.
+                    script = f"window.__w = window.open({target}, '_blank');"
                 else:
                     self.send_error(404)
                     return
@@ -214,6 +217,42 @@ class TabWalk(Walk):
             driver.quit()
         return run
 
+    def opener_run(self, surface: str, language: str) -> dict:
+        """Another site opens /connections (or /disconnect) itself and keeps the window handle; once the person
+        has confirmed in that tab, the site points the handle at the callback with its own token. The page's
+        Cross-Origin-Opener-Policy cut the handle, so the tab stays on Apple's page and the person finishes."""
+        label = f"opener-{surface}-{language}"
+        run = {"label": label}
+        driver = self.browser(language, SIZES["phone"])
+        try:
+            attacker_tab = driver.current_window_handle
+            driver.get(self.attacker.origin + "/opener?" + urllib.parse.urlencode({"to": self.relay + START[surface][0]}))
+            WebDriverWait(driver, **PATIENCE).until(lambda d: len(d.window_handles) == 2)
+            person_tab = [h for h in driver.window_handles if h != attacker_tab][0]
+            driver.switch_to.window(person_tab)
+            self.phone(driver)
+            WebDriverWait(driver, **PATIENCE).until(lambda d: d.find_elements(By.CSS_SELECTOR, START[surface][1]))
+            driver.find_element(By.CSS_SELECTOR, START[surface][1]).click()
+            WebDriverWait(driver, **PATIENCE).until(lambda d: d.find_elements(By.ID, "appleID"))
+            token = self.token(self.emulator, f"mallory-{label}@example.com")
+            driver.switch_to.window(attacker_tab)
+            run["steer"] = driver.execute_script(
+                "const w = window.__w; if (!w || w.closed) return 'closed';"
+                " try { w.location.href = arguments[0]; } catch (e) { return 'threw'; } return 'steered';",
+                self.with_token(self.relay + "/oauth/apple/callback", token))
+            self.expect(run["steer"] == "closed", f"{label}: the opener could steer the tab: {run}")
+            driver.switch_to.window(person_tab)
+            self.expect(bool(driver.find_elements(By.ID, "appleID")), f"{label}: the tab left Apple's page")
+            self.sign_in(driver, f"person-{label}@example.com", label)
+            word = SUCCESS[surface][language]
+            WebDriverWait(driver, **PATIENCE).until(lambda d: word in self.main_text(d))
+            run["finished"] = True
+        except Exception as error:
+            self.failed(driver, label, error)
+        finally:
+            driver.quit()
+        return run
+
     # -- mustdo-relay local sign-in ---------------------------------------------------------------------
 
     def local_run(self, args, language: str) -> dict:
@@ -342,6 +381,8 @@ def main() -> int:
             runs.append(walk.relay_run(surface, language))
         if args.local:
             runs.append(walk.local_run(args, language))
+    for surface in ("connections", "disconnect"):
+        runs.append(walk.opener_run(surface, "en"))
     print(json.dumps({"runs": runs, "failures": walk.failures}, ensure_ascii=False))
     return 1 if walk.failures else 0
 

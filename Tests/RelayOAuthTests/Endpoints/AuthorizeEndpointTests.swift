@@ -161,6 +161,27 @@ struct AuthorizeEndpointTests {
         }
     }
 
+    /// Issue 39 (moved to 37): a Japanese error page says everything in Japanese; the English detail line
+    /// stays on the English page only.
+    @Test func japaneseErrorPageHasNoEnglishDetailLine() async throws {
+        try await withHarness { h in
+            let browser = h.browser()
+            browser.acceptLanguage = "en"
+            let english = try await browser.get("/authorize?client_id=unknown-client&response_type=code")
+            #expect(english.status >= 400)
+            #expect(english.text.contains("<p class=muted>"), "the English page keeps its detail")
+            browser.acceptLanguage = "ja"
+            let japanese = try await browser.get("/authorize?client_id=unknown-client&response_type=code")
+            #expect(japanese.status == english.status)
+            #expect(japanese.text.contains("<html lang=\"ja\">"))
+            #expect(!japanese.text.contains("<p class=muted>"), "no English detail line")
+            let body = (japanese.text.components(separatedBy: "<main>").last ?? "")
+                .replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression)
+            let latin = body.unicodeScalars.filter { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
+            #expect(latin.count < 12, "almost no Latin letters in the Japanese body: \(body)")
+        }
+    }
+
     @Test func loopbackDemoUsesPlainCookieNames() async throws {
         try await withHarness(issuer: "http://127.0.0.1:8080") { h in
             let client = try await h.register(redirectURIs: ["http://localhost/callback"])
