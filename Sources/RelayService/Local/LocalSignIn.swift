@@ -66,6 +66,7 @@ final class LocalSignIn: Sendable {
         fileprivate let server = Locked<Server?>(nil)
         private let ending = Locked<Outcome?>(nil)
         private let opened = Locked(false)
+        private let claimed = Locked(false)
 
         init(appleURL: String, port: Int, window: Duration) {
             self.appleURL = appleURL
@@ -84,6 +85,15 @@ final class LocalSignIn: Sendable {
             opened.withLock { opened in
                 guard !opened else { return false }
                 opened = true
+                return true
+            }
+        }
+
+        /// Takes the callback for the one POST that goes on to CloudKit; false when another already has it.
+        fileprivate func claim() -> Bool {
+            claimed.withLock { claimed in
+                guard !claimed else { return false }
+                claimed = true
                 return true
             }
         }
@@ -267,6 +277,8 @@ final class LocalSignIn: Sendable {
             logger.log(LogEvent(.warning, "local.sign_in_wrong_tab"))
             return LocalSignInPages.redirect(.wrongTab)
         }
+        // Once: a second POST of the same page (a double submit, a replay) changes nothing.
+        guard attempt.claim() else { return LocalSignInPages.redirect(.notStartedHere) }
         guard let token = CloudKitSignInCallback.webAuthToken(inQuery: form[TabBinding.queryField] ?? "") else {
             finish(attempt, .failed("Apple sent no sign-in token."), linger: .seconds(10))
             return LocalSignInPages.redirect(.noToken)
