@@ -141,7 +141,16 @@ class TabWalk(Walk):
             driver.get(url)
         WebDriverWait(driver, **PATIENCE).until(lambda d: done(d.current_url) and d.find_elements(By.TAG_NAME, "h1"))
         result = (driver.current_url, self.main_text(driver))
+        self.clean_history(driver, f"{kind} tab")
         return result
+
+    def clean_history(self, driver, label: str) -> None:
+        """No entry of this tab's history (back button, session restore) holds a web auth token: the callback
+        page replaced its own URL before it posted."""
+        entries = driver.execute_cdp_cmd("Page.getNavigationHistory", {})["entries"]
+        ours = [entry["url"] for entry in entries if not entry["url"].startswith(self.attacker.origin)]
+        leaked = [url[:80] for url in ours if "ckWebAuthToken" in url or "ckSession" in url]
+        self.expect(not leaked, f"{label}: a token in the tab's history: {leaked}")
 
     def close_others(self, driver, start_tab: str) -> None:
         for handle in list(driver.window_handles):
@@ -205,6 +214,7 @@ class TabWalk(Walk):
                 self.page_checks(driver, f"{label} success", language)
                 run["finished"] = True
             self.snap(driver, f"{label}-2-success")
+            self.clean_history(driver, f"{label} starting tab")
             # A replay of the callback in the same tab afterwards stores nothing either.
             driver.get(self.with_token(callback, token))
             WebDriverWait(driver, **PATIENCE).until(lambda d: "failed=" in d.current_url)
@@ -316,6 +326,7 @@ class TabWalk(Walk):
             run["finished"] = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(driver.current_url).query)).get("result")
             self.expect(run["finished"] == "signed-in", f"{label}: {run}")
             self.snap(driver, f"{label}-2-success")
+            self.clean_history(driver, f"{label} starting tab")
             # A replay afterwards: "not started here" while the listener lingers, or nobody listening once the
             # command has ended; either way nothing changes.
             saved = open(auth).read() if os.path.exists(auth) else ""
