@@ -23,7 +23,6 @@ Prints one JSON line {"runs": [...], "failures": [...]}; exits 1 on a failure.
 from __future__ import annotations
 
 import argparse
-import html
 import http.server
 import json
 import os

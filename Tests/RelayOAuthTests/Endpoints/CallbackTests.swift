@@ -253,4 +253,23 @@ struct CallbackTests {
             #expect(person.tab == nil, "the nonce is read once")
         }
     }
+
+    /// The pages that start a sign-in keep their nonce with `data-tab` and the keep script; the disconnect
+    /// and connections pages cut a cross-origin opener (COOP), the consent page does not (web clients open
+    /// it as a popup and wait on it).
+    @Test func startingPagesCarryTheTabNonceAndTheOpenerPolicy() async throws {
+        try await withHarness { h in
+            let (_, consent, _, _) = try await ConsentTests.consentPage(h)
+            for (path, isolated) in [("/disconnect", true), ("/connections", true)] {
+                let page = try await h.browser().get(path)
+                #expect(page.header("cross-origin-opener-policy") == (isolated ? "same-origin" : nil), "\(path)")
+                #expect(TestBrowser.attribute("data-tab", in: page.text)?.count == 43, "\(path)")
+                #expect(page.text.contains("<script>\(TabBinding.keepScript)</script>"), "\(path)")
+                AuthorizeEndpointTests.expectPageHeaders(page, script: true)
+            }
+            #expect(consent.header("cross-origin-opener-policy") == nil)
+            #expect(TestBrowser.attribute("data-tab", in: consent.text)?.count == 43)
+            AuthorizeEndpointTests.expectPageHeaders(consent, script: true)
+        }
+    }
 }
