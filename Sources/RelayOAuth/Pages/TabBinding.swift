@@ -10,7 +10,9 @@ import RelayHTTP
 /// navigation (or `window.open`) carrying that site's token. The starting page therefore holds a
 /// one-time nonce (`data-tab` on its form; only its hash is stored with the attempt) that a tiny
 /// script puts in the tab's `sessionStorage` when the form is sent. `sessionStorage` belongs to one
-/// tab and one origin: another tab, another site's window, or a page another site opened has none.
+/// tab and one origin: another tab has none, and a window another site opens starts from that
+/// site's tab, which never held it. (A site holding a handle to the starting tab itself is cut off
+/// by `Cross-Origin-Opener-Policy` where a page can afford it; docs/threat-model.md, residual risk 1.)
 /// Apple's callback URL answers with a page whose script takes the query out of the address bar
 /// (`history.replaceState`), reads (and forgets) the nonce and POSTs both to the same URL; only that
 /// POST, with the right nonce and the attempt's cookie, stores anything.
