@@ -135,6 +135,9 @@ package enum RelayCommand {
             return 1
         }
         descriptors.log(budget, to: application.logger)
+        if configuration.retiredHTTPClientSettingSet {
+            application.logger.log(LogEvent(.warning, "config.relay_http_client_ignored"))
+        }
         return await run(application) {
             var lines = [
                 "mustdo-relay listening on http://\(configuration.host):\(application.server.port)",

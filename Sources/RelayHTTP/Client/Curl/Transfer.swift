@@ -68,6 +68,8 @@ final class Transfer: @unchecked Sendable {
         easy.set(CURLOPT_FOLLOWLOCATION, 0)
         easy.set(CURLOPT_SSL_VERIFYPEER, 1)
         easy.set(CURLOPT_SSL_VERIFYHOST, 2)
+        // TLS 1.2 at least, whatever the system OpenSSL's default security level allows.
+        easy.set(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
         if let caFile = configuration.caFile { easy.set(CURLOPT_CAINFO, caFile) }
         easy.set(CURLOPT_PROXY, configuration.proxy ?? "")
         // HTTP/2 when the server's ALPN offers it, HTTP/1.1 otherwise; plain http stays HTTP/1.1.

@@ -2,37 +2,21 @@ import RelayHTTP
 import RelayTestSupport
 import Testing
 
-/// What the contract tests (run on both paths) do not reach: the direct client's codec on raw
-/// responses, its connection reuse and retry rules, its queue, DNS and shutdown.
-@Suite struct DirectClientTests {
-    static let paths = [false, true]
-
-    static func client(direct: Bool = true, _ configure: (inout HTTPClientConfiguration) -> Void = { _ in })
-        throws -> HTTPClient
-    {
-        var configuration = HTTPClientConfiguration(directClient: direct)
+/// The client against raw HTTP/1.x responses from a scripted socket: framing, interim responses,
+/// malformed answers, connection reuse and retries, cancellation, names, shutdown and limits.
+@Suite struct ClientHTTP1Tests {
+    static func client(_ configure: (inout HTTPClientConfiguration) -> Void = { _ in }) throws -> HTTPClient {
+        var configuration = HTTPClientConfiguration()
         configure(&configuration)
         return try HTTPClient(configuration: configuration)
     }
 
-    /// The switch routes: the direct client asks for identity (libcurl offers its decoders), and
-    /// a policy-checked request still goes to libcurl with the switch on.
-    @Test func theSwitchChoosesThePath() async throws {
-        let server = try LocalServer { router in
-            router.get("/ae") { request in .text(request.headers["accept-encoding"] ?? "-") }
-        }
-        let direct = try Self.client()
-        #expect(try await direct.send(ClientRequest(url: server.url("/ae"))).text == "identity")
-        let curl = try Self.client(direct: false)
-        #expect(try await curl.send(ClientRequest(url: server.url("/ae"))).text.contains("gzip"))
-    }
-
-    @Test(arguments: paths) func chunkedResponsesAreDecodedAndTheConnectionKept(direct: Bool) async throws {
+    @Test func chunkedResponsesAreDecodedAndTheConnectionKept() async throws {
         let chunked = Array(
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-A: 1\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
                 .utf8)
         let server = try ScriptedServer { _, _ in .reply(chunked) }
-        let client = try Self.client(direct: direct)
+        let client = try Self.client()
         for _ in 0..<3 {
             let response = try await client.send(ClientRequest(url: server.url("/c")))
             #expect(response.text == "hello world")
@@ -42,7 +26,7 @@ import Testing
     }
 
     /// Every byte in a `send` of its own: the head, the chunk sizes and the body all arrive split.
-    @Test(arguments: paths) func aResponseSplitAcrossManyReads(direct: Bool) async throws {
+    @Test func aResponseSplitAcrossManyReads() async throws {
         let server = try ScriptedServer { number, _ in
             number % 2 == 1
                 ? .reply(plainResponse("split body", extra: "X-Split: yes\r\n"), oneByteAtATime: true)
@@ -50,7 +34,7 @@ import Testing
                     Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n".utf8),
                     oneByteAtATime: true)
         }
-        let client = try Self.client(direct: direct)
+        let client = try Self.client()
         let first = try await client.send(ClientRequest(url: server.url("/1")))
         #expect(first.text == "split body")
         #expect(first.headers["x-split"] == "yes")
@@ -189,11 +173,11 @@ import Testing
         #expect(server.requests - before <= 2)
     }
 
-    @Test(arguments: paths) func cancellingMidResponseClosesTheConnection(direct: Bool) async throws {
+    @Test func cancellingMidResponseClosesTheConnection() async throws {
         let server = try ScriptedServer { _, _ in
             .replyThenHang(Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part".utf8))
         }
-        let client = try Self.client(direct: direct)
+        let client = try Self.client()
         let task = Task { try await client.send(ClientRequest(url: server.url("/"))) }
         try await waitUntil("the request to arrive") { server.requests == 1 }
         task.cancel()
@@ -202,8 +186,8 @@ import Testing
         #expect(client.statistics.inFlight == 0)
     }
 
-    @Test(arguments: paths) func aNameThatDoesNotResolveFailsToConnect(direct: Bool) async throws {
-        let client = try Self.client(direct: direct)
+    @Test func aNameThatDoesNotResolveFailsToConnect() async throws {
+        let client = try Self.client()
         do {
             _ = try await client.send(ClientRequest(url: "http://no-such-host.invalid/"))
             Issue.record("resolved a .invalid name")
@@ -212,8 +196,7 @@ import Testing
         }
     }
 
-    /// `localhost` is resolved (off the loop), cached, and the connection kept. (Trying every address
-    /// in turn: `DirectLoopAddressTests`.)
+    /// `localhost` is resolved, cached, and the connection kept.
     @Test func namesAreResolved() async throws {
         let server = try LocalServer { router in router.get("/") { request in .text(request.headers["host"] ?? "-") } }
         let client = try Self.client()
@@ -222,9 +205,9 @@ import Testing
         #expect(try await client.send(ClientRequest(url: url)).connectionsOpened == 0)
     }
 
-    @Test(arguments: paths) func shutdownFailsExchangesInFlight(direct: Bool) async throws {
+    @Test func shutdownFailsExchangesInFlight() async throws {
         let server = try ScriptedServer { _, _ in .hang }
-        let client = try Self.client(direct: direct)
+        let client = try Self.client()
         try await withThrowingTaskGroup(of: ClientError?.self) { group in
             for _ in 0..<5 {
                 group.addTask {

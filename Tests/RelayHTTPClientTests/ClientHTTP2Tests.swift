@@ -2,15 +2,15 @@ import RelayHTTP
 import Synchronization
 import Testing
 
-/// The direct client over TLS against nginx: the HTTP/2 retry rules (RFC 9113 §8.7), a cancel
-/// and a size limit that reset one stream only, the connection cap under a burst, HTTP/1.1 over
-/// TLS, and what happens to idle connections.
+/// The client over TLS against nginx: the HTTP/2 retry rules (RFC 9113 §8.7), a cancel and a size
+/// limit that reset one stream only, the connection cap under a burst, HTTP/1.1 over TLS, and
+/// what happens to idle connections.
 @Suite(.enabled(if: TLSServer.available, "needs nginx and openssl"))
-struct DirectHTTPSTests {
+struct ClientHTTP2Tests {
     static func client(_ server: TLSServer, _ configure: (inout HTTPClientConfiguration) -> Void = { _ in }) throws
         -> HTTPClient
     {
-        var configuration = HTTPClientConfiguration(caFile: server.certificate, directClient: true)
+        var configuration = HTTPClientConfiguration(caFile: server.certificate)
         configure(&configuration)
         return try HTTPClient(configuration: configuration)
     }
@@ -135,7 +135,7 @@ struct DirectHTTPSTests {
         let server = try TicketTLSServer(
             certificate: files.certificate, key: files.directory.appendingPathComponent("key.pem").path)
         let client = try HTTPClient(
-            configuration: HTTPClientConfiguration(caFile: files.certificate, directClient: true))
+            configuration: HTTPClientConfiguration(caFile: files.certificate))
         let base = "https://localhost:\(server.port)"
         let first = try await client.send(ClientRequest(url: base + "/"))
         #expect(first.text == "ok")
