@@ -38,9 +38,10 @@ final class UpstreamTests: XCTestCase {
         let issuer = "http://127.0.0.1:\(port)"
         let (emulator, emulatorURL) = try await ChildProcess.emulator(callback: issuer + "/oauth/apple/callback")
         let hop = try RecordingHop(upstream: emulatorURL)
-        let service = try await ServiceDirectory(extra: [
-            "RELAY_ISSUER": issuer, "RELAY_PORT": String(port), "RELAY_CLOUDKIT_BASE_URL": hop.url,
-        ].merging(extra) { $1 })
+        let service = try await ServiceDirectory(
+            extra: [
+                "RELAY_ISSUER": issuer, "RELAY_PORT": String(port), "RELAY_CLOUDKIT_BASE_URL": hop.url,
+            ].merging(extra) { $1 })
         defer { service.remove() }
         let (relay, _) = try await ChildProcess.serve(service)
 

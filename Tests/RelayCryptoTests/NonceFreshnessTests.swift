@@ -28,7 +28,8 @@ struct NonceFreshnessTests {
                 group.addTask {
                     try await withCheckedThrowingContinuation { continuation in
                         Thread {
-                            continuation.resume(with: Result { try (0..<perThread).map { _ in try Self.sealedNonce() } })
+                            continuation.resume(
+                                with: Result { try (0..<perThread).map { _ in try Self.sealedNonce() } })
                         }.start()
                     }
                 }

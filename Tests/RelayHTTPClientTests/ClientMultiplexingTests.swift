@@ -46,8 +46,7 @@ struct ClientMultiplexingTests {
         #expect(client.statistics.inFlight == 0)
     }
 
-    @Test func anOriginWhoseALPNSaysHTTP1GetsAConnectionPerRequestInFlight() async throws
-    {
+    @Test func anOriginWhoseALPNSaysHTTP1GetsAConnectionPerRequestInFlight() async throws {
         // Long enough that the requests overlap however slowly the 64 handshakes go.
         let backend = try SlowBackend(delay: .seconds(2))
         let server = try await TLSServer(http2: false, upstreamPort: backend.port)
