@@ -94,6 +94,11 @@ package enum RelayCommand {
             if let configuration = try? Configuration.load(
                 configFile: configFile, environment: ProcessInfo.processInfo.environment)
             {
+                if configuration.retiredHTTPClientSettingSet {
+                    printError(
+                        "mustdo-relay: note: RELAY_HTTP_CLIENT is retired and ignored (libcurl makes every upstream call)"
+                    )
+                }
                 do {
                     _ = try ConnectionBudget.plan(configuration, limit: DescriptorLimit.attainable())
                 } catch {

@@ -31,6 +31,18 @@ final class UpstreamTests: XCTestCase {
         }
     }
 
+    /// `serve --check-config` passes such a file and says the setting is ignored.
+    func testTheConfigurationCheckNotesTheRetiredSetting() async throws {
+        let service = try await ServiceDirectory(extra: ["RELAY_HTTP_CLIENT": "direct"])
+        defer { service.remove() }
+        let check = try ChildProcess(
+            product: "mustdo-relay", ["serve", "--config", service.configFile, "--check-config"])
+        let status = try await check.waitForExit(timeout: .seconds(30))
+        XCTAssertEqual(status, 0, check.text)
+        XCTAssertTrue(check.text.contains("configuration ok"), check.text)
+        XCTAssertTrue(check.text.contains("RELAY_HTTP_CLIENT is retired and ignored"), check.text)
+    }
+
     /// Runs every tool through the SDK with `extra` settings; the `Accept-Encoding` values the
     /// CloudKit calls arrived with, and the relay's log.
     private func everyTool(extra: [String: String]) async throws -> (Set<String>, String) {
