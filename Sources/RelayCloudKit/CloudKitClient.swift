@@ -109,10 +109,7 @@ package final class CloudKitClient: Sendable {
         return try reply.decodeRecords(\.results)
     }
 
-    /// Synchronous steps of an async operation are not inlined into it: their temporaries stay on
-    /// the thread's stack rather than in the task's frame, which past the task allocator's ~1 KB
-    /// slab is a malloc of its own on every call.
-    @inline(never)
+    /// The `records/lookup` body: the zone, the record names, and the keys wanted (nil: all).
     private func lookupBody(_ recordNames: [String], desiredKeys: [String]?) -> JSONValue {
         var body: JSONObject = [
             "zoneID": ["zoneName": .string(configuration.zoneName)],

@@ -150,8 +150,6 @@ package func buildApplication(
     var serverConfiguration = configuration.server
     serverConfiguration.onEvent = ConnectionObserver(metrics: metrics).record
     serverConfiguration.lowPriority = { oauth.shedsRegistration($0) }
-    // CloudKit calls (and DynamoDB, KMS) start and end on the event loop their request runs on.
-    serverConfiguration.upstream = backends.http
     let server = Server(configuration: serverConfiguration, responder: observer.wrap(responder))
     metrics.declareGauge("relay_http_open_connections", help: "Open client connections.") {
         Double(server.openConnections)

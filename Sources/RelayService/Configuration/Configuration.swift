@@ -51,6 +51,10 @@ package struct Configuration: Sendable {
     package var toolCallsPerMinute = 300
     /// The `AWS_*` variables (file, then environment): the AWS credential chain reads them.
     package var awsVariables: [String: String] = [:]
+    /// `RELAY_HTTP_CLIENT` was set. It chose between libcurl and the relay's own client until
+    /// libcurl became the one upstream client; an env file that still sets it starts as before,
+    /// with a warning at start-up (`config.relay_http_client_ignored`) instead of the refusal an unknown name gets.
+    package var retiredHTTPClientSettingSet = false
 
     /// Defaults (not a usable service: `issuer` and the CloudKit container must be set).
     package init() {}
@@ -243,8 +247,7 @@ package struct Configuration: Sendable {
         cloudKit.caFile = reader.raw("RELAY_CLOUDKIT_CA_FILE")
         cloudKit.connectTimeoutSeconds = reader.duration("RELAY_CLOUDKIT_CONNECT_TIMEOUT", default: .seconds(5)).seconds
         cloudKit.timeoutSeconds = reader.duration("RELAY_CLOUDKIT_TIMEOUT", default: .seconds(15)).seconds
-        cloudKit.directHTTPClient = reader.choice(
-            "RELAY_HTTP_CLIENT", default: true, choices: ["curl": false, "direct": true])
+        retiredHTTPClientSettingSet = reader.raw("RELAY_HTTP_CLIENT") != nil
     }
 
     /// The OAuth settings; every default comes from `OAuthSettings()` (and through it from RelayOAuth).

@@ -57,10 +57,6 @@ package struct CloudKitSettings: Sendable, Equatable {
     package var connectTimeoutSeconds = 5.0
     /// `RELAY_CLOUDKIT_TIMEOUT` seconds for one call.
     package var timeoutSeconds = 15.0
-    /// `RELAY_HTTP_CLIENT`: `direct` (the default) sends the configured `http` and `https` upstream
-    /// calls (CloudKit, AWS, an emulator) through the relay's own client (`HTTPClientConfiguration.
-    /// directClient`); `curl` keeps libcurl for everything, as before issue 17.
-    package var directHTTPClient = true
 
     package init() {}
 }

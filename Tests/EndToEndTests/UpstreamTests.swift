@@ -8,34 +8,52 @@ import XCTest
     import RelayTestSupport
 #endif
 
-/// The relay with `RELAY_HTTP_CLIENT=direct` against the emulator over plain HTTP: every tool works
-/// through the official SDK client, and every CloudKit call went through the relay's own client
-/// (it alone asks for `Accept-Encoding: identity`; libcurl offers its decoders), seen by a
-/// recording hop between the relay and the emulator. With `RELAY_HTTP_CLIENT=curl` (the fallback)
-/// every tool works as well, and every call went through libcurl.
-final class DirectUpstreamTests: XCTestCase {
-    func testEveryToolWorksThroughTheDirectClient() async throws {
-        let encodings = try await everyTool(client: "direct")
-        XCTAssertEqual(encodings, ["identity"])
-    }
-
-    func testEveryToolWorksThroughLibcurlWhenSetToCurl() async throws {
-        let encodings = try await everyTool(client: "curl")
+/// The relay against the emulator over plain HTTP: every tool works through the official SDK
+/// client, and every CloudKit call went through libcurl, the one upstream client (it offers its
+/// decoders in `Accept-Encoding`), seen by a recording hop between the relay and the emulator.
+/// `RELAY_HTTP_CLIENT`, which chose between libcurl and the relay's own client before issue 40,
+/// is still accepted from an old env file: ignored, with one warning at start-up.
+final class UpstreamTests: XCTestCase {
+    func testEveryToolWorksThroughLibcurl() async throws {
+        let (encodings, log) = try await everyTool(extra: [:])
         XCTAssertFalse(encodings.isEmpty)
-        XCTAssertFalse(encodings.contains("identity"), "\(encodings)")
+        XCTAssertTrue(encodings.allSatisfy { $0.contains("gzip") }, "\(encodings)")
+        XCTAssertFalse(log.contains("config.relay_http_client_ignored"), log)
     }
 
-    /// Runs every tool through the SDK with `RELAY_HTTP_CLIENT=client`; the `Accept-Encoding` values
-    /// the CloudKit calls arrived with.
-    private func everyTool(client: String) async throws -> Set<String> {
+    /// An operator's env file from before issue 40 still starts the relay, whichever client it named.
+    func testTheRetiredClientSettingIsIgnoredWithAWarning() async throws {
+        for value in ["direct", "curl"] {
+            let (encodings, log) = try await everyTool(extra: ["RELAY_HTTP_CLIENT": value])
+            XCTAssertTrue(encodings.allSatisfy { $0.contains("gzip") }, "\(value): \(encodings)")
+            XCTAssertEqual(log.components(separatedBy: "config.relay_http_client_ignored").count, 2, log)
+            XCTAssertTrue(log.contains("\"level\":\"warning\""), log)
+        }
+    }
+
+    /// `serve --check-config` passes such a file and says the setting is ignored.
+    func testTheConfigurationCheckNotesTheRetiredSetting() async throws {
+        let service = try await ServiceDirectory(extra: ["RELAY_HTTP_CLIENT": "direct"])
+        defer { service.remove() }
+        let check = try ChildProcess(
+            product: "mustdo-relay", ["serve", "--config", service.configFile, "--check-config"])
+        let status = try await check.waitForExit(timeout: .seconds(30))
+        XCTAssertEqual(status, 0, check.text)
+        XCTAssertTrue(check.text.contains("configuration ok"), check.text)
+        XCTAssertTrue(check.text.contains("RELAY_HTTP_CLIENT is retired and ignored"), check.text)
+    }
+
+    /// Runs every tool through the SDK with `extra` settings; the `Accept-Encoding` values the
+    /// CloudKit calls arrived with, and the relay's log.
+    private func everyTool(extra: [String: String]) async throws -> (Set<String>, String) {
         let port = try freePort()
         let issuer = "http://127.0.0.1:\(port)"
         let (emulator, emulatorURL) = try await ChildProcess.emulator(callback: issuer + "/oauth/apple/callback")
         let hop = try RecordingHop(upstream: emulatorURL)
-        let service = try await ServiceDirectory(extra: [
-            "RELAY_ISSUER": issuer, "RELAY_PORT": String(port), "RELAY_CLOUDKIT_BASE_URL": hop.url,
-            "RELAY_HTTP_CLIENT": client,
-        ])
+        let service = try await ServiceDirectory(
+            extra: [
+                "RELAY_ISSUER": issuer, "RELAY_PORT": String(port), "RELAY_CLOUDKIT_BASE_URL": hop.url,
+            ].merging(extra) { $1 })
         defer { service.remove() }
         let (relay, _) = try await ChildProcess.serve(service)
 
@@ -55,7 +73,7 @@ final class DirectUpstreamTests: XCTestCase {
         XCTAssertFalse(relay.text.contains("\"level\":\"error\""), relay.text)
         emulator.signal(SIGTERM)
         _ = try await emulator.waitForExit()
-        return Set(calls.map(\.acceptEncoding))
+        return (Set(calls.map(\.acceptEncoding)), relay.text)
     }
 }
 

@@ -2,37 +2,21 @@ import RelayHTTP
 import RelayTestSupport
 import Testing
 
-/// What the contract tests (run on both paths) do not reach: the direct client's codec on raw
-/// responses, its connection reuse and retry rules, its queue, DNS and shutdown.
-@Suite struct DirectClientTests {
-    static let paths = [false, true]
-
-    static func client(direct: Bool = true, _ configure: (inout HTTPClientConfiguration) -> Void = { _ in })
-        throws -> HTTPClient
-    {
-        var configuration = HTTPClientConfiguration(directClient: direct)
+/// The client against raw HTTP/1.x responses from a scripted socket: framing, interim responses,
+/// malformed answers, connection reuse and retries, cancellation, names, shutdown and limits.
+@Suite struct ClientHTTP1Tests {
+    static func client(_ configure: (inout HTTPClientConfiguration) -> Void = { _ in }) throws -> HTTPClient {
+        var configuration = HTTPClientConfiguration()
         configure(&configuration)
         return try HTTPClient(configuration: configuration)
     }
 
-    /// The switch routes: the direct client asks for identity (libcurl offers its decoders), and
-    /// a policy-checked request still goes to libcurl with the switch on.
-    @Test func theSwitchChoosesThePath() async throws {
-        let server = try LocalServer { router in
-            router.get("/ae") { request in .text(request.headers["accept-encoding"] ?? "-") }
-        }
-        let direct = try Self.client()
-        #expect(try await direct.send(ClientRequest(url: server.url("/ae"))).text == "identity")
-        let curl = try Self.client(direct: false)
-        #expect(try await curl.send(ClientRequest(url: server.url("/ae"))).text.contains("gzip"))
-    }
-
-    @Test(arguments: paths) func chunkedResponsesAreDecodedAndTheConnectionKept(direct: Bool) async throws {
+    @Test func chunkedResponsesAreDecodedAndTheConnectionKept() async throws {
         let chunked = Array(
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-A: 1\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
                 .utf8)
         let server = try ScriptedServer { _, _ in .reply(chunked) }
-        let client = try Self.client(direct: direct)
+        let client = try Self.client()
         for _ in 0..<3 {
             let response = try await client.send(ClientRequest(url: server.url("/c")))
             #expect(response.text == "hello world")
@@ -42,7 +26,7 @@ import Testing
     }
 
     /// Every byte in a `send` of its own: the head, the chunk sizes and the body all arrive split.
-    @Test(arguments: paths) func aResponseSplitAcrossManyReads(direct: Bool) async throws {
+    @Test func aResponseSplitAcrossManyReads() async throws {
         let server = try ScriptedServer { number, _ in
             number % 2 == 1
                 ? .reply(plainResponse("split body", extra: "X-Split: yes\r\n"), oneByteAtATime: true)
@@ -50,7 +34,7 @@ import Testing
                     Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n".utf8),
                     oneByteAtATime: true)
         }
-        let client = try Self.client(direct: direct)
+        let client = try Self.client()
         let first = try await client.send(ClientRequest(url: server.url("/1")))
         #expect(first.text == "split body")
         #expect(first.headers["x-split"] == "yes")
@@ -73,17 +57,17 @@ import Testing
         #expect(old.httpVersion == "1.0")
     }
 
+    /// What libcurl's parser refuses. (It takes some answers the relay's own parser refused before
+    /// issue 40: an `HTTP/2.0` status line over HTTP/1.1, a field name with a space, the first
+    /// number of `Content-Length: 1, 2`, a coding named for an empty body. The relay reads only
+    /// the status and body of a complete answer from its configured upstreams.)
     @Test(arguments: [
-        "HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n", "HTTP/2.0 200 OK\r\nContent-Length: 0\r\n\r\n",
-        "HTTX/1.1 200 OK\r\n\r\n", "garbage\r\n\r\n", "HTTP/1.1 200 OK\r\nNo colon here\r\n\r\n",
-        "HTTP/1.1 200 OK\r\nBad Name: x\r\nContent-Length: 0\r\n\r\n",
-        "HTTP/1.1 200 OK\r\nContent-Length: 1, 2\r\n\r\nx", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
+        "HTTP/1.1 2000 OK\r\nContent-Length: 0\r\n\r\n", "HTTX/1.1 200 OK\r\n\r\n", "garbage\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nNo colon here\r\n\r\n", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
-        "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 0\r\n\r\n",
         "HTTP/1.1 101 Switching Protocols\r\n\r\n", "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort",
         "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nx",
-        "HTTP/1.1 200 OK\r\nContent-Length: ,\r\n\r\n", "HTTP/1.1 200 OK\r\nContent-Length: 1, ,2\r\n\r\nx",
-        "HTTP/1.1 200 OK\r\nContent-Encoding: identity, br\r\nContent-Length: 0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nContent-Length: ,\r\n\r\n",
     ])
     func malformedResponsesAreTransportFailures(response: String) async throws {
         let server = try ScriptedServer { _, _ in .reply(Array(response.utf8), close: true) }
@@ -96,25 +80,25 @@ import Testing
         }
     }
 
-    /// Framing fields as lists (RFC 9110 §5.6.1): repeated equal lengths, `identity` codings, `close`
-    /// in any case among other connection options, the last transfer coding deciding chunked.
+    /// Framing fields as lists (RFC 9110 §5.6.1): repeated equal lengths, field names and `chunked`
+    /// in any case, `close` among other connection options, a body without a length read to the end.
     @Test func framingFieldsAreReadAsLists() async throws {
         let server = try ScriptedServer { number, _ in
             switch number {
             case 1:
                 .reply(
                     Array(
-                        "HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\ncontent-length: 2\r\nContent-Encoding: ,identity\r\n\r\nok"
+                        "HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\ncontent-length: 2\r\nContent-Encoding: identity\r\n\r\nok"
                             .utf8))
             case 2:
                 .reply(
                     Array(
-                        "HTTP/1.1 200 OK\r\nTRANSFER-ENCODING: foo,\r\nTransfer-Encoding: Chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n"
+                        "HTTP/1.1 200 OK\r\nTRANSFER-ENCODING: Chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n"
                             .utf8))
             case 3:
                 .reply(Array("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: keep-alive, CLOSE\r\n\r\nbye".utf8))
             default:
-                .reply(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, foo\r\n\r\nto the end".utf8), close: true)
+                .reply(Array("HTTP/1.1 200 OK\r\n\r\nto the end".utf8), close: true)
             }
         }
         let client = try Self.client()
@@ -161,8 +145,10 @@ import Testing
     }
 
     /// A reused connection dies after the request went out and before any byte came back: a GET
-    /// is sent once more on a fresh connection (once only); a POST is not, since the server may
-    /// have processed it (here it did: it read it, then closed).
+    /// is sent once more on a fresh connection (once only); a POST should not be, since the server
+    /// may have processed it (here it did: it read it, then closed). libcurl sends it again too
+    /// (`Curl_retry_request` retries any method on a reused connection that answered nothing):
+    /// a known issue of the one client since issue 40.
     @Test func onlyIdempotentRequestsAreRetried() async throws {
         let server = try ScriptedServer { number, head in
             if head.hasPrefix("GET /warm") { return .reply(plainResponse("warm")) }
@@ -180,20 +166,23 @@ import Testing
         await #expect(throws: ClientError.self) {
             try await client.send(ClientRequest(method: .post, url: server.url("/post"), body: Array("x".utf8)))
         }
-        #expect(server.requests == 4)
+        withKnownIssue("libcurl sends a POST again on a fresh connection") { #expect(server.requests == 4) }
+        #expect(server.requests <= 5, "sent again at most once")
+        let afterPost = server.requests
 
         // A GET whose retry dies too fails after exactly one retry.
         _ = try await client.send(ClientRequest(url: server.url("/warm")))
+        #expect(server.requests == afterPost + 1)
         let before = server.requests
         await #expect(throws: ClientError.self) { try await client.send(ClientRequest(url: server.url("/dies"))) }
         #expect(server.requests - before <= 2)
     }
 
-    @Test(arguments: paths) func cancellingMidResponseClosesTheConnection(direct: Bool) async throws {
+    @Test func cancellingMidResponseClosesTheConnection() async throws {
         let server = try ScriptedServer { _, _ in
             .replyThenHang(Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part".utf8))
         }
-        let client = try Self.client(direct: direct)
+        let client = try Self.client()
         let task = Task { try await client.send(ClientRequest(url: server.url("/"))) }
         try await waitUntil("the request to arrive") { server.requests == 1 }
         task.cancel()
@@ -202,8 +191,8 @@ import Testing
         #expect(client.statistics.inFlight == 0)
     }
 
-    @Test(arguments: paths) func aNameThatDoesNotResolveFailsToConnect(direct: Bool) async throws {
-        let client = try Self.client(direct: direct)
+    @Test func aNameThatDoesNotResolveFailsToConnect() async throws {
+        let client = try Self.client()
         do {
             _ = try await client.send(ClientRequest(url: "http://no-such-host.invalid/"))
             Issue.record("resolved a .invalid name")
@@ -212,8 +201,7 @@ import Testing
         }
     }
 
-    /// `localhost` is resolved (off the loop), cached, and the connection kept. (Trying every address
-    /// in turn: `DirectLoopAddressTests`.)
+    /// `localhost` is resolved, cached, and the connection kept.
     @Test func namesAreResolved() async throws {
         let server = try LocalServer { router in router.get("/") { request in .text(request.headers["host"] ?? "-") } }
         let client = try Self.client()
@@ -222,9 +210,9 @@ import Testing
         #expect(try await client.send(ClientRequest(url: url)).connectionsOpened == 0)
     }
 
-    @Test(arguments: paths) func shutdownFailsExchangesInFlight(direct: Bool) async throws {
+    @Test func shutdownFailsExchangesInFlight() async throws {
         let server = try ScriptedServer { _, _ in .hang }
-        let client = try Self.client(direct: direct)
+        let client = try Self.client()
         try await withThrowingTaskGroup(of: ClientError?.self) { group in
             for _ in 0..<5 {
                 group.addTask {
