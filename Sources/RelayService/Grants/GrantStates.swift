@@ -1,3 +1,4 @@
+import RelayOAuth
 import RelayStore
 import RelaySync
 
@@ -16,6 +17,9 @@ final class GrantStates: Sendable {
         var unsaved = false
         /// For an unsaved token: the sealed token the store still holds, which this one replaces.
         var replaced: [UInt8]? = nil
+        /// For an unsaved token: the grant whose call rotated it (`UnsavedRotations` logs and
+        /// writes it without a request of the grant).
+        var owner: BearerGrant? = nil
 
         /// The store's copy this token replaces when it is saved.
         var base: [UInt8] { unsaved ? (replaced ?? sealed) : sealed }
@@ -70,6 +74,24 @@ final class GrantStates: Sendable {
             table.entries[grantID] = Entry(state: state, updatedAt: now)
         }
     }
+
+    /// The unsaved tokens this process holds, by grant (`UnsavedRotations` writes them).
+    func unsaved() -> [(grantID: String, state: State)] {
+        table.withLock { table in
+            table.entries.compactMap { $0.value.state.unsaved ? ($0.key, $0.value.state) : nil }
+        }
+    }
+
+    /// The entry of `grantID` when it is an unsaved token.
+    func unsavedState(_ grantID: String) -> State? {
+        table.withLock { table in
+            guard let entry = table.entries[grantID], entry.state.unsaved else { return nil }
+            return entry.state
+        }
+    }
+
+    /// How many grants hold a token the store has not taken yet (a gauge).
+    var unsavedCount: Int { table.withLock { $0.entries.values.count { $0.state.unsaved } } }
 
     func forget(_ grantID: String) {
         table.withLock { $0.entries[grantID] = nil }
