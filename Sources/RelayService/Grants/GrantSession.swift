@@ -202,8 +202,8 @@ final class GrantSession: CloudKitSession {
                 return .unreadable
             }
             guard let stored else { return .gone }
-            // The token this call used, or (unsaved) the older one it replaced: nothing new yet.
-            if stored.sealed != used.sealed, stored.sealed != used.base {
+            // The token this call used, or (unsaved) an older one of its chain: nothing new yet.
+            if stored.sealed != used.sealed, !used.bases.contains(stored.sealed) {
                 return .newer(GrantStates.State(sealed: stored.sealed, version: stored.version))
             }
             guard ContinuousClock.now < deadline else { return .refused(stored) }

@@ -17,12 +17,19 @@ final class GrantStates: Sendable {
         var unsaved = false
         /// For an unsaved token: the sealed token the store still holds, which this one replaces.
         var replaced: [UInt8]? = nil
+        /// For an unsaved token: older unsaved tokens of this process's chain whose write failed
+        /// without an answer (a store that hung or reset may have carried it out), oldest first.
+        var attempted: [[UInt8]] = []
         /// For an unsaved token: the grant whose call rotated it (`UnsavedRotations` logs and
         /// writes it without a request of the grant).
         var owner: BearerGrant? = nil
 
         /// The store's copy this token replaces when it is saved.
         var base: [UInt8] { unsaved ? (replaced ?? sealed) : sealed }
+
+        /// Every stored token this one may replace: the base, and for an unsaved token the older
+        /// tokens of its chain whose writes may have landed.
+        var bases: [[UInt8]] { unsaved ? [base] + attempted : [sealed] }
     }
 
     private struct Entry {
@@ -55,7 +62,7 @@ final class GrantStates: Sendable {
             }
             if entry.state.unsaved {
                 if snapshot.version <= entry.state.version { return entry.state }
-                guard entry.state.base == snapshot.sealed else { return snapshot }
+                guard entry.state.bases.contains(snapshot.sealed) else { return snapshot }
                 var state = entry.state
                 state.version = snapshot.version
                 return state

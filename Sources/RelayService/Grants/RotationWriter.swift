@@ -30,10 +30,16 @@ struct RotationWriter: Sendable {
                 }
                 // The grant changed meanwhile. A refresh rotation (or another instance's `markEnding`)
                 // changes its version, not its CloudKit token: the rotated token still belongs there
-                // (when old tokens die at once, it is the only live one). Another token, or no grant,
-                // means another instance rotated it or the grant ended.
-                guard let stored = try await oauth.sealedToken(grantID: grant.grantID), stored.sealed == current.base
-                else { break }
+                // (when old tokens die at once, it is the only live one), and so it does over an older
+                // token of this process's own chain whose write landed unseen. Another token, or no
+                // grant, means another instance rotated it or the grant ended.
+                guard let stored = try await oauth.sealedToken(grantID: grant.grantID) else { break }
+                // An earlier try whose answer was lost (a store that hung or reset) may have landed.
+                if stored.sealed == sealed {
+                    states.record(grant.grantID, GrantStates.State(sealed: sealed, version: stored.version))
+                    return .saved
+                }
+                guard current.bases.contains(stored.sealed) else { break }
                 expected = stored.version
             }
             if current.unsaved { states.forget(grant.grantID) }
@@ -50,10 +56,13 @@ struct RotationWriter: Sendable {
     {
         states.record(
             grant.grantID,
-            GrantStates.State(sealed: sealed, version: version, unsaved: true, replaced: current.base, owner: grant))
+            GrantStates.State(
+                sealed: sealed, version: version, unsaved: true, replaced: current.base,
+                attempted: current.unsaved ? Array((current.attempted + [current.sealed]).suffix(8)) : [], owner: grant))
         // Once per token: `UnsavedRotations` tries again every half second while the store is away.
         if !(current.unsaved && current.sealed == sealed) {
             observer.event(.error, "store.rotation_unsaved", grant: grant)
         }
     }
 }
+
