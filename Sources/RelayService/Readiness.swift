@@ -6,7 +6,8 @@ import RelayVault
 /// `/readyz`: 200 when the store answers a read and the key service makes a data key, 503 with
 /// the failing part otherwise. Results are cached for 10 seconds so probes cannot load KMS.
 ///
-/// A CloudKit API token (or container) that CloudKit refuses is reported but keeps the instance
+/// A CloudKit API token (or container) that CloudKit refuses, or a CloudKit that does not answer
+/// the check at all (a wrong `RELAY_CLOUDKIT_BASE_URL`), is reported but keeps the instance
 /// in rotation: `200 degraded: …`. It is one setting shared by every instance, so taking this
 /// one out would move its traffic to instances that fail the same way — or, with all of them
 /// out, turn clear tool errors (and working token refreshes, revocation and metadata) into a
@@ -52,6 +53,11 @@ final class Readiness: Sendable {
             text =
                 (failures.isEmpty ? "" : text + "; ")
                 + "degraded: CloudKit refuses the API token (RELAY_CLOUDKIT_API_TOKEN_FILE, container or environment)"
+        } else if apiToken == .unknown {
+            // Reported, in rotation, for the same reason as a refused API token (see above).
+            text =
+                (failures.isEmpty ? "" : text + "; ")
+                + "degraded: CloudKit does not answer (RELAY_CLOUDKIT_BASE_URL or the network)"
         }
         let response: Response = .text(text, status: failures.isEmpty ? .ok : .serviceUnavailable)
         cached.withLock { $0 = (now, response) }

@@ -169,9 +169,9 @@ final class GrantSession: CloudKitSession {
             // out everywhere): an operator problem, not a dead grant. Keep the grant; say "try later".
             observer.event(.error, "vault.unknown_key", grant: grant)
             throw CloudKitError(.unavailable, reason: "the key service cannot open this grant yet")
-        case .failure:
+        case .failure(let error):
             // A grant whose seal no longer opens cannot be used again: end it so the client reconnects.
-            observer.event(.error, "vault.unseal_failed", grant: grant)
+            observer.event(.error, "vault.unseal_failed", grant: grant, reason: "\(error)")
             throw CloudKitError(.sessionDead)
         }
     }
@@ -234,7 +234,7 @@ final class GrantSession: CloudKitSession {
                 context: context
             ).bytes
         } catch {
-            observer.event(.error, "vault.reseal_failed", grant: grant)
+            observer.event(.error, "vault.reseal_failed", grant: grant, reason: "\(error)")
             return nil
         }
     }

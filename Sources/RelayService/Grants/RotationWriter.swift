@@ -46,14 +46,15 @@ struct RotationWriter: Sendable {
             observer.event(.warning, "cloudkit.rotation_conflict", grant: grant)
             return .superseded
         } catch {
-            keepUnsaved(sealed, version: expected, replacing: current, grant: grant)
+            keepUnsaved(sealed, version: expected, replacing: current, grant: grant, error: error)
             return .kept
         }
     }
 
     @inline(never)
-    private func keepUnsaved(_ sealed: [UInt8], version: Int, replacing current: GrantStates.State, grant: BearerGrant)
-    {
+    private func keepUnsaved(
+        _ sealed: [UInt8], version: Int, replacing current: GrantStates.State, grant: BearerGrant, error: OAuthError
+    ) {
         states.record(
             grant.grantID,
             GrantStates.State(
@@ -61,7 +62,7 @@ struct RotationWriter: Sendable {
                 attempted: current.unsaved ? Array((current.attempted + [current.sealed]).suffix(8)) : [], owner: grant))
         // Once per token: `UnsavedRotations` tries again every half second while the store is away.
         if !(current.unsaved && current.sealed == sealed) {
-            observer.event(.error, "store.rotation_unsaved", grant: grant)
+            observer.event(.error, "store.rotation_unsaved", grant: grant, reason: "\(error)")
         }
     }
 }
