@@ -27,9 +27,9 @@ final class GrantStates: Sendable {
         /// The store's copy this token replaces when it is saved.
         var base: [UInt8] { unsaved ? (replaced ?? sealed) : sealed }
 
-        /// Every stored token this one may replace: the base, and for an unsaved token the older
-        /// tokens of its chain whose writes may have landed.
-        var bases: [[UInt8]] { unsaved ? [base] + attempted : [sealed] }
+        /// Every stored token a successor of this one may replace: the base, and for an unsaved
+        /// token the tokens of its chain whose writes may have landed unseen (itself included).
+        var bases: [[UInt8]] { unsaved ? [base] + attempted + [sealed] : [sealed] }
     }
 
     private struct Entry {
