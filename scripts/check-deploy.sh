@@ -73,3 +73,5 @@ PY
 # with RelayRoleArn and KeyAdminArn, read the outputs), and the template through cfn-lint.
 cfn-lint deploy/aws/mustdo-relay.cfn.json
 deploy/aws/deploy-on-moto.sh
+# The "serve on the standalone emulator" recipe of docs/operations.md, as written.
+scripts/check-emulator-recipe

@@ -36,12 +36,22 @@ final class Readiness: Sendable {
         // Each check gets `checkSeconds`: a hung service must make the probe say so, not time out.
         let store = self.store
         let storeAnswered = await Self.within(Self.checkSeconds) {
-            (try? await store.get(ItemKey(pk: "RELAY#READY", sk: "CHECK"))) != nil
+            do {
+                _ = try await store.get(ItemKey(pk: "RELAY#READY", sk: "CHECK"))  // never written: nil is fine
+                return true
+            } catch {
+                return false
+            }
         }
         if storeAnswered != true { failures.append(storeAnswered == nil ? "store (no answer)" : "store") }
         let keyService = self.keyService
         let keyAnswered = await Self.within(Self.checkSeconds) {
-            (try? await keyService.generateDataKey(context: ConfigurationCheck.probeContext)) != nil
+            do {
+                _ = try await keyService.generateDataKey(context: ConfigurationCheck.probeContext)
+                return true
+            } catch {
+                return false
+            }
         }
         if keyAnswered != true { failures.append(keyAnswered == nil ? "key service (no answer)" : "key service") }
         // While CloudKit's verdict on the API token is missing or bad, ask again in the background
