@@ -68,17 +68,22 @@ final class FaultSuiteTests: XCTestCase {
         for index in 0..<Self.grants {
             let (client, tokens) = try await RelayClient.connected(
                 http: http, appleID: "load\(index)@example.com", at: cluster.base(0))
-            workers.append(Task { await load.work(client: client, tokens: tokens, cluster: cluster, name: "g\(index)") })
+            workers.append(
+                Task { await load.work(client: client, tokens: tokens, cluster: cluster, name: "g\(index)") })
         }
         defer { load.stop() }
         try await Task.sleep(for: .seconds(3))
 
         var rows: [FaultRow] = []
         let faults: [Fault] = [
-            Fault(name: "store refused", expectReady: "store") { try await aws.set(["store-a", "store-b"], .refuse) } heal: {
+            Fault(name: "store refused", expectReady: "store") {
+                try await aws.set(["store-a", "store-b"], .refuse)
+            } heal: {
                 try await aws.set(["store-a", "store-b"], .pass)
             },
-            Fault(name: "store hung", expectReady: "store") { try await aws.set(["store-a", "store-b"], .hang) } heal: {
+            Fault(name: "store hung", expectReady: "store") {
+                try await aws.set(["store-a", "store-b"], .hang)
+            } heal: {
                 try await aws.set(["store-a", "store-b"], .pass)
             },
             Fault(name: "store slow 2 s", expectReady: nil) {
@@ -86,7 +91,9 @@ final class FaultSuiteTests: XCTestCase {
             } heal: {
                 try await aws.set(["store-a", "store-b"], .pass)
             },
-            Fault(name: "KMS alone down", expectReady: "key service") { try await aws.set(["kms-a", "kms-b"], .refuse) } heal: {
+            Fault(name: "KMS alone down", expectReady: "key service") {
+                try await aws.set(["kms-a", "kms-b"], .refuse)
+            } heal: {
                 try await aws.set(["kms-a", "kms-b"], .pass)
             },
             Fault(name: "CloudKit 503", expectReady: nil) {
@@ -113,7 +120,8 @@ final class FaultSuiteTests: XCTestCase {
                     try await cluster.stop(index)
                     try await cluster.restart(index)
                 }
-            } heal: {},
+            } heal: {
+            },
             Fault(name: "KMS key rotation", expectReady: nil) {
                 let kms = try AWSJSONClient(
                     service: "kms", http: http,
@@ -124,7 +132,8 @@ final class FaultSuiteTests: XCTestCase {
                         endpoint: aws.moto.endpoint, requestTimeout: .seconds(10)),
                     contentType: "application/x-amz-json-1.1", targetPrefix: "TrentService")
                 _ = try await kms.call("RotateKeyOnDemand", ["KeyId": .string(aws.keyID)])
-            } heal: {},
+            } heal: {
+            },
         ]
         for fault in faults {
             rows.append(try await measure(fault, rotation: rotation, cluster: cluster, load: load, http: http))
@@ -375,7 +384,8 @@ final class Load: Sendable {
 
     enum Outcome { case ok, failed, unauthorized, lost }
 
-    private func call(_ client: RelayClient, _ tokens: RelayClient.Tokens, step: Int, at base: String) async -> Outcome {
+    private func call(_ client: RelayClient, _ tokens: RelayClient.Tokens, step: Int, at base: String) async -> Outcome
+    {
         do {
             let outcome =
                 step % 3 == 0

@@ -71,5 +71,11 @@ final class StaleTokenTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(ContinuousClock.now - ended, .seconds(Self.grace - 1))
         XCTAssertEqualValue(try await call(b).httpStatus, 401)
         XCTAssertTrue((a.child.text + b.child.text).contains("cloudkit.session_end_pending"))
+        // Every error line of both instances (outages, unsaved tokens) says why.
+        let errors = (a.child.text + "\n" + b.child.text).split(separator: "\n").filter {
+            $0.contains(#""level":"error""#)
+        }
+        XCTAssertFalse(errors.isEmpty)
+        for line in errors { XCTAssertTrue(line.contains(#""reason":""#), "an error line without a reason: \(line)") }
     }
 }

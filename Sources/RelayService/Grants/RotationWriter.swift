@@ -59,11 +59,11 @@ struct RotationWriter: Sendable {
             grant.grantID,
             GrantStates.State(
                 sealed: sealed, version: version, unsaved: true, replaced: current.base,
-                attempted: current.unsaved ? Array((current.attempted + [current.sealed]).suffix(8)) : [], owner: grant))
+                attempted: current.unsaved ? Array((current.attempted + [current.sealed]).suffix(8)) : [], owner: grant)
+        )
         // Once per token: `UnsavedRotations` tries again every half second while the store is away.
         if !(current.unsaved && current.sealed == sealed) {
             observer.event(.error, "store.rotation_unsaved", grant: grant, reason: "\(error)")
         }
     }
 }
-

@@ -13,8 +13,10 @@ final class UnsavedRotations: Sendable {
     private let interval: Duration
     private let task = Locked<Task<Void, Never>?>(nil)
 
-    init(states: GrantStates, serializer: GrantSerializer, writer: RotationWriter, interval: Duration = .milliseconds(500))
-    {
+    init(
+        states: GrantStates, serializer: GrantSerializer, writer: RotationWriter,
+        interval: Duration = .milliseconds(500)
+    ) {
         self.states = states
         self.serializer = serializer
         self.writer = writer

@@ -136,7 +136,8 @@ package struct LogReason: Sendable, Hashable, CustomStringConvertible {
     /// The description of an error whose type keeps secrets out of it (`OAuthEvent.failure`'s
     /// reason, a `StoreError`, a `VaultError`): control characters dropped, at most 400 characters.
     package init(errorDescription: String) {
-        description = String(errorDescription.unicodeScalars.filter { $0.value >= 0x20 }.prefix(400).map(Character.init))
+        description = String(
+            errorDescription.unicodeScalars.filter { $0.value >= 0x20 }.prefix(400).map(Character.init))
     }
 }
 

@@ -83,6 +83,8 @@ final class FaultyAWS: Sendable {
     func set(_ routes: [String], _ mode: Mode) async throws {
         let response = try await http.send(
             ClientRequest(url: "http://127.0.0.1:\(controlPort)/\(routes.joined(separator: ","))/\(mode.path)"))
-        guard response.status == 200 else { throw AcceptanceFailure("fault proxy: \(response.status) \(response.text)") }
+        guard response.status == 200 else {
+            throw AcceptanceFailure("fault proxy: \(response.status) \(response.text)")
+        }
     }
 }
