@@ -77,11 +77,12 @@ acceptance: package-test bench-soak faults
 # The fault-injection suite (Tests/AcceptanceTests/FaultSuiteTests.swift, docs/operations.md "What
 # holds across instances, and under faults"): two instances on moto behind a fault proxy, the
 # emulator in both rotation modes, nine faults under load; about 8 minutes. Its report goes to
-# bench/records/faults-<date>.txt.
-FAULTS_RECORD ?= bench/records/faults-$(shell date -u +%Y-%m-%d).txt
+# bench/records/<date>-faults.txt.
+FAULTS_RECORD ?= bench/records/$(shell date -u +%Y-%m-%d)-faults.txt
 faults: build
-	RELAY_FAULT_SUITE=1 RELAY_FAULT_RECORD=$(CURDIR)/$(FAULTS_RECORD) timeout --kill-after=30 1500 \
-		$(SWIFT) test --skip-build --filter FaultSuiteTests
+	$(SWIFT) build --build-tests
+	RELAY_FAULT_SUITE=1 RELAY_FAULT_RECORD=$(CURDIR)/$(FAULTS_RECORD) RELAY_FAULT_COMMIT=$$(git rev-parse --short HEAD) \
+		timeout --kill-after=30 1500 $(SWIFT) test --skip-build --filter FaultSuiteTests
 
 bench-http: deps
 	EXTRA_APT_PACKAGES="nginx wrk" scripts/install-deps.sh

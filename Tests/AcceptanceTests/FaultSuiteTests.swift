@@ -26,21 +26,30 @@ final class FaultSuiteTests: XCTestCase {
         guard ProcessInfo.processInfo.environment["RELAY_FAULT_SUITE"] == "1" else {
             throw XCTSkip("the fault suite runs with RELAY_FAULT_SUITE=1 (make faults)")
         }
+        let environment = ProcessInfo.processInfo.environment
+        func load() -> String {
+            (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+                .joined(separator: " ") ?? "?"
+        }
         var report: [String] = [
+            "make faults on commit \(environment["RELAY_FAULT_COMMIT"] ?? "?"), load average at start \(load())",
             "fault suite: 2 instances, DynamoDB+KMS on moto behind a fault proxy, \(Self.grants) grants, "
                 + "fault \(Self.faultSeconds) s, after \(Self.afterSeconds) s, "
                 + "RELAY_CLOUDKIT_TIMEOUT=2, RELAY_CLOUDKIT_SESSION_END_GRACE=\(Self.sessionEndGrace)",
             FaultRow.header,
         ]
         var lost = 0
-        for mode in ["invalidate", "keep"] {
+        // RELAY_FAULT_MODES and RELAY_FAULT_ONLY (comma-separated fault names) narrow a run for a
+        // closer look; RELAY_FAULT_LOGS names a directory for both instances' logs.
+        let modes = environment["RELAY_FAULT_MODES"]?.split(separator: ",").map(String.init) ?? ["invalidate", "keep"]
+        for mode in modes {
             let rows = try await run(rotation: mode)
             report += rows.map(\.line)
             lost += rows.reduce(0) { $0 + $1.lost }
             XCTAssertTrue(rows.allSatisfy { $0.lost == 0 }, "grants lost with rotation \(mode)")
             XCTAssertTrue(rows.allSatisfy { $0.reuseRevokes }, "reuse detection stopped revoking (\(mode))")
         }
-        report.append("grants lost in total: \(lost)")
+        report.append("grants lost in total: \(lost); load average at end \(load())")
         let text = report.joined(separator: "\n")
         print(text)
         if let path = ProcessInfo.processInfo.environment["RELAY_FAULT_RECORD"] {
@@ -135,11 +144,20 @@ final class FaultSuiteTests: XCTestCase {
             } heal: {
             },
         ]
-        for fault in faults {
+        let only = ProcessInfo.processInfo.environment["RELAY_FAULT_ONLY"]?.split(separator: ",").map(String.init)
+        for fault in faults where only.map({ $0.contains(fault.name) }) ?? true {
             rows.append(try await measure(fault, rotation: rotation, cluster: cluster, load: load, http: http))
         }
         load.stop()
         for worker in workers { await worker.value }
+        if let directory = ProcessInfo.processInfo.environment["RELAY_FAULT_LOGS"] {
+            for index in 0..<2 {
+                try cluster.instance(index).child.text.write(
+                    toFile: "\(directory)/\(rotation)-\(index == 0 ? "a" : "b").log", atomically: true, encoding: .utf8)
+            }
+            try load.lostNames.joined(separator: "\n").write(
+                toFile: "\(directory)/\(rotation)-lost.txt", atomically: true, encoding: .utf8)
+        }
         return rows
     }
 
@@ -336,6 +354,7 @@ final class Load: Sendable {
     }
 
     var lost: Int { state.withLock { $0.lost } }
+    var lostNames: [String] { state.withLock { $0.lostNames } }
     private var stopped: Bool { state.withLock { $0.stopped } }
 
     func stop() { state.withLock { $0.stopped = true } }
@@ -361,18 +380,25 @@ final class Load: Sendable {
         while !stopped {
             step += 1
             var outcome: Outcome
+            var lastCall = ""
             if step % 8 == 0 {
-                outcome = await refresh(client, &tokens, at: cluster.randomBase())
+                let base = cluster.randomBase()
+                outcome = await refresh(client, &tokens, at: base)
+                lastCall = "refresh at \(base)"
             } else {
-                outcome = await call(client, tokens, step: step, at: cluster.randomBase())
+                let base = cluster.randomBase()
+                outcome = await call(client, tokens, step: step, at: base)
+                lastCall = "call at \(base): \(outcome)"
                 if outcome == .unauthorized {
-                    outcome = await refresh(client, &tokens, at: cluster.randomBase())
+                    let again = cluster.randomBase()
+                    outcome = await refresh(client, &tokens, at: again)
+                    lastCall += ", then refresh at \(again): \(outcome)"
                 }
             }
             if outcome == .lost {
                 state.withLock {
                     $0.lost += 1
-                    $0.lostNames.append(name)
+                    $0.lostNames.append("\(name) at \(Date()) [\(String(describing: $0.phase))] \(lastCall)")
                 }
                 count(ok: false)
                 return
