@@ -162,7 +162,7 @@ final class FaultSuiteTests: XCTestCase {
         for worker in workers { await worker.value }
         if let directory = ProcessInfo.processInfo.environment["RELAY_FAULT_LOGS"] {
             for index in 0..<2 {
-                try cluster.instance(index).child.text.write(
+                try cluster.log(index).write(
                     toFile: "\(directory)/\(rotation)-\(index == 0 ? "a" : "b").log", atomically: true, encoding: .utf8)
             }
             try load.lostNames.joined(separator: "\n").write(
@@ -188,7 +188,7 @@ final class FaultSuiteTests: XCTestCase {
         }
         while ContinuousClock.now - started < .seconds(Self.faultSeconds) {
             for index in 0..<2 {
-                if let readiness = try? await cluster.instance(index).readiness(timeout: .seconds(3)) {
+                if let readiness = try? await cluster.instance(index).readiness(timeout: .seconds(5)) {
                     readyDuring.insert("\(readiness.status) \(readiness.body)")
                 }
             }
@@ -292,6 +292,8 @@ final class Cluster: Sendable {
     let http: HTTPClient
     let aws: FaultyAWS
     private let instances: Mutex<[RelayInstance]>
+    /// The logs of instances that were restarted, by index, for `RELAY_FAULT_LOGS`.
+    private let earlierLogs = Mutex(["", ""])
 
     init(setup: RelaySetup, http: HTTPClient, a: RelayInstance, b: RelayInstance, aws: FaultyAWS) {
         self.setup = setup
@@ -312,8 +314,12 @@ final class Cluster: Sendable {
         _ = try await child.waitForExit(timeout: .seconds(30))
     }
 
+    /// Everything instance `index` logged, restarts included.
+    func log(_ index: Int) -> String { earlierLogs.withLock { $0[index] } + instance(index).child.text }
+
     func restart(_ index: Int) async throws {
         let old = instance(index)
+        earlierLogs.withLock { $0[index] += old.child.text }
         let started = try await setup.start(
             port: old.port, http: http, extra: aws.endpoints(for: index == 0 ? "a" : "b"))
         instances.withLock { $0[index] = started }
