@@ -121,6 +121,12 @@ final class GrantSession: CloudKitSession {
         case .gone:
             throw error
         case .refused(let stored):
+            // A token this process rotated to but could not install (the store held another) is
+            // tried once, as a successor of the stored one, before the grant may end.
+            if followed < Self.maxFollows, let orphan = states.takeOrphan(grant.grantID), orphan != current.sealed {
+                return GrantStates.State(
+                    sealed: orphan, version: stored.version, unsaved: true, replaced: stored.sealed)
+            }
             try await confirmEnd(stored, error: error)
             throw error
         }

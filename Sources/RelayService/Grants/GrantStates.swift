@@ -39,6 +39,9 @@ final class GrantStates: Sendable {
 
     private struct Table {
         var entries: [String: Entry] = [:]
+        /// Per grant, the newest token this process rotated to but could not install because the
+        /// store held another (`RotationWriter`, superseded): tried once before the grant may end.
+        var orphans: [String: [UInt8]] = [:]
         /// The size at which stale entries are dropped next: twice what stayed after the last
         /// prune, so pruning costs amortised constant time per call however many grants are active.
         var pruneAt = GrantStates.minimumPruneAt
@@ -101,7 +104,25 @@ final class GrantStates: Sendable {
     var unsavedCount: Int { table.withLock { $0.entries.values.count { $0.state.unsaved } } }
 
     func forget(_ grantID: String) {
-        table.withLock { $0.entries[grantID] = nil }
+        table.withLock {
+            $0.entries[grantID] = nil
+            $0.orphans[grantID] = nil
+        }
+    }
+
+    /// Keeps `sealed` as the grant's orphan (replacing an older one), dropping the unsaved entry.
+    func orphan(_ grantID: String, _ sealed: [UInt8]) {
+        table.withLock {
+            $0.entries[grantID] = nil
+            $0.orphans[grantID] = sealed
+            // Bounded like the entries: orphans are rare, and each is tried once.
+            if $0.orphans.count > Self.minimumPruneAt { $0.orphans.removeAll() }
+        }
+    }
+
+    /// The grant's orphan, removed: each is tried once.
+    func takeOrphan(_ grantID: String) -> [UInt8]? {
+        table.withLock { $0.orphans.removeValue(forKey: grantID) }
     }
 
     /// Grants with an entry (stale ones included until the next prune).

@@ -42,7 +42,10 @@ struct RotationWriter: Sendable {
                 guard current.bases.contains(stored.sealed) else { break }
                 expected = stored.version
             }
-            if current.unsaved { states.forget(grant.grantID) }
+            // Another token is stored. When old tokens die at once, ours may still be the live one (the
+            // other a stale copy some instance wrote): keep it aside, to be tried once before the
+            // grant may end (`GrantSession.afterRefusal`), rather than lose it.
+            states.orphan(grant.grantID, sealed)
             observer.event(.warning, "cloudkit.rotation_conflict", grant: grant)
             return .superseded
         } catch {
