@@ -81,6 +81,15 @@ struct CloudKitCheck {
     // MARK: Without a token
 
     private mutating func checkSignIn() async {
+        // With no container the request URL has an empty segment: CloudKit (or the emulator) then
+        // answers nothing useful and the check would blame the network.
+        guard !settings.container.isEmpty else {
+            outcomes.append(
+                Outcome(
+                    name: "sign-in", status: .fail, detail: "RELAY_CLOUDKIT_CONTAINER is not set",
+                    fix: "set RELAY_CLOUDKIT_CONTAINER to the app's container, e.g. iCloud.jp.lightning.mustdo"))
+            return
+        }
         let place = "container \(settings.container) (\(settings.environment)) at \(settings.baseURL)"
         do {
             let url = try await client.signInURL()

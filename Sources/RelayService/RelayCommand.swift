@@ -135,6 +135,7 @@ package enum RelayCommand {
         let application: Application
         do {
             application = try await Application.open(configuration)
+            try await application.backends.verifyAtStart()
         } catch {
             printError("mustdo-relay: cannot start:\n  - \(error)")
             return 1

@@ -134,6 +134,24 @@ final class RelayctlCloudKitCheckTests: XCTestCase {
         XCTAssertEqual(checks(result)["zone"]?.0, "skip")
     }
 
+    /// No container set: the check says so, instead of blaming the network for the empty URL segment.
+    func testAMissingContainerIsNamed() async throws {
+        let emulator = try Emulator(
+            configuration: EmulatorConfiguration(
+                apiToken: "test-api-token", container: "iCloud.test.mustdo", callbackURL: Self.callback))
+        try emulator.start()
+        defer { emulator.shutdown() }
+        let service = try await ServiceDirectory(extra: [
+            "RELAY_ISSUER": Self.issuer, "RELAY_CLOUDKIT_BASE_URL": emulator.baseURL, "RELAY_CLOUDKIT_CONTAINER": "",
+        ])
+        defer { service.remove() }
+        let result = try await Relayctl.run(["cloudkit", "check", "--json", "--config", service.configFile])
+        XCTAssertEqual(result.status, 1, result.description)
+        let signIn = try XCTUnwrap(checks(result)["sign-in"], result.description)
+        XCTAssertEqual(signIn.1, "RELAY_CLOUDKIT_CONTAINER is not set")
+        XCTAssertFalse(signIn.2.contains("network"), signIn.2)
+    }
+
     func testAMissingIndexFailsTheQueryThatNeedsIt() async throws {
         let text = ContainerSchema.relayText
             .replacingOccurrences(of: "\"___recordID\"   REFERENCE QUERYABLE,", with: "\"___recordID\"   REFERENCE,")

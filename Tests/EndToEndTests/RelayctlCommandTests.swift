@@ -102,6 +102,7 @@ final class RelayctlCommandTests: XCTestCase {
             (["clients", "purge-unused", "--older-than", "soon"], "\"soon\" is not a duration"),
             (["grants", "list", "--user"], "--user needs a value"),
             (["users", "id", "two words"], "a user record name is one word"),
+            (["users", "id", "alice@example.com"], "that is an e-mail address"),
             (["keys", "rotate"], "standard input is not a terminal: add --yes to go ahead"),
             (["pepper", "rotate"], "add --yes to go ahead"),
         ]

@@ -67,6 +67,16 @@ struct RefreshRotation: Sendable {
                     context.events(.refreshRotated(grantID: grant.id))
                     return issued
                 }
+                // The update may have landed with only its answer lost (a store that reset or hung the
+                // connection, and the client's retry then failed the condition): the rotation is then
+                // the grant's, and discarding its tokens would leave the grant naming tokens that no
+                // longer exist (the person's next refresh refused).
+                if let after = try await context.get(grantItem.key), let landed = GrantRecord(item: after),
+                    landed.currentRefresh == issued.refreshHash
+                {
+                    context.events(.refreshRotated(grantID: grant.id))
+                    return issued
+                }
                 // Someone else changed the grant first (a concurrent refresh, a re-seal): undo, look again.
                 try await issuer.discard(issued, grantID: grant.id)
                 continue

@@ -31,6 +31,8 @@ struct RelayAuthenticator: MCPAuthenticator {
     /// Tool calls per grant and minute (`RELAY_MCP_TOOL_CALLS_PER_MINUTE`); nil: no limit.
     var toolCalls: RateLimiter? = nil
     var clock: any WallClock = SystemClock()
+    /// How long a refused stored CloudKit token waits before its grant ends (`SessionEndGrace`).
+    var endGrace = SessionEndGrace(seconds: 0)
 
     func authenticateImmediately(_ request: Request) -> MCPAuthentication<GrantPrincipal>? {
         // A token found in the cache passed the precheck (format and checksum) when it was validated
@@ -101,6 +103,6 @@ struct RelayAuthenticator: MCPAuthenticator {
             grant: grant,
             session: GrantSession(
                 grant: grant, token: token, oauth: oauth, vault: vault, serializer: serializer, states: states,
-                observer: observer, credentials: credentials))
+                observer: observer, credentials: credentials, endGrace: endGrace))
     }
 }

@@ -233,6 +233,11 @@ package struct Configuration: Sendable {
         let isDynamoDB: Bool = if case .dynamoDB = store { true } else { false }
         grantsGaugeInterval = reader.integer(
             "RELAY_METRICS_GRANTS_INTERVAL", default: isDynamoDB ? 0 : 60, range: 0...86_400)
+        // Instances sharing a table may hold a newer CloudKit token than the store (an outage, a
+        // partition): a refused stored token ends its grant only after this grace. One SQLite file
+        // has one process (`SQLiteStore`'s lock), which holds every token itself: no grace needed.
+        cloudKit.sessionEndGraceSeconds = reader.integer(
+            "RELAY_CLOUDKIT_SESSION_END_GRACE", default: isDynamoDB ? 30 : 0, range: 0...3600)
     }
 
     private mutating func readCloudKit(_ reader: inout SettingsReader) {
