@@ -57,8 +57,11 @@ package struct OAuthConfiguration: Sendable {
     package var resourceName = "MustDo Relay"
     /// The scopes, in the order clients should request them; empty scope means all of them.
     package var scopes = ["todos:read", "todos:write"]
-    /// Which redirect URIs clients may register or publish.
+    /// The listed redirect URIs: known platforms (verified), the operator's additions, loopback.
     package var redirectAllowlist = RedirectAllowlist()!
+    /// Whether safe redirects off the list are accepted as self-registered (`open`, the default)
+    /// or refused (`allowlist`).
+    package var registrationMode = RegistrationMode.open
     /// The most redirect URIs per client.
     package var maximumRedirectURIs = 10
     /// Lifetimes and windows.

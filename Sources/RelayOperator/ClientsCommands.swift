@@ -3,11 +3,11 @@ import RelayJSON
 import RelayOAuth
 import RelayService
 
-/// `mustdo-relayctl clients list|show|delete|purge-unused`.
+/// `mustdo-relayctl clients list|show|add|delete|purge-unused` (`add`: `ClientsAddCommand.swift`).
 enum ClientsCommands {
     static let group = AdminGroup(
         name: "clients", summary: "OAuth clients: registered (DCR) and cached client metadata documents.",
-        commands: [list, show, delete, purgeUnused])
+        commands: [list, show, add, delete, purgeUnused])
 
     static let list = AdminCommand(
         "clients", "list", summary: "List every client, oldest first (scans the store).",

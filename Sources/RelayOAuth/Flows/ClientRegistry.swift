@@ -27,7 +27,8 @@ struct ClientRegistry: Sendable {
 
     var redirectPolicy: RedirectURIPolicy {
         RedirectURIPolicy(
-            allowlist: context.configuration.redirectAllowlist, maximumCount: context.configuration.maximumRedirectURIs)
+            allowlist: context.configuration.redirectAllowlist, maximumCount: context.configuration.maximumRedirectURIs,
+            mode: context.configuration.registrationMode)
     }
 
     /// What a registration answers.
