@@ -78,7 +78,8 @@ struct ClientRegistry: Sendable {
             throw refuse(block, wait)
         }
         switch try await capacity.admit() {
-        case .success: break
+        case .success:
+            try await capacity.indexCreated(recordID: recordID, issuedAt: now, expiresAt: expiry)
         case .failure(let wait):
             _ = try? await context.delete(key, condition: .versionEquals(1))
             context.events(.limitReached(limit: .unusedClients))
@@ -224,6 +225,7 @@ struct ClientRegistry: Sendable {
                 condition: .versionEquals(stored.version))) != nil
         {
             if let created = stored.createdWindow { await capacity.clientUsed(createdIn: created) }
+            await capacity.indexUsed(recordID: stored.recordID, issuedAt: client.issuedAt)
             return
         }
         _ = try? await context.update(key, ItemUpdate(set: ["used": .int(now)], expiresAt: .clear), condition: .exists)
