@@ -129,7 +129,7 @@ struct PageText: Sendable {
         verifiedAt: "Its identity is tied to {domain}.",
         unverified: "Unverified app",
         claimsName:
-            "It calls itself “{name}”, but any app can register under any name, so it may not be the real one.",
+            "It calls itself “{name}”, but any app can register itself under any name: nobody has checked who runs it.",
         noName: "It gave no name.",
         selfRegisteredLead: "An app that returns to {host} wants to use your MustDo to-dos in iCloud.",
         onlyIfYouUse: "Continue only if you use an app at {host} and just started connecting from it.",
@@ -181,7 +181,7 @@ struct PageText: Sendable {
         verified: "確認済み",
         verifiedAt: "このアプリの身元は {domain} に結び付いています。",
         unverified: "未確認のアプリ",
-        claimsName: "「{name}」と名乗っていますが、どのアプリでも好きな名前で登録できるため、本物とは限りません。",
+        claimsName: "「{name}」と名乗っていますが、どのアプリでも好きな名前で自動登録できます。運営者は確認されていません。",
         noName: "名前はありません。",
         selfRegisteredLead: "{host} に戻るアプリが、iCloud にある MustDo の To-Do を使おうとしています。",
         onlyIfYouUse: "{host} のアプリを使っていて、そこから接続を始めたばかりの場合にだけ続けてください。",

@@ -25,6 +25,8 @@ struct Pages: Sendable {
         // with where the person will be sent, and its claimed name only as a claim (issue 41).
         let who: String
         let button: String
+        // A self-registered client's warning names its host in place of the generic one.
+        var onlyIf = HTML.escape(text.onlyIfYouStarted)
         switch identity {
         case .verified(let verifiedName, let domain, let voucher):
             let name = Self.clientName(verifiedName, text: text)
@@ -46,10 +48,10 @@ struct Pages: Sendable {
             who = """
                 <p class=lead>\(text.selfRegisteredLead.replacingOccurrences(of: "{host}", with: hostHTML))</p>
                 <div class="card warning"><p><span class=unverified>\(HTML.escape(text.unverified))</span> \
-                \(claim)</p><p>\(HTML.escape(text.registeredBy))</p>
-                <p>\(text.onlyIfYouUse.replacingOccurrences(of: "{host}", with: hostHTML))</p></div>
+                \(claim)</p></div>
                 """
             button = text.continueAndReturn.replacingOccurrences(of: "{host}", with: hostHTML)
+            onlyIf = text.onlyIfYouUse.replacingOccurrences(of: "{host}", with: hostHTML)
         }
         let choices = ScopeChoice.choices(for: request.scope)
         var access: String
@@ -78,7 +80,7 @@ struct Pages: Sendable {
             <input type=hidden name=request value="\(HTML.escape(requestID))">
             <input type=hidden name=csrf value="\(HTML.escape(csrf))">
             \(access)
-            <p><strong>\(HTML.escape(text.onlyIfYouStarted))</strong></p>
+            <p><strong>\(onlyIf)</strong></p>
             <button class=primary name=action value=continue>\(button)</button>
             <p id=keep-signed-in>\(HTML.escape(text.keepSignedIn))</p>
             <button class=secondary name=action value=cancel>\(HTML.escape(text.cancel))</button>
