@@ -90,21 +90,25 @@ final class ClientCapacity: Sendable {
         let days = (context.configuration.lifetimes.unusedClient + Self.window - 1) / Self.window
         var day = max(oldestDay.withLock { $0 }, today - days * Self.window)
         var dropped = 0
-        while day <= today, dropped < 50 {
-            let entries = try await context.query(Query(pk: "LIMIT#unused-clients#\(day)", limit: 10))
+        while day <= today, dropped < 500 {
+            let entries = try await context.query(Query(pk: "LIMIT#unused-clients#\(day)", limit: 64))
             if entries.isEmpty {
                 let next = day + Self.window
                 oldestDay.withLock { $0 = max($0, min(next, today)) }
                 day = next
                 continue
             }
-            for entry in entries {
+            // Concurrent admissions (on this instance or another) look at the same oldest entries:
+            // each starts at a random one of them, and losing a race to delete a client is not an
+            // error, only a reason to try the next.
+            let start = Int.random(in: 0..<entries.count)
+            for entry in entries[start...] + entries[..<start] {
                 guard let mark = entry.key.sk.firstIndex(of: "#") else { continue }
                 let recordID = String(entry.key.sk[entry.key.sk.index(after: mark)...])
                 let clientKey = OAuthKeys.client(recordID)
-                if let client = try await context.get(clientKey), client.attributes["used"] == nil,
+                if let client = try? await context.get(clientKey), client.attributes["used"] == nil,
                     client.attributes["admin"] == nil,
-                    try await context.delete(clientKey, condition: .versionEquals(client.version)) != nil
+                    (try? await context.delete(clientKey, condition: .versionEquals(client.version))) != nil
                 {
                     _ = try? await context.delete(entry.key)
                     // It left its day's unused clients.
