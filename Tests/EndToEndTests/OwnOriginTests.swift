@@ -17,6 +17,10 @@ final class OwnOriginTests: XCTestCase {
             let own = try await relay.http.send(
                 BrowserOriginTests.post(relay.mcpURL, origin: relay.issuer, token: tokens.access))
             XCTAssertEqual(own.status, 200, "Host and Origin both the server's")
+            // The conformance suite's probe carries no token: the Origin passes, authentication answers.
+            let probe = try await relay.http.send(
+                BrowserOriginTests.post(relay.mcpURL, origin: relay.issuer, token: nil))
+            XCTAssertEqual(probe.status, 401, "the own origin reaches authentication, not a 403")
             let ownPreflight = try await relay.http.send(
                 BrowserOriginTests.preflight(relay.mcpURL, origin: relay.issuer))
             XCTAssertLessThan(ownPreflight.status, 300)
