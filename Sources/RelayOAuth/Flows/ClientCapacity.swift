@@ -98,11 +98,10 @@ final class ClientCapacity: Sendable {
                 day = next
                 continue
             }
-            // Concurrent admissions (on this instance or another) look at the same oldest entries:
-            // each starts at a random one of them, and losing a race to delete a client is not an
-            // error, only a reason to try the next.
-            let start = Int.random(in: 0..<entries.count)
-            for entry in entries[start...] + entries[..<start] {
+            // Oldest first. Concurrent admissions (on this instance or another) look at the same
+            // oldest entries: losing a race to delete a client is not an error, only a reason to
+            // try the next one.
+            for entry in entries {
                 guard let mark = entry.key.sk.firstIndex(of: "#") else { continue }
                 let recordID = String(entry.key.sk[entry.key.sk.index(after: mark)...])
                 let clientKey = OAuthKeys.client(recordID)
