@@ -32,6 +32,9 @@ final class ClientCapacity: Sendable {
     private let spentUntil = Locked<Int>(0)
     /// The oldest day this instance found unused clients in (earlier days were empty).
     private let oldestDay = Locked<Int>(0)
+    /// Clients this instance is evicting right now: concurrent admissions pass them by instead of
+    /// all racing for the same oldest one.
+    private let evicting = Locked<Set<String>>([])
 
     init(context: OAuthContext) {
         self.context = context
@@ -90,32 +93,47 @@ final class ClientCapacity: Sendable {
         let days = (context.configuration.lifetimes.unusedClient + Self.window - 1) / Self.window
         var day = max(oldestDay.withLock { $0 }, today - days * Self.window)
         var dropped = 0
+        var cursor: QueryCursor?
         while day <= today, dropped < 500 {
-            let entries = try await context.query(Query(pk: "LIMIT#unused-clients#\(day)", limit: 64))
+            let entries = try await context.query(
+                Query(pk: "LIMIT#unused-clients#\(day)", limit: 64, cursor: cursor))
+            let firstPage = cursor == nil
+            cursor = nil
             if entries.isEmpty {
                 let next = day + Self.window
-                oldestDay.withLock { $0 = max($0, min(next, today)) }
+                // A day whose first page is empty holds no unused client: later evictions skip it.
+                if firstPage { oldestDay.withLock { $0 = max($0, min(next, today)) } }
                 day = next
                 continue
             }
             // Oldest first. Concurrent admissions (on this instance or another) look at the same
             // oldest entries: losing a race to delete a client is not an error, only a reason to
             // try the next one.
+            var claimed: String?
             for entry in entries {
                 guard let mark = entry.key.sk.firstIndex(of: "#") else { continue }
                 let recordID = String(entry.key.sk[entry.key.sk.index(after: mark)...])
+                guard evicting.withLock({ $0.insert(recordID).inserted }) else { continue }
+                if let previous = claimed { evicting.withLock { _ = $0.remove(previous) } }
+                claimed = recordID
                 let clientKey = OAuthKeys.client(recordID)
                 if let client = try? await context.get(clientKey), client.attributes["used"] == nil,
                     client.attributes["admin"] == nil,
                     (try? await context.delete(clientKey, condition: .versionEquals(client.version))) != nil
                 {
                     _ = try? await context.delete(entry.key)
+                    evicting.withLock { _ = $0.remove(recordID) }
                     // It left its day's unused clients.
                     _ = try? await context.increment(keys(day).refused, expiresAt: expiry(day))
                     return true
                 }
                 _ = try? await context.delete(entry.key)
                 dropped += 1
+            }
+            if let previous = claimed { evicting.withLock { _ = $0.remove(previous) } }
+            // Every entry of this page is being evicted by others here: the next page.
+            if claimed == nil, let last = entries.last {
+                cursor = QueryCursor(lastSortKey: last.key.sk)
             }
         }
         return false
