@@ -17,6 +17,11 @@ struct PageLayout: Sendable {
         .card{background:#fff;border-radius:12px;padding:.75rem 1.25rem;margin:.75rem 0}\
         .card p{margin:.4rem 0}\
         .notice{background:#e4f3e8}\
+        .warning{background:#fff1d6}\
+        .lead{font-size:1.1rem}\
+        .verified,.unverified{display:inline-block;font-size:.8rem;font-weight:600;border-radius:6px;padding:.1rem .4rem}\
+        .verified{background:#e4f3e8;color:#1b5e20}\
+        .unverified{background:#b3261e;color:#fff}\
         .tag{display:inline-block;font-size:.8rem;font-weight:normal;background:#fff1d6;color:#6b4500;\
         border-radius:6px;padding:.1rem .4rem;vertical-align:middle}\
         fieldset{border:0;padding:0;margin:.75rem 0;min-width:0}\

@@ -6,6 +6,15 @@ struct PageText: Sendable {
     var consentLead: String  // {client}
     var registeredBy: String
     var describedBy: String  // {host}
+    /// The consent page's identity lines (issue 41, `ClientIdentity`).
+    var verified: String
+    var verifiedAt: String  // {domain}
+    var unverified: String
+    var claimsName: String  // {name}
+    var noName: String
+    var selfRegisteredLead: String  // {host}
+    var onlyIfYouUse: String  // {host}
+    var continueAndReturn: String  // {host}
     var unverifiedName: String
     var returnsTo: String
     var canDo: String
@@ -114,8 +123,17 @@ struct PageText: Sendable {
         locale: .english,
         consentTitle: "Connect to your MustDo to-dos",
         consentLead: "<strong>{client}</strong> wants to use your MustDo to-dos in iCloud.",
-        registeredBy: "This app registered itself automatically; its name is not verified.",
+        registeredBy: "It registered itself automatically: nobody has checked who runs it.",
         describedBy: "This app is identified by a document published at {host}.",
+        verified: "Verified",
+        verifiedAt: "Its identity is tied to {domain}.",
+        unverified: "Unverified app",
+        claimsName:
+            "It calls itself “{name}”, but anyone can register any name.",
+        noName: "It gave no name.",
+        selfRegisteredLead: "An app that returns to {host} wants to use your MustDo to-dos.",
+        onlyIfYouUse: "Continue only if you just started connecting from {host}.",
+        continueAndReturn: "Continue with Apple, then return to {host}",
         unverifiedName: "(unnamed app)",
         returnsTo: "After you sign in, you go back to",
         canDo: "It will be able to:",
@@ -158,8 +176,16 @@ struct PageText: Sendable {
         locale: .japanese,
         consentTitle: "MustDo の To-Do に接続",
         consentLead: "<strong>{client}</strong> が iCloud にある MustDo の To-Do を使おうとしています。",
-        registeredBy: "このアプリは自動で登録されました。名前は確認されていません。",
+        registeredBy: "このアプリは自動で登録されました。運営者は誰も確認していません。",
         describedBy: "このアプリは {host} で公開されている文書で識別されています。",
+        verified: "確認済み",
+        verifiedAt: "このアプリの身元は {domain} に結び付いています。",
+        unverified: "未確認のアプリ",
+        claimsName: "「{name}」と名乗っていますが、名前は誰でも自由に登録できます。",
+        noName: "名前はありません。",
+        selfRegisteredLead: "{host} に戻るアプリが、MustDo の To-Do を使おうとしています。",
+        onlyIfYouUse: "{host} から接続を始めたばかりの場合にだけ続けてください。",
+        continueAndReturn: "Apple で続ける（その後 {host} に戻ります）",
         unverifiedName: "（名前のないアプリ）",
         returnsTo: "サインイン後の戻り先",
         canDo: "できること:",

@@ -17,13 +17,42 @@ struct Pages: Sendable {
         locale: PageLocale
     ) -> Response {
         let text = PageText.of(locale)
-        let name = Self.clientName(client.name, text: text)
-        var origin = text.registeredBy
-        if client.source == .metadataDocument, case .success(let uri) = ParsedURI.parse(client.id) {
-            origin = text.describedBy.replacingOccurrences(
-                of: "{host}", with: "<span class=host>\(HTML.escape(uri.host))</span>")
-        }
+        let identity = ClientIdentity.of(
+            client, redirectURI: request.redirectURI, allowlist: configuration.redirectAllowlist)
         let host = ConnectionLabel.host(of: request.redirectURI)
+        let hostHTML = "<span class=host>\(HTML.escape(host))</span>"
+        // Who is asking. A verified name comes with its domain; a self-registered client leads
+        // with where the person will be sent, and its claimed name only as a claim (issue 41).
+        let who: String
+        let button: String
+        // A self-registered client's warning names its host in place of the generic one.
+        var onlyIf = HTML.escape(text.onlyIfYouStarted)
+        switch identity {
+        case .verified(let verifiedName, let domain, let voucher):
+            let name = Self.clientName(verifiedName, text: text)
+            let domainHTML = "<span class=host>\(HTML.escape(domain))</span>"
+            let tie = (voucher == .document ? text.describedBy : text.verifiedAt)
+                .replacingOccurrences(of: voucher == .document ? "{host}" : "{domain}", with: domainHTML)
+            who = """
+                <p>\(text.consentLead.replacingOccurrences(of: "{client}", with: name))</p>
+                <div class=card><p><span class=verified>\(HTML.escape(text.verified))</span> \(tie)</p>
+                <p>\(HTML.escape(text.returnsTo)): \(hostHTML)</p></div>
+                """
+            button = HTML.escape(text.continueWithApple)
+        case .selfRegistered(_, let claimed):
+            // A name with hidden characters is shown as the unnamed-app text (`clientName`).
+            let claim =
+                claimed.map {
+                    text.claimsName.replacingOccurrences(of: "{name}", with: Self.clientName($0, text: text))
+                } ?? HTML.escape(text.noName)
+            who = """
+                <p class=lead>\(text.selfRegisteredLead.replacingOccurrences(of: "{host}", with: hostHTML))</p>
+                <div class="card warning"><p><span class=unverified>\(HTML.escape(text.unverified))</span> \
+                \(claim)</p></div>
+                """
+            button = text.continueAndReturn.replacingOccurrences(of: "{host}", with: hostHTML)
+            onlyIf = text.onlyIfYouUse.replacingOccurrences(of: "{host}", with: hostHTML)
+        }
         let choices = ScopeChoice.choices(for: request.scope)
         var access: String
         if choices.count > 1 {
@@ -46,15 +75,13 @@ struct Pages: Sendable {
         }
         let body = """
             <h1>\(HTML.escape(text.consentTitle))</h1>
-            <p>\(text.consentLead.replacingOccurrences(of: "{client}", with: name))</p>
-            <div class=card><p class=muted>\(origin)</p>
-            <p>\(HTML.escape(text.returnsTo)): <span class=host>\(HTML.escape(host))</span></p></div>
+            \(who)
             <form method=post action="\(HTML.escape(paths.consent))" data-tab="\(HTML.escape(tab))">
             <input type=hidden name=request value="\(HTML.escape(requestID))">
             <input type=hidden name=csrf value="\(HTML.escape(csrf))">
             \(access)
-            <p><strong>\(HTML.escape(text.onlyIfYouStarted))</strong></p>
-            <button class=primary name=action value=continue>\(HTML.escape(text.continueWithApple))</button>
+            <p><strong>\(onlyIf)</strong></p>
+            <button class=primary name=action value=continue>\(button)</button>
             <p id=keep-signed-in>\(HTML.escape(text.keepSignedIn))</p>
             <button class=secondary name=action value=cancel>\(HTML.escape(text.cancel))</button>
             </form>

@@ -1,6 +1,7 @@
 import Foundation
 import RelayCloudKit
 import RelayHTTP
+import RelayOAuth
 
 /// Every setting of the relay, read from `RELAY_*` variables (env file first, then the process
 /// environment, which wins). `config/relay.env.example` documents each one with its default.
@@ -260,6 +261,11 @@ package struct Configuration: Sendable {
         let defaults = OAuthSettings()
         let list = reader.list("RELAY_OAUTH_REDIRECT_ALLOWLIST")
         oauth.redirectAllowlist = list.isEmpty ? nil : list
+        if reader.raw("RELAY_OAUTH_REGISTRATION").map({ !$0.isEmpty }) == true {
+            oauth.registrationMode = reader.choice(
+                "RELAY_OAUTH_REGISTRATION", default: RegistrationMode.open,
+                choices: ["open": RegistrationMode.open, "allowlist": .allowlist])
+        }
         oauth.accessTokenTTL = reader.integer(
             "RELAY_OAUTH_ACCESS_TOKEN_TTL", default: defaults.accessTokenTTL, range: 60...86400)
         oauth.refreshTokenTTL = reader.integer(

@@ -71,7 +71,8 @@ struct AuthorizeEndpointTests {
             let cases: [([(String, String)], String)] = [
                 ([("code_challenge_method", "plain")], "invalid_request"),
                 ([("resource", "https://other.example/mcp")], "invalid_target"),
-                ([("scope", "admin")], "invalid_scope"),
+                // Issue 41: an unknown scope is dropped now; a malformed one is still refused.
+                ([("scope", "todos:read \"bad")], "invalid_scope"),
             ]
             for (extra, code) in cases {
                 var path = OAuthHarness.authorizePath(
@@ -110,9 +111,11 @@ struct AuthorizeEndpointTests {
                 OAuthHarness.authorizePath(clientID: client.id, verifier: OAuthHarness.newVerifier()))
             #expect(response.status == 200)
             Self.expectPageHeaders(response)
-            #expect(response.text.contains("Test Client"))
+            // Issue 41: a known platform's callback is shown under the platform's name, verified;
+            // the name the client gave itself ("Test Client") is not shown.
+            #expect(response.text.contains("<strong><bdi>Claude</bdi></strong>"))
             #expect(response.text.contains("claude.ai"))
-            #expect(response.text.contains("registered itself automatically"))
+            #expect(response.text.contains(">Verified<"))
             #expect(response.text.contains("Continue with Apple"))
             let csp = try #require(response.header("content-security-policy"))
             #expect(csp.contains("form-action 'self' https://idmsa.apple.com"))
@@ -131,11 +134,14 @@ struct AuthorizeEndpointTests {
         try await withHarness { h in
             let response = try await h.client.postJSON(
                 "/register",
-                #"{"redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"token_endpoint_auth_method":"none","client_name":"<script>alert('x')</script>&\"Evil\""}"#
+                // Issue 41: a self-registered redirect, where the page shows the claimed name (a known
+                // platform's callback shows the platform's name instead).
+                #"{"redirect_uris":["https://notes.example.org/cb"],"token_endpoint_auth_method":"none","client_name":"<script>alert('x')</script>&\"Evil\""}"#
             )
             let id = try #require(JSONValue(parsing: response.body)["client_id"]?.stringValue)
             let page = try await h.browser().get(
-                OAuthHarness.authorizePath(clientID: id, verifier: OAuthHarness.newVerifier()))
+                OAuthHarness.authorizePath(
+                    clientID: id, verifier: OAuthHarness.newVerifier(), redirectURI: "https://notes.example.org/cb"))
             #expect(page.status == 200)
             // The page's own script (issue 37's `TabBinding`) is the only one.
             let others = page.text.replacingOccurrences(of: "<script>\(TabBinding.keepScript)</script>", with: "")
