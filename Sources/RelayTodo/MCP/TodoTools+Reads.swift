@@ -11,29 +11,42 @@ extension GetMe {
 }
 
 extension ListTodos {
-    /// `list_todos`: the Account, every Todo record, and the Occurrences of the repeating to-dos on the page.
+    /// `list_todos`: the zone's newest changes, the Account, the live to-dos of the asked status (with pending
+    /// ones when repeating templates are wanted: a template stays pending) and the Occurrences of the repeating
+    /// to-dos on the page in the range (`TodoDatabase+Listing.swift`; calls in docs/tools.md).
     static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
         let request = try parse(arguments)
-        let account = try await database.snapshot().account
-        let todos = try await database.allTodos().map(Todo.init(record:))
+        var statuses: [String]? = request.status == .all ? nil : [request.status.rawValue]
+        if request.includeRepeating, request.status != .pending, request.status != .all {
+            statuses?.append(StatusFilter.pending.rawValue)
+        }
+        var listing = try await database.listing(groups: [statuses])
+        let account = listing.account
+        let todos = listing.todos.values.map(Todo.init(record:))
         var page = select(request, todos: todos, occurrences: [], account: account)
         let repeating = page.repeating.map(\.todo.id)
         if !repeating.isEmpty {
-            let occurrences = try await database.occurrences(of: repeating).compactMap(Occurrence.init(record:))
-            page = select(request, todos: todos, occurrences: occurrences, account: account)
+            let found = try await database.occurrences(
+                of: repeating, from: request.from, to: request.to, listing: listing)
+            if !found.complete { listing.gaps.append(.occurrencesCut) }
+            page = select(
+                request, todos: todos, occurrences: found.occurrences.compactMap(Occurrence.init(record:)),
+                account: account)
         }
-        return result(page, account: account)
+        return result(page, account: account, warning: listing.warning)
     }
 }
 
 extension SearchTodos {
-    /// `search`: the Account and every Todo record (the calls `list_todos` makes before its Occurrences), matched
-    /// here: CloudKit has no index for words inside a field.
+    /// `search`: the zone's newest changes, the Account and the live to-dos, pending ones first and then finished
+    /// ones within the same budget of calls, matched here: CloudKit has no index for words inside a field.
     static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
         let request = try parse(arguments)
-        let account = try await database.snapshot().account
-        let todos = try await database.allTodos().map(Todo.init(record:))
-        return result(select(request, todos: todos, account: account, now: now), account: account, now: now)
+        let listing = try await database.listing(groups: [["pending"], ["done", "skipped"]])
+        let todos = listing.todos.values.map(Todo.init(record:))
+        let account = listing.account
+        let hits = select(request, todos: todos, account: account, now: now)
+        return result(hits, account: account, now: now, warning: listing.warning)
     }
 }
 

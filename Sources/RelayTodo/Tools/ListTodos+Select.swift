@@ -48,8 +48,9 @@ extension ListTodos {
             nextCursor: nextCursor)
     }
 
-    /// The result's `structuredContent`: `{timeZone, items, repeating, nextCursor?}`.
-    package static func result(_ page: Page, account: Account) -> JSONValue {
+    /// The result's `structuredContent`: `{timeZone, items, repeating, nextCursor?, complete, warning?}`; `warning`
+    /// (what could not be read, for the model to pass on) makes `complete` false.
+    package static func result(_ page: Page, account: Account, warning: String? = nil) -> JSONValue {
         var object: JSONObject = [
             "timeZone": .string(account.rules.zoneName),
             "items": .array(page.items.map { $0.json(account: account) }),
@@ -61,6 +62,8 @@ extension ListTodos {
                 }),
         ]
         if let nextCursor = page.nextCursor { object["nextCursor"] = .string(nextCursor) }
+        object["complete"] = .bool(warning == nil)
+        if let warning { object["warning"] = .string(warning) }
         return .object(object)
     }
 }

@@ -65,9 +65,10 @@ package enum SearchTodos {
         return ranked.prefix(maxResults).map(\.hit)
     }
 
-    /// The result's `structuredContent`: `{results: [{id, title, url, text}]}`. `url` is empty (a to-do has no
-    /// web page); `text` is one line saying when it rings, in the Account zone.
-    package static func result(_ hits: [Hit], account: Account, now: Date) -> JSONValue {
+    /// The result's `structuredContent`: `{results: [{id, title, url, text}], complete, warning?}`. `url` is empty
+    /// (a to-do has no web page); `text` is one line saying when it rings, in the Account zone; `warning` (what
+    /// could not be read, for the model to pass on) makes `complete` false.
+    package static func result(_ hits: [Hit], account: Account, now: Date, warning: String? = nil) -> JSONValue {
         let results = hits.map { hit -> JSONValue in
             let document = TodoDocument(todo: hit.todo, account: account, now: now)
             return [
@@ -75,7 +76,9 @@ package enum SearchTodos {
                 "text": .string(document.summary),
             ]
         }
-        return ["results": .array(results)]
+        var object: JSONObject = ["results": .array(results), "complete": .bool(warning == nil)]
+        if let warning { object["warning"] = .string(warning) }
+        return .object(object)
     }
 
     /// Sort order of a hit (see `select`).
