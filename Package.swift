@@ -82,6 +82,10 @@ let package = Package(
         .executableTarget(name: "store-bench", dependencies: ["RelayStore", "RelayVault", "RelayCrypto", "RelayJSON"]),
         // `bench/cloudkit`: concurrent CloudKit lookups through the client against the emulator.
         .executableTarget(name: "cloudkit-bench", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP"]),
+        // `bench/list-todos`: list_todos latency and CloudKit calls by account size (issue 42).
+        .executableTarget(
+            name: "list-todos-bench",
+            dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON", "RelayMCP", "RelayTodo"]),
         // libFuzzer entry points for the HTTP and JSON parsers; `make fuzz` builds them with -DFUZZING.
         .executableTarget(
             name: "fuzz-http-parser",

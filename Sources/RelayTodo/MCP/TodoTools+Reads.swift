@@ -26,8 +26,10 @@ extension ListTodos {
         var page = select(request, todos: todos, occurrences: [], account: account)
         let repeating = page.repeating.map(\.todo.id)
         if !repeating.isEmpty {
+            // A day before and after: an occurrence dated on the to-do's own clock may ring on the range's first
+            // or last day on the person's clock (another zone), or be snoozed into it.
             let found = try await database.occurrences(
-                of: repeating, from: request.from, to: request.to, listing: listing)
+                of: repeating, from: request.from?.adding(days: -1), to: request.to?.adding(days: 1), listing: listing)
             if !found.complete { listing.gaps.append(.occurrencesCut) }
             page = select(
                 request, todos: todos, occurrences: found.occurrences.compactMap(Occurrence.init(record:)),
@@ -45,8 +47,22 @@ extension SearchTodos {
         let listing = try await database.listing(groups: [["pending"], ["done", "skipped"]])
         let todos = listing.todos.values.map(Todo.init(record:))
         let account = listing.account
-        let hits = select(request, todos: todos, account: account, now: now)
-        return result(hits, account: account, now: now, warning: listing.warning)
+        var hits = select(request, todos: todos, account: account, now: now)
+        // A repeat's "next" honours its done, skipped and snoozed days: one lookup of the days that can be next.
+        var occurrences = listing.recentOccurrences.values.compactMap(Occurrence.init(record:))
+        let repeating = hits.map(\.todo).filter(\.isRepeating).map(\.id)
+        if !repeating.isEmpty {
+            let names = repeating.flatMap { id in
+                upcomingDays(now: now).map { Occurrence.recordName(todoId: id, date: $0) }
+            }
+            let found = try await database.lookup(names)
+            occurrences += found.values.compactMap {
+                (try? OccurrenceRecord(record: $0, schema: database.schema.occurrence)).flatMap(
+                    Occurrence.init(record:))
+            }
+            hits = select(request, todos: todos, account: account, now: now, occurrences: occurrences)
+        }
+        return result(hits, account: account, now: now, occurrences: occurrences, warning: listing.warning)
     }
 }
 
@@ -60,6 +76,15 @@ extension FetchTodo {
             request, todo: snapshot.todo.map(Todo.init(record:)),
             occurrences: snapshot.occurrences.values.compactMap(Occurrence.init(record:)), account: snapshot.account,
             now: now)
+    }
+}
+
+extension SearchTodos {
+    /// The days whose Occurrences can decide a repeat's next alarm at `now`: from any zone's yesterday (a snooze
+    /// past midnight) over the coming week: 9 per to-do, so the 20 results fit one lookup.
+    static func upcomingDays(now: Date) -> [LocalDate] {
+        let today = TimeRules.utc.today(now: now)
+        return (-2...6).map { today.adding(days: $0) }
     }
 }
 

@@ -77,8 +77,9 @@ package enum SnoozeTodo {
     /// one-off's `dueAt`, or that day's alarm of a repeating to-do): a snooze never makes an alarm ring
     /// earlier (`INVALID_ARGUMENT` on `until`; `update_todo` moves `due`). Inside quiet hours it moves to their
     /// next end, as for a one-off, because a snooze is a single alarm even on a repeating to-do. A repeating
-    /// to-do's day must be one it repeats on; when `until` is at or after the next occurrence's alarm, that day
-    /// is marked skipped instead (the app's "tomorrow": the next occurrence already rings, so nothing rings twice).
+    /// to-do's day must be one it repeats on; when `until` is at or after the next occurrence's alarm, or is a
+    /// later day without a time (`YYYY-MM-DD`: the app's "tomorrow" button), that day is marked skipped instead:
+    /// the next occurrence already rings, so nothing rings twice.
     package static func apply(_ request: Request, current: Todo?, account: Account, now: Date) throws(TodoError)
         -> Snoozed
     {
@@ -99,8 +100,12 @@ package enum SnoozeTodo {
         let adjustment = account.quietHours?.adjust(requested, repeating: false, rules: account.rules)
         let until = adjustment?.actual ?? requested
         if let date {
+            // The app's "tomorrow" on a repeat: a day (no time) after the occurrence's skips it and schedules
+            // nothing new, so the next occurrence rings once, at its own time.
+            var tomorrowButton = false
+            if case .date(let day) = request.until, day > date { tomorrowButton = true }
             if let nextDate = todo.schedule(account: account)?.next(after: date),
-                let nextAlarm = todo.alarm(on: nextDate, account: account), until >= nextAlarm
+                let nextAlarm = todo.alarm(on: nextDate, account: account), until >= nextAlarm || tomorrowButton
             {
                 let skipped = Occurrence(todoId: todo.id, date: date, state: .skipped, changedAt: now)
                 return Snoozed(
@@ -133,9 +138,8 @@ package enum SnoozeTodo {
         let message: String
         if let next = snoozed.next, let day = occurrence?.date {
             message =
-                "Skipped the occurrence on \(day) instead of snoozing it: the next occurrence already rings at "
-                + "\(rules.format(next.alarm)), not later than \(rules.format(snoozed.until)), the time asked for. "
-                + "This is what \"tomorrow\" does in the MustDo app."
+                "Skipped the occurrence on \(day) instead of snoozing it, as \"tomorrow\" does in the MustDo app: "
+                + "nothing new is scheduled, and the next occurrence rings at \(rules.format(next.alarm))."
         } else if let day = occurrence?.date {
             message = "The occurrence on \(day) rings again at \(rules.format(snoozed.until)); the repeat continues."
         } else {
