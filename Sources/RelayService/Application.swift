@@ -127,7 +127,8 @@ package func buildApplication(
         observer: upstream, credentials: credentials, toolCalls: toolCalls, clock: clock)
     let endpoint = try MCPEndpoint(
         configuration: configuration.mcpConfiguration(logger: logger, metrics: metrics),
-        tools: MCPFeatures.tools(client: backends.cloudKit, for: GrantPrincipal.self),
+        tools: MCPFeatures.tools(
+            client: backends.cloudKit, userIDKey: backends.oauthSecrets.userIDKey, for: GrantPrincipal.self),
         prompts: MCPFeatures.prompts,
         authenticator: authenticator)
     // A tool whose scope the authorization server does not offer could never be called: no

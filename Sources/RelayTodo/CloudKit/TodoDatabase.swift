@@ -10,6 +10,10 @@ import RelayCloudKit
 struct TodoDatabase: Sendable {
     let environment: TodoToolEnvironment
     let session: any CloudKitSession
+    /// The person the call is for (`TodoPrincipal.cursorOwner`): `list_todos` cursors are bound to them.
+    var owner = ""
+    /// What seals and checks this person's `list_todos` cursors.
+    var cursorSeal: CursorSeal { CursorSeal(key: environment.cursorKey, owner: owner) }
     var client: CloudKitClient { environment.client }
     var schema: RecordSchema { environment.schema }
 

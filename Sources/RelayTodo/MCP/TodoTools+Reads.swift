@@ -15,7 +15,7 @@ extension ListTodos {
     /// ones when repeating templates are wanted: a template stays pending) and the Occurrences of the repeating
     /// to-dos on the page in the range (`TodoDatabase+Listing.swift`; calls in docs/tools.md).
     static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
-        let request = try parse(arguments)
+        let request = try parse(arguments, seal: database.cursorSeal)
         var statuses: [String]? = request.status == .all ? nil : [request.status.rawValue]
         if request.includeRepeating, request.status != .pending, request.status != .all {
             statuses?.append(StatusFilter.pending.rawValue)
@@ -23,7 +23,7 @@ extension ListTodos {
         var listing = try await database.listing(groups: [statuses])
         let account = listing.account
         let todos = listing.todos.values.map(Todo.init(record:))
-        var page = select(request, todos: todos, occurrences: [], account: account)
+        var page = select(request, todos: todos, occurrences: [], account: account, seal: database.cursorSeal)
         let repeating = page.repeating.map(\.todo.id)
         if !repeating.isEmpty {
             // A day before and after: an occurrence dated on the to-do's own clock may ring on the range's first
@@ -33,7 +33,7 @@ extension ListTodos {
             if !found.complete { listing.gaps.append(.occurrencesCut) }
             page = select(
                 request, todos: todos, occurrences: found.occurrences.compactMap(Occurrence.init(record:)),
-                account: account)
+                account: account, seal: database.cursorSeal)
         }
         return result(page, account: account, warning: listing.warning)
     }

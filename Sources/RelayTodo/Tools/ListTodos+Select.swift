@@ -11,7 +11,8 @@ extension ListTodos {
     /// by the day they ring: a pending one snoozed past its due time by the snooze. Entries are ordered by due
     /// time, then id, and cut into pages of `pageSize` (at most 200).
     package static func select(
-        _ request: Request, todos: [Todo], occurrences: [Occurrence], account: Account, pageSize: Int = 200
+        _ request: Request, todos: [Todo], occurrences: [Occurrence], account: Account, pageSize: Int = 200,
+        seal: CursorSeal = .process
     ) -> Page {
         let rules = account.rules
         var entries: [(key: ListCursor, todo: Todo)] = []
@@ -35,7 +36,7 @@ extension ListTodos {
         if let cursor = request.cursor { entries.removeAll { !(cursor < $0.key) } }
         let size = min(max(pageSize, 1), 200)
         let page = entries.prefix(size)
-        let nextCursor = entries.count > size ? page.last?.key.text : nil
+        let nextCursor = entries.count > size ? page.last?.key.text(seal: seal) : nil
 
         let onPage = Dictionary(page.map { ($0.todo.id, $0.todo) }, uniquingKeysWith: { first, _ in first })
         var byTodo: [String: [Occurrence]] = [:]
