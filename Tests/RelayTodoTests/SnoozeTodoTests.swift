@@ -178,3 +178,43 @@ import Testing
                 == .notFound)
     }
 }
+
+/// Issue 42, point 5: smaller untruths.
+@Suite struct SmallerUntruthsTests {
+    @Test func aSnoozeThatReopensADoneOneOffSaysSo() throws {
+        let account = Account(timeZone: "America/New_York")
+        var done = Todo(
+            id: "a", title: "Call", dueAt: instant("2026-03-07T20:00:00-05:00"), timeZone: "America/New_York",
+            status: .done)
+        done.completedAt = instant("2026-03-07T20:05:00-05:00")
+        let snoozed = try SnoozeTodo.apply(
+            SnoozeTodo.parse(["id": "a", "until": "2026-03-07T21:00"]), current: done, account: account,
+            now: instant("2026-03-07T20:10:00-05:00"))
+        let message = SnoozeTodo.result(snoozed, account: account)["message"]?.stringValue ?? ""
+        #expect(message.contains("reopens it") && message.contains("pending again"), "\(message)")
+    }
+
+    /// (tool arguments parsed, field)
+    @Test(arguments: [
+        ("list_todos", #"{"date":"0001-01-01"}"#, "date"),
+        ("list_todos", #"{"from":"1969-12-31"}"#, "from"),
+        ("add_todo", #"{"title":"x","due":"0001-01-01T09:00"}"#, "due"),
+        ("add_todo", #"{"title":"x","due":"0001-01-01"}"#, "due"),
+        ("snooze_todo", #"{"id":"a","until":"1969-12-31T23:00:00Z"}"#, "until"),
+    ])
+    func yearsBefore1970AreRefused(tool: String, arguments: String, field: String) throws {
+        let parsed = try JSONValue(parsing: Array(arguments.utf8))
+        let result = Result { () throws(TodoError) in
+            switch tool {
+            case "list_todos": _ = try ListTodos.parse(parsed)
+            case "add_todo": _ = try AddTodo.parse(parsed)
+            default: _ = try SnoozeTodo.parse(parsed)
+            }
+        }
+        guard case .failure(let error) = result else {
+            Issue.record("accepted \(arguments)")
+            return
+        }
+        #expect(error.code == .invalidArgument && error.field == field, "\(error)")
+    }
+}

@@ -101,13 +101,32 @@ struct ArgumentObject {
         guard let date = LocalDate(text) else {
             throw .invalidArgument(path(key), "must be a date as YYYY-MM-DD")
         }
+        try Self.checkYear(date, path(key))
         return date
+    }
+
+    /// The first year a tool date may name: CloudKit timestamps count from 1970, and a year such as 0001 is a
+    /// model's mistake, not a to-do (issue 42).
+    static let firstYear = 1970
+
+    static func checkYear(_ date: LocalDate, _ field: String) throws(TodoError) {
+        guard date.year >= firstYear else {
+            throw .invalidArgument(field, "must be a date from \(firstYear) on (YYYY-MM-DD)")
+        }
     }
 
     /// A time input member (`due`, `until`).
     func time(_ key: String) throws(TodoError) -> TimeInput? {
         guard let text = try string(key) else { return nil }
-        return try TimeInput(parsing: text, field: path(key))
+        let input = try TimeInput(parsing: text, field: path(key))
+        switch input {
+        case .date(let date), .wallClock(let date, _): try Self.checkYear(date, path(key))
+        case .instant(let instant):
+            guard instant.timeIntervalSince1970 >= 0 else {
+                throw .invalidArgument(path(key), "must be a time from \(Self.firstYear) on")
+            }
+        }
+        return input
     }
 
     /// A member that must be one of the cases of `T`.

@@ -142,6 +142,11 @@ package enum SnoozeTodo {
                 + "nothing new is scheduled, and the next occurrence rings at \(rules.format(next.alarm))."
         } else if let day = occurrence?.date {
             message = "The occurrence on \(day) rings again at \(rules.format(snoozed.until)); the repeat continues."
+        } else if case .updated(let change) = snoozed.outcome, change.fields.contains(.status) {
+            // The app's snooze reopens a finished one-off; the person must hear that it is pending again.
+            message =
+                "It was marked done or skipped; the snooze reopens it: it is pending again and rings at "
+                + "\(rules.format(snoozed.until)). Tell the user."
         } else {
             message = "It rings again at \(rules.format(snoozed.until))."
         }
