@@ -218,3 +218,31 @@ import Testing
         #expect(error.code == .invalidArgument && error.field == field, "\(error)")
     }
 }
+
+/// Issue 42, point 5: a title or notes a person cannot see is refused; a flag emoji's tags are fine.
+@Suite struct InvisibleTextTests {
+    @Test(arguments: [
+        "\u{200B}", "\u{200B}\u{200D}\u{FEFF}", "\u{E0041}\u{E0042}", "Buy milk\u{E0069}\u{E0067}\u{E006E}", "\u{3164}",
+        "\u{FE0F}",
+    ])
+    func refused(title: String) {
+        let result = Result { () throws(TodoError) in try AddTodo.parse(["title": .string(title)]) }
+        guard case .failure(let error) = result else {
+            Issue.record("accepted \(title.unicodeScalars.map { String($0.value, radix: 16) })")
+            return
+        }
+        #expect(error.code == .invalidArgument && error.field == "title", "\(error)")
+        let notes = Result { () throws(TodoError) in try AddTodo.parse(["title": "x", "notes": .string(title + "a")]) }
+        if title.unicodeScalars.contains(where: { (0xE0000...0xE007F).contains($0.value) }) {
+            guard case .failure = notes else {
+                Issue.record("notes with hidden tags accepted")
+                return
+            }
+        }
+    }
+
+    @Test(arguments: ["🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} trip", "牛乳", "a\u{200D}b", "👍🏽"])
+    func accepted(title: String) throws {
+        _ = try AddTodo.parse(["title": .string(title)])
+    }
+}

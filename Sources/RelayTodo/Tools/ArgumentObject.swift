@@ -69,7 +69,42 @@ struct ArgumentObject {
                 path(key),
                 "must not contain control or text-direction characters (\(code) at character \(index + 1)); \(allowed)")
         }
+        // Issue 42: text a person cannot see (tag characters outside a flag emoji carry hidden ASCII; zero-width
+        // characters alone show nothing) would be stored and read by the model but never seen in the app.
+        if Self.hasHiddenTags(trimmed) {
+            throw .invalidArgument(path(key), "must not contain invisible tag characters (U+E0000–U+E007F)")
+        }
+        if !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: Self.isVisible) {
+            throw .invalidArgument(path(key), "must contain a visible character")
+        }
         return trimmed
+    }
+
+    /// Whether `scalar` shows something: not white space, not a format character (zero-width space and joiners,
+    /// bidi marks), not a variation selector or a tag.
+    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        if properties.isWhitespace || properties.generalCategory == .format || properties.isVariationSelector {
+            return false
+        }
+        return !(0xE0000...0xE007F).contains(scalar.value) && scalar.value != 0x3164 && scalar.value != 0x115F
+    }
+
+    /// Tag characters anywhere but in an emoji tag sequence (U+1F3F4, tags, U+E007F: the flags of Scotland and
+    /// Wales), where they belong.
+    static func hasHiddenTags(_ text: String) -> Bool {
+        var inFlag = false
+        for scalar in text.unicodeScalars {
+            if scalar.value == 0x1F3F4 {
+                inFlag = true
+            } else if (0xE0000...0xE007F).contains(scalar.value) {
+                guard inFlag else { return true }
+                if scalar.value == 0xE007F { inFlag = false }
+            } else {
+                inFlag = false
+            }
+        }
+        return false
     }
 
     /// An integer member within `range`.
