@@ -246,3 +246,36 @@ import Testing
         _ = try AddTodo.parse(["title": .string(title)])
     }
 }
+
+/// Issue 42, point 5: `snooze_todo` says what daylight saving did to `until`, as `add_todo` does.
+@Suite struct SnoozeClockNoticeTests {
+    let account = Account(timeZone: "America/New_York")
+
+    func snooze(_ until: String, due: String, now: String) throws -> JSONValue {
+        let todo = Todo(id: "a", title: "Call", dueAt: instant(due), timeZone: "America/New_York")
+        let snoozed = try SnoozeTodo.apply(
+            SnoozeTodo.parse(["id": "a", "until": .string(until)]), current: todo, account: account, now: instant(now))
+        return SnoozeTodo.result(snoozed, account: account)
+    }
+
+    @Test func aTimeTheClocksSkip() throws {
+        let result = try snooze("2026-03-08T02:30", due: "2026-03-08T01:00:00-05:00", now: "2026-03-08T01:10:00-05:00")
+        #expect(result["snoozedUntil"] == "2026-03-08T03:00:00-04:00")
+        let notice = result["notices"]?.arrayValue?.first?.stringValue ?? ""
+        #expect(notice.contains("02:30 does not exist on 2026-03-08") && notice.contains("03:00"), "\(notice)")
+    }
+
+    @Test func aTimeTheClocksShowTwice() throws {
+        let result = try snooze("2026-11-01T01:30", due: "2026-11-01T00:30:00-04:00", now: "2026-11-01T00:40:00-04:00")
+        #expect(result["snoozedUntil"] == "2026-11-01T01:30:00-04:00")
+        let notice = result["notices"]?.arrayValue?.first?.stringValue ?? ""
+        #expect(
+            notice.contains("happens twice") && notice.contains("2026-11-01T01:30:00-04:00")
+                && notice.contains("2026-11-01T01:30:00-05:00"), "\(notice)")
+    }
+
+    @Test func anOrdinaryTimeHasNoNotice() throws {
+        let result = try snooze("2026-06-10T10:00", due: "2026-06-10T09:00:00-04:00", now: "2026-06-10T09:10:00-04:00")
+        #expect(result["notices"] == nil)
+    }
+}

@@ -14,7 +14,8 @@ extension SnoozeTodo {
             zone. If until is at or after the next occurrence's alarm, or is a later day given as YYYY-MM-DD, \
             that day is marked skipped instead (as "tomorrow" in the app: the next occurrence rings anyway) and \
             snoozedUntil is null. A time inside the user's quiet hours is moved to their end and the result has \
-            quietHoursAdjusted. Tell the user the result's message. The alarm's buttons in the app: "done" is \
+            quietHoursAdjusted; a time the clocks skip or show twice (daylight saving) gives notices. Tell the \
+            user the result's message and notices. The alarm's buttons in the app: "done" is \
             complete_todo; "10 minutes" and "1 hour" are snooze_todo with until = now (get_me) plus 10 minutes \
             or 1 hour, as YYYY-MM-DDTHH:mm; "tomorrow" is snooze_todo with until = tomorrow's date as \
             YYYY-MM-DD (a repeat: today's occurrence is skipped; a one-off: it rings tomorrow at the default \
@@ -36,6 +37,7 @@ extension SnoozeTodo {
                 ("snoozedUntil", Schema.string("When it rings again; null when the day was skipped.", nullable: true)),
                 ("message", Schema.string("What happened, for the user.")),
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
+                ("notices", Schema.notices),
             ],
             required: ["timeZone", "todo", "occurrence", "snoozedUntil", "message"]),
         annotations: ToolAnnotations(

@@ -39,6 +39,8 @@ package enum SnoozeTodo {
         package let quietHoursAdjusted: QuietHoursAdjustment?
         /// For a skipped occurrence: the next occurrence, which rings instead.
         package let next: NextOccurrence?
+        /// What the clock did to the time asked for (a time the clocks skip, or one they show twice).
+        package var notices: [String] = []
 
         /// A result with every part given.
         package init(
@@ -99,6 +101,7 @@ package enum SnoozeTodo {
         }
         let adjustment = account.quietHours?.adjust(requested, repeating: false, rules: account.rules)
         let until = adjustment?.actual ?? requested
+        let notices = clockNotices(request.until, resolved: requested, rules: account.rules)
         if let date {
             // The app's "tomorrow" on a repeat: a day (no time) after the occurrence's skips it and schedules
             // nothing new, so the next occurrence rings once, at its own time.
@@ -114,15 +117,49 @@ package enum SnoozeTodo {
             }
             let occurrence = Occurrence(
                 todoId: todo.id, date: date, state: .snoozed, snoozedUntil: until, changedAt: now)
-            return Snoozed(outcome: .occurrence(todo, occurrence), until: until, quietHoursAdjusted: adjustment)
+            var snoozed = Snoozed(outcome: .occurrence(todo, occurrence), until: until, quietHoursAdjusted: adjustment)
+            snoozed.notices = notices
+            return snoozed
         }
         var snoozed = todo
         snoozed.snoozedUntil = until
         snoozed.status = .pending
         snoozed.completedAt = nil
-        return Snoozed(
+        var result = Snoozed(
             outcome: .updated(TodoChange(from: todo, to: snoozed, now: now)), until: until,
             quietHoursAdjusted: adjustment)
+        result.notices = notices
+        return result
+    }
+
+    /// Issue 42: what the person's clock does to a wall-clock `until`, said as `add_todo` says it. A time the
+    /// clocks skip (spring forward) rings at the first minute that exists; a time they show twice (fall back)
+    /// rings the first time, and the notice names both so nobody waits for the second.
+    static func clockNotices(_ input: TimeInput, resolved: Date, rules: TimeRules) -> [String] {
+        let wanted: (LocalDate, LocalTime)
+        switch input {
+        case .wallClock(let date, let time): wanted = (date, time)
+        case .date(let date): wanted = (date, rules.defaultTime)
+        case .instant: return []
+        }
+        let (date, time) = wanted
+        if rules.wallClock(at: resolved).time != time {
+            return [
+                "\(time) does not exist on \(date) in \(rules.zoneName) (the clocks go forward), so it rings at "
+                    + "\(rules.wallClock(at: resolved).time) (\(rules.format(resolved))). Tell the user."
+            ]
+        }
+        for shift in [3600.0, 1800.0] {
+            let later = resolved.addingTimeInterval(shift)
+            let wall = rules.wallClock(at: later)
+            if wall.date == date, wall.time == time {
+                return [
+                    "\(time) happens twice on \(date) in \(rules.zoneName) (the clocks go back): it rings the first "
+                        + "time, \(rules.format(resolved)), not at \(rules.format(later)). Tell the user."
+                ]
+            }
+        }
+        return []
     }
 
     /// The result's `structuredContent`: `{timeZone, todo, occurrence, snoozedUntil, message,
@@ -159,6 +196,7 @@ package enum SnoozeTodo {
         if let adjustment = snoozed.quietHoursAdjusted {
             object["quietHoursAdjusted"] = adjustment.json(account: account)
         }
+        if !snoozed.notices.isEmpty { object["notices"] = .array(snoozed.notices.map(JSONValue.string)) }
         return .object(object)
     }
 }
