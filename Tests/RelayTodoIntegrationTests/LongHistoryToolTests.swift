@@ -148,6 +148,22 @@ import Testing
         }
     }
 
+    /// A write through one connection (another grant, as another instance would hold: RelayTodo keeps nothing
+    /// between calls) shows at once in a list through another, while the index lags.
+    @Test func aWriteShowsThroughAnotherConnection() async throws {
+        var settings = EmulatorSettings()
+        settings.indexLagMilliseconds = 60_000
+        let harness = try ToolHarness(settings: settings)
+        let phone = try harness.connect()
+        let desktop = try harness.connect()
+        try Self.longHistory(harness, phone, deleted: 600, completed: 0)
+        let added = try await harness.call("add_todo", ["title": "Renew passport"], as: phone)
+        let id = try #require(added.content["todo"]?["id"]?.stringValue, "\(added)")
+        let list = try await harness.call("list_todos", [:], as: desktop)
+        #expect(ids(list.content["items"]).contains(id), "\(list.content)")
+        #expect(list.content["complete"] == true)
+    }
+
     /// A service that ignores `reverse` hands the oldest changes: the relay sees it (a record on a query page is
     /// newer than the feed's page and not on it) and says a change of the last seconds may be missing.
     @Test func aFeedThatIgnoresReverseIsSaid() async throws {
