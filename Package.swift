@@ -32,7 +32,8 @@ let package = Package(
             name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl"]),
         // The to-do domain (pure values and rules) and the nine tools on RelayMCP, reaching CloudKit through a
         // per-grant `CloudKitSession` that RelayService implements on the vault and the grant store.
-        .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP", "RelaySync"]),
+        .target(
+            name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayCrypto", "RelayMCP", "RelaySync"]),
         .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON", "RelaySync"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
         .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON", "RelaySync"]),
@@ -81,6 +82,10 @@ let package = Package(
         .executableTarget(name: "store-bench", dependencies: ["RelayStore", "RelayVault", "RelayCrypto", "RelayJSON"]),
         // `bench/cloudkit`: concurrent CloudKit lookups through the client against the emulator.
         .executableTarget(name: "cloudkit-bench", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP"]),
+        // `bench/list-todos`: list_todos latency and CloudKit calls by account size (issue 42).
+        .executableTarget(
+            name: "list-todos-bench",
+            dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON", "RelayMCP", "RelayTodo"]),
         // libFuzzer entry points for the HTTP and JSON parsers; `make fuzz` builds them with -DFUZZING.
         .executableTarget(
             name: "fuzz-http-parser",

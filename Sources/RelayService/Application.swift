@@ -145,7 +145,8 @@ package func buildApplication(
     ) { Double(states.unsavedCount) }
     let endpoint = try MCPEndpoint(
         configuration: configuration.mcpConfiguration(logger: logger, metrics: metrics),
-        tools: MCPFeatures.tools(client: backends.cloudKit, for: GrantPrincipal.self),
+        tools: MCPFeatures.tools(
+            client: backends.cloudKit, userIDKey: backends.oauthSecrets.userIDKey, for: GrantPrincipal.self),
         prompts: MCPFeatures.prompts,
         authenticator: authenticator)
     // A tool whose scope the authorization server does not offer could never be called: no

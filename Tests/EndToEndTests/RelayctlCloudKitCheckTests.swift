@@ -80,7 +80,8 @@ final class RelayctlCloudKitCheckTests: XCTestCase {
         let full = try await setup.check(["--web-auth-token-file", setup.tokenFile])
         XCTAssertEqual(full.status, 0, full.description)
         for name in [
-            "sign-in", "web auth token", "zone", "query Todo", "query Occurrence", "fields Todo", "fields Occurrence",
+            "sign-in", "web auth token", "zone", "query Todo", "query Todo status", "query Occurrence", "fields Todo",
+            "fields Occurrence",
         ] {
             XCTAssertEqual(checks(full)[name]?.0, "ok", "\(name): \(full.description)")
         }
@@ -90,7 +91,7 @@ final class RelayctlCloudKitCheckTests: XCTestCase {
         let again = try await setup.check(["--web-auth-token-file", setup.tokenFile], json: false)
         XCTAssertEqual(again.status, 0, again.description)
         XCTAssertTrue(again.stdout.contains("  ok    query Todo: "), again.stdout)
-        XCTAssertTrue(again.stdout.contains("7 ok, 0 failed, 0 skipped"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("8 ok, 0 failed, 0 skipped"), again.stdout)
         XCTAssertFalse(again.stdout.contains(try String(contentsOfFile: setup.tokenFile, encoding: .utf8).trimmed))
     }
 

@@ -14,6 +14,8 @@ struct GrantPrincipal: TodoPrincipal {
     /// The scopes the endpoint checks before every tool call: read from the token and grant records
     /// the bearer validation already loaded (or the cache holds), so the check costs no store read.
     var scopes: [String] { grant.scopes }
+    /// The person (HMAC of their Apple user record name): their `list_todos` cursors are theirs only.
+    var cursorOwner: String { grant.userID }
 }
 
 /// The MCP endpoint's authenticator: OAuth bearer validation (header only, audience, expiry,
