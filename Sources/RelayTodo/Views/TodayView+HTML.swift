@@ -117,9 +117,13 @@ extension TodayView {
             if (r.kind === "monthly") {
               var months = (y - sy) * 12 + (m - sm);
               if (months % n !== 0) return false;
-              if (r.monthly && r.monthly.mode === "weekdayOrdinal") return true;
-              var want = +start.slice(8, 10), last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-              return +date.slice(8, 10) === Math.min(want, last);
+              var last = new Date(Date.UTC(y, m, 0)).getUTCDate(), dom = +date.slice(8, 10);
+              if (r.monthly && r.monthly.mode === "weekdayOrdinal") {
+                var k = r.monthly.ordinal;
+                return wd === r.monthly.weekday && (k === -1 ? dom + 7 > last : Math.ceil(dom / 7) === k);
+              }
+              var want = +start.slice(8, 10);
+              return dom === Math.min(want, last);
             }
             if (r.kind === "yearly") return (y - sy) % n === 0 && date.slice(5) === start.slice(5);
             return false;
