@@ -148,6 +148,8 @@ package func buildApplication(
         tools: MCPFeatures.tools(
             client: backends.cloudKit, userIDKey: backends.oauthSecrets.userIDKey, for: GrantPrincipal.self),
         prompts: MCPFeatures.prompts,
+        resources: MCPFeatures.resources,
+        extensions: MCPFeatures.extensions,
         authenticator: authenticator)
     // A tool whose scope the authorization server does not offer could never be called: no
     // consent can grant it. Refuse to start rather than serve a tool nobody can use.

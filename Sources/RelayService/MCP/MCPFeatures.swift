@@ -21,4 +21,10 @@ enum MCPFeatures {
 
     /// The ready-made prompts (English and Japanese).
     static let prompts: [Prompt] = MustDoPrompts.all
+
+    /// The MCP Apps views (`ui://` resources) the tools point at.
+    static let resources: [Resource] = [TodayView.resource]
+
+    /// The extensions declared in the capabilities: MCP Apps (`io.modelcontextprotocol/ui`).
+    static let extensions = TodayView.extensions
 }

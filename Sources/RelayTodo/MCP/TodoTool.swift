@@ -35,7 +35,11 @@ package struct TodoTool<Principal: TodoPrincipal>: Tool {
         guard case .object(let object) = structured else {
             throw ToolError(code: ToolError.Code.internalError, message: "The tool failed unexpectedly.")
         }
-        return .structured(object)
+        var result = ToolResult.structured(object)
+        if TodayView.tools.contains(definition.name) {
+            result.meta = TodayView.connectionMeta(scopes: context.principal.scopes)
+        }
+        return result
     }
 }
 
@@ -85,6 +89,8 @@ extension TodoTools {
             (UpdateTodo.definition, UpdateTodo.run), (CompleteTodo.definition, CompleteTodo.run),
             (SnoozeTodo.definition, SnoozeTodo.run), (DeleteTodo.definition, DeleteTodo.run),
         ]
-        return bodies.map { TodoTool<Principal>(definition: $0.0, environment: environment, body: $0.1) }
+        return bodies.map {
+            TodoTool<Principal>(definition: TodayView.attach(to: $0.0), environment: environment, body: $0.1)
+        }
     }
 }
