@@ -148,7 +148,7 @@ package func buildApplication(
         responder = plainHTTP.wrap(responder)
     }
     var serverConfiguration = configuration.server
-    serverConfiguration.onEvent = ConnectionObserver(metrics: metrics).record
+    serverConfiguration.onEvent = ConnectionObserver(metrics: metrics, logger: logger).record
     serverConfiguration.lowPriority = { oauth.shedsRegistration($0) }
     // CloudKit calls (and DynamoDB, KMS) start and end on the event loop their request runs on.
     serverConfiguration.upstream = backends.http

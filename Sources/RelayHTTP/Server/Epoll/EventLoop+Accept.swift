@@ -6,6 +6,8 @@ import CEpoll
 
 extension EventLoop {
     private static let acceptBatch = 64
+    /// How far past `maxConnections` the table may run while other loops close what they were asked to.
+    static let overshoot = 64
 
     /// Accepts pending connections, a batch at a time so one busy listener cannot starve the rest.
     func acceptConnections() {
@@ -30,10 +32,11 @@ extension EventLoop {
                 return
             }
             let total = state.connectionCount.wrappingAdd(1, ordering: .relaxed).newValue
-            if total > state.configuration.maxConnections || draining {
+            if draining {
                 refuse(fd, .capacity)
                 continue
             }
+            // The address's share first: a connection it refuses must not cost another its slot.
             var counted: AddressBlock?
             if let perAddress = state.perAddress, let peer, !state.configuration.trustedProxies.trusts(peer) {
                 let block = peer.block
@@ -42,6 +45,14 @@ extension EventLoop {
                     continue
                 }
                 counted = block
+            }
+            // At the cap, the cheapest connection of the process makes room (`LoadShedding`); another
+            // loop's closes a moment later, so the table may run over by its outstanding requests.
+            let maxConnections = state.configuration.maxConnections
+            if total > maxConnections, total > maxConnections + Self.overshoot || !makeRoom() {
+                if let counted { state.perAddress?.release(counted) }
+                refuse(fd, .capacity)
+                continue
             }
             adopt(fd, peer: peer, countedBlock: counted)
         }
@@ -53,6 +64,7 @@ extension EventLoop {
             fd: fd, peer: peer, countedBlock: countedBlock, limits: state.configuration.limits)
         connection.timer = .header
         connection.deadline = now + Int64(state.configuration.headerReadTimeoutMilliseconds)
+        queueReading(connection)
         if Int(fd) >= connections.count {
             connections.append(contentsOf: repeatElement(nil, count: max(Int(fd) + 1 - connections.count, 64)))
         }
