@@ -1,11 +1,15 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Whether a parser's work grows linearly with its input: the cost per input byte of one adversarial
 /// shape at a small size and at a size `factor` times larger, measured side by side in one run.
 ///
 /// A linear parser keeps the ratio near 1 (caches and allocation make it drift up a little); a
 /// quadratic one multiplies it by the size factor (27,000 distinct keys cost 95 times what 2,700 did
 /// before issue 38). Absolute times mean nothing on a shared machine, so nothing here compares a
-/// time with a constant: each size is timed as the fastest of several rounds that alternate small and
-/// large, which is what a loaded machine disturbs least.
+/// time with a constant: each size is timed in the thread's own CPU time, as the fastest of several
+/// rounds that alternate small and large, which is what a loaded machine disturbs least.
 package struct ComplexityCheck: Sendable {
     /// One adversarial input, made at any size (roughly `size` bytes).
     package struct Shape: Sendable {
@@ -46,7 +50,7 @@ package struct ComplexityCheck: Sendable {
     /// Rounds of (small, large); each size's fastest round counts.
     package var rounds: Int
 
-    package init(smallSize: Int = 20_000, factor: Int = 10, rounds: Int = 5) {
+    package init(smallSize: Int = 20_000, factor: Int = 10, rounds: Int = 7) {
         self.smallSize = smallSize
         self.factor = factor
         self.rounds = rounds
@@ -73,13 +77,18 @@ package struct ComplexityCheck: Sendable {
             largeNanosPerByte: bestLarge / Double(max(large.count, 1)))
     }
 
-    /// Nanoseconds per run of `body`, over `repeats` runs.
+    /// Nanoseconds of this thread's CPU time per run of `body`, over `repeats` runs. CPU time, not
+    /// wall time: on a loaded machine (other builds, other tests) a wall clock counts the time the
+    /// thread waited for a core, which has nothing to do with the work.
     private static func time(repeats: Int, _ body: () -> Void) -> Double {
-        let clock = ContinuousClock()
-        let started = clock.now
+        let started = threadNanoseconds()
         for _ in 0..<repeats { body() }
-        let elapsed = started.duration(to: clock.now)
-        let nanos = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-        return nanos / Double(repeats)
+        return Double(threadNanoseconds() - started) / Double(repeats)
+    }
+
+    private static func threadNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 }

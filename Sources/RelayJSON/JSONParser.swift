@@ -117,7 +117,7 @@ struct JSONParser {
         }
         if members.capacity == 0 { members.reserveCapacity(Self.initialScratch) }
         let start = members.count
-        var names: [String: Int]? = nil
+        var names: NameIndex? = nil
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
@@ -130,20 +130,18 @@ struct JSONParser {
             // A repeated key keeps its first position and its last value (as `JSONObject` does).
             // Up to `scanLimit` members a scan is cheapest; past it a hash index of this object's
             // names keeps the whole object linear (a scan per member made 27,000 distinct keys
-            // cost 3 s of CPU: issue 38).
-            // (`names!` in place: a copy bound by `if let` would make each insertion copy the table.)
+            // cost 3 s of CPU: issue 38). `names!` in place: a copy would make each insertion copy it.
             if names != nil {
-                if let existing = names![key] {
+                if let existing = names!.position(of: key, orInsert: members.count, in: members) {
                     members[existing].1 = value
                 } else {
-                    names![key] = members.count
                     members.append((key, value))
                 }
             } else if let existing = members[start...].firstIndex(where: { $0.0 == key }) {
                 members[existing].1 = value
             } else {
                 members.append((key, value))
-                if members.count - start > Self.scanLimit { names = Self.positions(of: members, from: start) }
+                if members.count - start > Self.scanLimit { names = NameIndex(members, from: start) }
             }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
@@ -190,14 +188,6 @@ struct JSONParser {
 
     /// Members an object may have before its duplicate check switches from a scan to a hash index.
     static let scanLimit = 8
-
-    /// Where each member name of the object starting at `start` sits in `members`.
-    private static func positions(of members: [(String, JSONValue)], from start: Int) -> [String: Int] {
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity((members.count - start) * 2)
-        for position in start..<members.count { positions[members[position].0] = position }
-        return positions
-    }
 
     /// The scratch entries from `start` on, removed from `scratch`. An outermost container
     /// (`start` 0) takes the whole buffer: copying the slice out would share the buffer, and the
