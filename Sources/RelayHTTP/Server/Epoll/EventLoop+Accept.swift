@@ -78,13 +78,15 @@ extension EventLoop {
     /// read first so the close is a FIN, not a reset that could destroy the 503.
     private func refuse(_ fd: Int32, _ reason: ServerEvent.Refusal) {
         state.report(.refused(reason))
+        // Uncounted before the client can see the close: whoever reads the count after the 503
+        // (a test, a gauge) must not find the refused connection still in it.
+        state.connectionCount.wrappingSubtract(1, ordering: .relaxed)
         ResponseSerializer.overloaded.withUnsafeBytes {
             _ = send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
         }
         _ = recv(fd, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
         shutdown(fd, Int32(SHUT_WR))
         close(fd)
-        state.connectionCount.wrappingSubtract(1, ordering: .relaxed)
     }
 
     /// Out of descriptors: free the spare one, accept and drop a connection, take the spare back.
