@@ -8,7 +8,7 @@ FUZZ_SECONDS ?= 60
 DEMO_PORT ?= 8080
 
 .PHONY: deps build release lint format test unit fuzz deploy-check demo package package-test bench bench-http \
-	bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-registration bench-flood bench-soak acceptance capacity clean
+	bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-registration bench-flood bench-soak acceptance faults capacity clean
 
 deps:
 	@scripts/install-deps.sh
@@ -72,7 +72,17 @@ bench: bench-http bench-store bench-cloudkit bench-oauth bench-mcp bench-peers b
 # The long runs, not part of `make test`: the package on a bare Debian root, then the 15-minute
 # soak and the 2,000-call burst (SOAK_MINUTES=2 make acceptance for a smoke run, SOAK_MINUTES=60
 # for the long memory run).
-acceptance: package-test bench-soak
+acceptance: package-test bench-soak faults
+
+# The fault-injection suite (Tests/AcceptanceTests/FaultSuiteTests.swift, docs/operations.md "What
+# holds across instances, and under faults"): two instances on moto behind a fault proxy, the
+# emulator in both rotation modes, nine faults under load; about 8 minutes. Its report goes to
+# bench/records/<date>-faults.txt.
+FAULTS_RECORD ?= bench/records/$(shell date -u +%Y-%m-%d)-faults.txt
+faults: build
+	$(SWIFT) build --build-tests
+	RELAY_FAULT_SUITE=1 RELAY_FAULT_RECORD=$(CURDIR)/$(FAULTS_RECORD) RELAY_FAULT_COMMIT=$$(git rev-parse --short HEAD) \
+		timeout --kill-after=30 1500 $(SWIFT) test --skip-build --filter FaultSuiteTests
 
 bench-http: deps
 	EXTRA_APT_PACKAGES="nginx wrk" scripts/install-deps.sh

@@ -18,7 +18,6 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CNghttp2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Libraries, lowest layer first.
@@ -30,10 +29,11 @@ let package = Package(
         // descriptors into children started meanwhile on other threads; see Subprocess.swift).
         .target(name: "RelayTestSupport", dependencies: ["CSpawn", "RelaySync", "RelayHTTP"]),
         .target(
-            name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl", "CNghttp2", "COpenSSL"]),
+            name: "RelayHTTP", dependencies: ["RelayJSON", "RelaySync", "CEpoll", "CCurl"]),
         // The to-do domain (pure values and rules) and the nine tools on RelayMCP, reaching CloudKit through a
         // per-grant `CloudKitSession` that RelayService implements on the vault and the grant store.
-        .target(name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayMCP", "RelaySync"]),
+        .target(
+            name: "RelayTodo", dependencies: ["RelayJSON", "RelayCloudKit", "RelayCrypto", "RelayMCP", "RelaySync"]),
         .target(name: "RelayMCP", dependencies: ["RelayHTTP", "RelayJSON", "RelaySync"]),
         .target(name: "RelayCrypto", dependencies: ["COpenSSL"]),
         .target(name: "RelayStore", dependencies: ["CSQLite", "RelayJSON", "RelaySync"]),
@@ -82,6 +82,10 @@ let package = Package(
         .executableTarget(name: "store-bench", dependencies: ["RelayStore", "RelayVault", "RelayCrypto", "RelayJSON"]),
         // `bench/cloudkit`: concurrent CloudKit lookups through the client against the emulator.
         .executableTarget(name: "cloudkit-bench", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP"]),
+        // `bench/list-todos`: list_todos latency and CloudKit calls by account size (issue 42).
+        .executableTarget(
+            name: "list-todos-bench",
+            dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON", "RelayMCP", "RelayTodo"]),
         // libFuzzer entry points for the HTTP and JSON parsers; `make fuzz` builds them with -DFUZZING.
         .executableTarget(
             name: "fuzz-http-parser",
@@ -160,9 +164,9 @@ let package = Package(
                 "RelaySync",
             ]
         ),
-        // Direct/: H2Session against an nghttp2 server session in memory (hence CNghttp2), the TLS session against nginx (COpenSSL) and against nginx.
-        .testTarget(
-            name: "RelayHTTPClientTests", dependencies: ["RelayTestSupport", "RelayHTTP", "CNghttp2", "COpenSSL"]),
+        // The client against real servers: the relay's own server, scripted sockets, nginx with TLS and HTTP/2,
+        // and an OpenSSL server of its own (`TicketTLSServer`, hence COpenSSL).
+        .testTarget(name: "RelayHTTPClientTests", dependencies: ["RelayTestSupport", "RelayHTTP", "COpenSSL"]),
         .testTarget(
             name: "RelayCloudKitTests", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
         .testTarget(

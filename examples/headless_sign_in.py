@@ -1,6 +1,8 @@
 """Plays the browser through MustDo Relay's connect flow without a browser, for scripts and tests:
 the consent page, the (emulated) Apple sign-in page, the callback, and the redirect back to the
-client. Standard library only; cookies are kept per origin like a browser would.
+client. Standard library only; cookies are kept per origin like a browser would, and one tab's
+sessionStorage nonce as the pages' scripts keep it: the consent form's `data-tab`, sent back by the
+callback page's POST (the relay binds Apple's callback to the tab that pressed Continue).
 
     code, state, iss = sign_in(authorization_url, "alice@example.com")
     code, state, iss = sign_in(authorization_url, "alice@example.com", cafile="test-ca.pem")  # private CA
@@ -24,6 +26,7 @@ class _Form(html.parser.HTMLParser):
     def __init__(self) -> None:
         super().__init__()
         self.action: str | None = None
+        self.tab: str | None = None
         self.fields: dict[str, str] = {}
         self.buttons: list[tuple[str, str]] = []
         self._in_form = False
@@ -34,6 +37,7 @@ class _Form(html.parser.HTMLParser):
         if tag == "form" and not self._done:
             self._in_form = True
             self.action = attributes.get("action") or ""
+            self.tab = attributes.get("data-tab")
         elif self._in_form and tag == "input" and attributes.get("name"):
             if attributes.get("type") not in ("checkbox", "radio", "submit"):
                 self.fields[attributes["name"]] = attributes.get("value") or ""
@@ -61,13 +65,14 @@ class Browser:
         self._opener = urllib.request.build_opener(*handlers)
         self._cookies: dict[str, dict[str, str]] = {}
         self.visited: list[str] = []
+        self.tab: str | None = None  # this tab's sessionStorage nonce
 
     @staticmethod
     def _origin(url: str) -> str:
         parts = urllib.parse.urlsplit(url)
         return f"{parts.scheme}://{parts.netloc}"
 
-    def request(self, url: str, data: dict[str, str] | None = None):
+    def request(self, url: str, data: dict[str, str] | None = None, headers: dict[str, str] | None = None):
         self.visited.append(url)
         body = urllib.parse.urlencode(data).encode() if data is not None else None
         request = urllib.request.Request(url, data=body, method="POST" if data is not None else "GET")
@@ -77,6 +82,8 @@ class Browser:
         if data is not None:
             request.add_header("Content-Type", "application/x-www-form-urlencoded")
         request.add_header("Accept-Language", "en")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
         try:
             response = self._opener.open(request, timeout=15)
         except urllib.error.HTTPError as error:  # 3xx and 4xx arrive here without redirects
@@ -112,7 +119,20 @@ def _submit(browser: Browser, url: str, page: str, extra: dict[str, str], button
             raise SignInError(f"no {button!r} button on {url}")
         data[match[0][0]] = match[0][1]
     target = urllib.parse.urljoin(url, form.action)
+    if form.tab is not None:
+        browser.tab = form.tab  # the page's script keeps it in the tab when the form is sent
     return target, browser.request(target, data)
+
+
+def follow_callback(browser: Browser, url: str):
+    """Apple's callback as a browser tab runs it: the callback page, then the POST its script makes with
+    the raw query and this tab's nonce (read once). Returns (url, (status, headers, page)) of the answer."""
+    status, headers, page = browser.request(url)
+    if status != 200 or "<form id=finish " not in page:
+        return url, (status, headers, page)
+    target, _, query = url.partition("?")
+    tab, browser.tab = browser.tab or "", None
+    return target, browser.request(target, {"q": query, "tab": tab}, {"Sec-Fetch-Site": "same-origin"})
 
 
 def sign_in(
@@ -134,8 +154,7 @@ def sign_in(
     url, (status, headers, page) = _submit(browser, sign_in_url, page, {"appleID": apple_id, "password": "x"}, None)
     if status not in (302, 303):
         raise SignInError(f"the sign-in was refused ({status}): {page[:200]}")
-    callback = browser.follow(url, headers["Location"])
-    status, headers, page = browser.request(callback)
+    callback, (status, headers, page) = follow_callback(browser, browser.follow(url, headers["Location"]))
     if status not in (302, 303):
         raise SignInError(f"the callback did not complete ({status}): {page[:300]}")
     back = browser.follow(callback, headers["Location"])

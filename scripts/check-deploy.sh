@@ -68,3 +68,10 @@ admins = [s for s in statements if s["Sid"] == "AdministratorsManageButNeverUse"
 assert not any(a in ("kms:Decrypt", "kms:Encrypt", "kms:GenerateDataKey", "kms:*") for a in admins["Action"])
 print("deploy: CloudFormation template ok")
 PY
+
+# The CloudFormation commands of docs/operations.md, as written, against moto (validate, deploy
+# with RelayRoleArn and KeyAdminArn, read the outputs), and the template through cfn-lint.
+cfn-lint deploy/aws/mustdo-relay.cfn.json
+deploy/aws/deploy-on-moto.sh
+# The "serve on the standalone emulator" recipe of docs/operations.md, as written.
+scripts/check-emulator-recipe

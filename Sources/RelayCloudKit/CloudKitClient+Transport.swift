@@ -20,7 +20,6 @@ struct CloudKitReply: Sendable {
     }
 
     /// The body of a records operation (`records`, `continuationMarker`), decoded without a tree.
-    @inline(never)
     func decodeRecords<Value: Sendable>(
         _ decode: (RecordsBody) -> Value
     ) throws(CloudKitError) -> CloudKitResponse<Value> {
@@ -46,13 +45,8 @@ struct CloudKitReply: Sendable {
 }
 
 extension CloudKitClient {
-    /// Sends one operation, retrying reads; every attempt uses the newest token seen.
-    ///
-    /// Kept thin and out of line: across its awaits it holds only `Attempts` and the request's
-    /// parts; building the URL, reading the response and deciding on a retry are synchronous steps
-    /// on the thread's stack. Inlined into each operation, its locals had made `lookup`'s task
-    /// frame 3.3 KB, a malloc of its own on every tool call (the task allocator's slab is 984 bytes).
-    @inline(never)
+    /// Sends one operation, retrying reads; every attempt uses the newest token seen. `Attempts`
+    /// decides what each answer means, so this loop only sends and waits.
     func call(
         _ method: HTTPMethod,
         _ operation: String,
@@ -64,7 +58,12 @@ extension CloudKitClient {
         var attempts = Attempts(token: token)
         while true {
             let url = attempts.url(configuration, database ?? configuration.database, operation)
-            let sent = await send(method, url: url, body: body)
+            let sent: Result<ClientResponse, ClientError>
+            do throws(ClientError) {
+                sent = .success(try await http.send(request(method, url: url, body: body)))
+            } catch {
+                sent = .failure(error)
+            }
             switch try attempts.settle(sent, idempotent: idempotent, retry: configuration.retry) {
             case .reply(let reply): return reply
             case .retry(let delay): try await Self.pause(delay, rotated: attempts.rotated)
@@ -85,7 +84,6 @@ extension CloudKitClient {
             case retry(Duration)
         }
 
-        @inline(never)
         mutating func url(
             _ configuration: CloudKitConfiguration, _ database: CloudKitDatabase, _ operation: String
         ) -> String {
@@ -94,7 +92,6 @@ extension CloudKitClient {
         }
 
         /// The reply, a retry after a delay, or the error that ends the call.
-        @inline(never)
         mutating func settle(
             _ sent: Result<ClientResponse, ClientError>, idempotent: Bool, retry: CloudKitRetryPolicy
         ) throws(CloudKitError) -> Step {
@@ -119,8 +116,7 @@ extension CloudKitClient {
         }
     }
 
-    /// The wait before a retry, in a frame of its own (only a retry allocates it).
-    @inline(never)
+    /// The wait before a retry; a cancelled wait ends the call, keeping the token it rotated to.
     private static func pause(_ delay: Duration, rotated: CloudKitWebAuthToken?) async throws(CloudKitError) {
         do {
             try await Task.sleep(for: delay)
@@ -134,19 +130,7 @@ extension CloudKitClient {
         var rotatedToken: CloudKitWebAuthToken?
     }
 
-    /// One attempt's response or transport failure.
-    @inline(never)
-    private func send(_ method: HTTPMethod, url: String, body: JSONValue?) async -> Result<ClientResponse, ClientError>
-    {
-        do throws(ClientError) {
-            return .success(try await http.send(request(method, url: url, body: body)))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// Built outside `send`'s async frame (see `lookupBody`).
-    @inline(never)
+    /// One attempt's request: JSON in and out, the configured timeouts and size limit.
     private func request(_ method: HTTPMethod, url: String, body: JSONValue?) -> ClientRequest {
         var request = ClientRequest(
             method: method, url: url, headers: ["Accept": "application/json"],
@@ -159,7 +143,6 @@ extension CloudKitClient {
         return request
     }
 
-    @inline(never)
     fileprivate static func outcome(of response: ClientResponse) -> Outcome {
         let header =
             response.headers["x-apple-cloudkit-web-auth-token"] ?? response.headers["x-apple-cloudkit-session"]
@@ -203,9 +186,6 @@ extension CloudKitClient {
 /// `/` raw, and a server that reads `+` as a space would receive a corrupted token.
 package enum CloudKitURL {
     /// `{base}/database/1/{container}/{environment}/{database}/{operation}?ckAPIToken=…&ckWebAuthToken=…`
-    ///
-    /// Written into one buffer: joined with `+`, the dozen parts (and a 1 KB token) cost a String
-    /// each on every call.
     package static func make(
         _ configuration: CloudKitConfiguration,
         _ database: CloudKitDatabase,
@@ -236,7 +216,7 @@ package enum CloudKitURL {
     }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters (`+` → `%2B`, `/` → `%2F`,
-    /// `=` → `%3D`). Works on bytes: a 1 KB token is encoded on every call.
+    /// `=` → `%3D`).
     package static func encode(_ text: String) -> String { PercentEncoding.encode(text) }
 
     private static func appendEncoded(_ text: String, to output: inout [UInt8]) {

@@ -75,11 +75,24 @@ package final class CloudKitClient: Sendable {
     package func queryAll(
         _ query: RecordQuery, token: CloudKitWebAuthToken, maxRecords: Int = 2000
     ) async throws(CloudKitError) -> CloudKitResponse<[Record]> {
+        let run = try await queryPages(query, token: token, maxPages: Int.max) { records, _ in
+            records.count >= maxRecords
+        }
+        return CloudKitResponse(value: Array(run.value.records.prefix(maxRecords)), rotatedToken: run.rotatedToken)
+    }
+
+    /// The pages of a query, in order, until CloudKit has no more (`QueryRun.complete`), `enough` says the
+    /// records so far (and the last page's) suffice (`QueryRun.stopped`), or `maxPages` calls were made (neither:
+    /// the caller must say the answer is incomplete). Each page is sent with the token the previous one rotated to.
+    package func queryPages(
+        _ query: RecordQuery, token: CloudKitWebAuthToken, maxPages: Int,
+        enough: ([Record], [Record]) -> Bool = { _, _ in false }
+    ) async throws(CloudKitError) -> CloudKitResponse<QueryRun> {
         var query = query
         var current = token
         var rotated: CloudKitWebAuthToken?
-        var records: [Record] = []
-        while true {
+        var run = QueryRun()
+        while run.pages < maxPages {
             let page: CloudKitResponse<QueryPage>
             do {
                 page = try await self.query(query, token: current)
@@ -92,11 +105,19 @@ package final class CloudKitClient: Sendable {
                 current = next
                 rotated = next
             }
-            records += page.value.records
-            guard let marker = page.value.continuationMarker, records.count < maxRecords else { break }
+            run.pages += 1
+            run.records += page.value.records
+            guard let marker = page.value.continuationMarker else {
+                run.complete = true
+                break
+            }
+            if enough(run.records, page.value.records) {
+                run.stopped = true
+                break
+            }
             query.continuationMarker = marker
         }
-        return CloudKitResponse(value: Array(records.prefix(maxRecords)), rotatedToken: rotated)
+        return CloudKitResponse(value: run, rotatedToken: rotated)
     }
 
     /// Looks records up by name. Missing records come back as `.failure` items with kind
@@ -109,10 +130,7 @@ package final class CloudKitClient: Sendable {
         return try reply.decodeRecords(\.results)
     }
 
-    /// Synchronous steps of an async operation are not inlined into it: their temporaries stay on
-    /// the thread's stack rather than in the task's frame, which past the task allocator's ~1 KB
-    /// slab is a malloc of its own on every call.
-    @inline(never)
+    /// The `records/lookup` body: the zone, the record names, and the keys wanted (nil: all).
     private func lookupBody(_ recordNames: [String], desiredKeys: [String]?) -> JSONValue {
         var body: JSONObject = [
             "zoneID": ["zoneName": .string(configuration.zoneName)],
@@ -168,13 +186,18 @@ package final class CloudKitClient: Sendable {
         }
     }
 
-    /// One page of the configured zone's change feed after `syncToken` (nil: from the start).
+    /// One page of the configured zone's change feed after `syncToken` (nil: from the start). `reverse` asks for
+    /// the newest changes first (WS FetchingRecordZoneChanges: "whether the changes are returned in reverse
+    /// order"); `recordTypes` limits the records to those types (`desiredRecordTypes`).
     package func zoneChanges(
-        syncToken: String?, resultsLimit: Int? = nil, token: CloudKitWebAuthToken
+        syncToken: String?, resultsLimit: Int? = nil, reverse: Bool = false, recordTypes: [String]? = nil,
+        token: CloudKitWebAuthToken
     ) async throws(CloudKitError) -> CloudKitResponse<ZoneChanges> {
         var zone: JSONObject = ["zoneID": ["zoneName": .string(configuration.zoneName)]]
         if let syncToken { zone["syncToken"] = .string(syncToken) }
         if let resultsLimit { zone["resultsLimit"] = .int(resultsLimit) }
+        if reverse { zone["reverse"] = true }
+        if let recordTypes { zone["desiredRecordTypes"] = .array(recordTypes.map { .string($0) }) }
         let body: JSONValue = ["zones": [.object(zone)]]
         let reply = try await call(.post, "changes/zone", token: token, body: body, idempotent: true)
         return try reply.decode { json throws(CloudKitError) in

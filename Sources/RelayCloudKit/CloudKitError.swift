@@ -100,7 +100,8 @@ extension CloudKitError.Kind {
         case 403: return .accountUnsupported
         case 404: return .notFound
         case 409: return .conflict
-        case 413: return .quotaExceeded
+        // 413 is iCloud being full only with CloudKit's QUOTA_EXCEEDED (handled above): a bare 413 is a proxy's
+        // "request too large", a refused request (issue 42).
         case 429: return .throttled
         case 400..<500: return .badRequest
         case 500..<600: return .unavailable

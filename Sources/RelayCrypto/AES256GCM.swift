@@ -28,7 +28,8 @@ package enum AES256GCM {
             if !prefix.isEmpty {
                 prefix.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: $0.count) }
             }
-            NoncePool.fill(UnsafeMutableBufferPointer(start: base + nonceAt, count: nonceByteCount))
+            // A fresh nonce from OpenSSL's CSPRNG for every seal: uniqueness stays OpenSSL's job.
+            LibCrypto.fillRandom(UnsafeMutableBufferPointer(start: base + nonceAt, count: nonceByteCount))
             do throws(CryptoError) {
                 try plaintext.withUnsafeBufferPointer { plain throws(CryptoError) in
                     try key.bytes.withUnsafeBufferPointer { keyBytes throws(CryptoError) in

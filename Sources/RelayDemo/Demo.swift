@@ -70,7 +70,10 @@ struct Demo {
     }
 
     static func temporaryDirectory() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "/mustdo-relay-demo.XXXXXX").utf8CString)
+        // NSTemporaryDirectory() ends in "/" already ("/tmp/"): no second one in the printed path.
+        var base = NSTemporaryDirectory()
+        if !base.hasSuffix("/") { base += "/" }
+        var template = Array((base + "mustdo-relay-demo.XXXXXX").utf8CString)
         guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw DemoError(description: "cannot create a temporary directory")
         }

@@ -105,6 +105,32 @@ extension Emulator {
         }
     }
 
+    /// The record names a `records/query` of `recordType` (with `field` EQUALS `value` when given) matches now in
+    /// the configured zone, every page: what the query indexes hold, which may lag the writes
+    /// (`EmulatorSettings.indexLagMilliseconds`).
+    package func query(
+        _ user: String, recordType: String, where field: String? = nil, equals value: String? = nil
+    ) throws(EmulatorError) -> [String] {
+        let zoneName = configuration.zoneName
+        return try state.withWorld(changed: false) { world, now throws(EmulatorError) in
+            let key = try world.knownUser(user)
+            var query: JSONObject = ["recordType": .string(recordType)]
+            if let field, let value {
+                query["filterBy"] = [
+                    ["comparator": "EQUALS", "fieldName": .string(field), "fieldValue": ["value": .string(value)]]
+                ]
+            }
+            var body: JSONObject = ["zoneID": ["zoneName": .string(zoneName)], "query": .object(query)]
+            var names: [String] = []
+            while true {
+                let page = try world.recordsQuery(key, body, now, mode: .lenient)
+                names += page["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } ?? []
+                guard let marker = page["continuationMarker"] else { return names }
+                body["continuationMarker"] = marker
+            }
+        }
+    }
+
     /// Writes records (`{recordName, recordType, fields}` each) for a user, created if new;
     /// returns them as saved, with change tags.
     @discardableResult

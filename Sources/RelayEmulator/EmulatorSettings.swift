@@ -49,6 +49,22 @@ package struct EmulatorSettings: Sendable, Equatable {
     package var schemaErrors = "perRecord"
     /// Records per `changes/zone` page at most.
     package var changesPageSize = 200
+    /// Records per `records/query` page at most, whatever `resultsLimit` asks (up to it). Apple documents 200 as
+    /// the default and the maximum (WS QueryingRecords, PropertyMetrics); a live report saw pages of 100
+    /// (lionheart/openradar-mirror#6710), so the observed 100 is the default and tests also play 200 and less.
+    package var queryPageSize = 100
+    /// How long a saved or deleted record takes to reach the query indexes, in milliseconds: until then
+    /// `records/query` matches (and returns) the record as it was before the change (absent if it is new).
+    /// Apple: "Query indexes update asynchronously" (CKQueryOperation; WS QueryingRecords advises `records/lookup`
+    /// and `changes/zone` for what was just written, and those are never lagged here). On by default; the
+    /// lenient schema mode (`--lenient-schema`) has no lag. 0 turns it off.
+    package var indexLagMilliseconds = 3000
+    /// Where a record without the sort field goes in an ascending `records/query` sort (`first` or `last`;
+    /// descending reverses it). Apple documents neither; both are played.
+    package var missingSortValues = "first"
+    /// Whether `changes/zone` honours `reverse: true` (newest change first, as documented in WS
+    /// FetchingRecordZoneChanges) or ignores it (`ignored`: oldest first, in case the live service does).
+    package var reverseChanges = "honoured"
     /// The callback gets percent-encoded tokens (`percent`) or raw ones with `+ / =` (`raw`).
     package var callbackEncoding = "percent"
     /// What existing sessions get when a user is marked Advanced Data Protection.
@@ -72,6 +88,10 @@ package struct EmulatorSettings: Sendable, Equatable {
             "atomicFailure": .string(atomicFailure),
             "schemaErrors": .string(schemaErrors),
             "changesPageSize": .int(changesPageSize),
+            "queryPageSize": .int(queryPageSize),
+            "indexLagMilliseconds": .int(indexLagMilliseconds),
+            "missingSortValues": .string(missingSortValues),
+            "reverseChanges": .string(reverseChanges),
             "callbackEncoding": .string(callbackEncoding),
             "protectedSessions": .string(protectedSessions.rawValue),
         ]
@@ -106,6 +126,14 @@ package struct EmulatorSettings: Sendable, Equatable {
                 }
             case "changesPageSize":
                 next.changesPageSize = try Self.choice(key, value) { (1...200).contains($0) ? $0 : nil }
+            case "queryPageSize":
+                next.queryPageSize = try Self.choice(key, value) { (1...200).contains($0) ? $0 : nil }
+            case "indexLagMilliseconds":
+                next.indexLagMilliseconds = try Self.choice(key, value) { (0...600_000).contains($0) ? $0 : nil }
+            case "missingSortValues":
+                next.missingSortValues = try Self.choice(key, value) { ["first", "last"].contains($0) ? $0 : nil }
+            case "reverseChanges":
+                next.reverseChanges = try Self.choice(key, value) { ["honoured", "ignored"].contains($0) ? $0 : nil }
             case "callbackEncoding":
                 next.callbackEncoding = try Self.choice(key, value) { ["percent", "raw"].contains($0) ? $0 : nil }
             case "protectedSessions":

@@ -99,5 +99,7 @@ package struct MCPError: Error, Sendable, Equatable {
         package static let missingRequiredClientCapability = -32021
         /// 2026-07-28 `UnsupportedProtocolVersion`.
         package static let unsupportedProtocolVersion = -32022
+        /// "Resource not found" in the 2025 revisions (`server/resources.mdx`; 2026-07-28 uses -32602).
+        package static let resourceNotFound = -32002
     }
 }

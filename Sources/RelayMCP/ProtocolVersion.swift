@@ -41,8 +41,12 @@ package enum ProtocolVersion: String, Sendable, CaseIterable, Comparable {
     /// `supportedVersions`).
     package static let modernVersions: [ProtocolVersion] = allCases.filter(\.isModern)
 
-    /// Every served version as strings, oldest first: the `data.supported` of a -32022 error, which
-    /// names both eras so a client without a mutual modern version falls back to `initialize`.
+    /// Every served version as strings, oldest first: over HTTP both `server/discover`'s
+    /// `supportedVersions` and the `data.supported` of a -32022 error. The two lists must agree (the
+    /// conformance suite's `sep-2575-server-unsupported-version-error`), and both name the 2025
+    /// revisions too: the server accepts them (through `initialize`), and a client without a mutual
+    /// modern version falls back to `initialize` only when `supported` names a handshake version
+    /// (the Python SDK 2.x `mcp/client/_probe.py`).
     package static let supportedStrings: [String] = allCases.map(\.rawValue)
 
     /// Whether JSON-RPC batch arrays are allowed in a POST body.

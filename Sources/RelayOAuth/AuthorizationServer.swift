@@ -2,6 +2,14 @@ import RelayHTTP
 import RelayStore
 import RelaySync
 
+/// A grant's sealed CloudKit token as stored (`AuthorizationServer.sealedToken(grantID:)`).
+package struct StoredSealedToken: Sendable {
+    package var sealed: [UInt8]
+    package var version: Int
+    /// When (epoch seconds) an instance first saw CloudKit refuse this token; nil when none has.
+    package var endingSince: Int?
+}
+
 /// The OAuth 2.1 authorization server of MustDo Relay: discovery documents, dynamic client
 /// registration and client ID metadata documents, `/authorize` with the consent page, the Apple
 /// sign-in bridge, `/token`, `/revoke`, the disconnect and connections pages, and bearer validation
@@ -148,21 +156,40 @@ package final class AuthorizationServer: Sendable {
         try await grants.revokeAll(userID: userID, reason: "deleted by the operator")
     }
 
-    /// The grant's current sealed token and version (after losing a `replaceSealed` race).
-    package func sealedToken(grantID: String) async throws(OAuthError) -> (sealed: [UInt8], version: Int)? {
+    /// The grant's current sealed token and version (after losing a `replaceSealed` race), and
+    /// since when (epoch seconds) an instance has seen CloudKit refuse that token (`markEnding`).
+    package func sealedToken(grantID: String) async throws(OAuthError) -> StoredSealedToken? {
         guard let item = try await context.get(OAuthKeys.grant(grantID)), let grant = GrantRecord(item: item),
             grant.state == .active
         else { return nil }
-        return (grant.sealed, item.version)
+        return StoredSealedToken(
+            sealed: grant.sealed, version: item.version, endingSince: item.attributes[Self.endingAttribute]?.intValue)
     }
 
     /// Replaces the grant's sealed token (CloudKit rotated it) if the grant is still at
-    /// `expectedVersion`; returns the new version, or nil when the grant changed or is gone.
+    /// `expectedVersion`; returns the new version, or nil when the grant changed or is gone. A
+    /// saved rotation clears the grant's `markEnding` stamp: the token it was about is no longer current.
     package func replaceSealed(grantID: String, expectedVersion: Int, sealed: [UInt8]) async throws(OAuthError) -> Int?
     {
-        try await context.setAttributes(
-            OAuthKeys.grant(grantID), ["sealed": .bytes(sealed)], condition: .versionEquals(expectedVersion))
+        try await context.update(
+            OAuthKeys.grant(grantID), ItemUpdate(set: ["sealed": .bytes(sealed)], remove: [Self.endingAttribute]),
+            condition: .versionEquals(expectedVersion))?.version
     }
+
+    /// Stamps the grant (if still at `expectedVersion`) with the time CloudKit first refused its
+    /// stored token: an instance ends the grant only once the stamp is older than the grace in
+    /// which another instance could still save a newer token. Returns the new version, or nil when
+    /// the grant changed meanwhile.
+    package func markEnding(grantID: String, expectedVersion: Int, at epochSeconds: Int) async throws(OAuthError)
+        -> Int?
+    {
+        try await context.setAttributes(
+            OAuthKeys.grant(grantID), [Self.endingAttribute: .int(epochSeconds)],
+            condition: .versionEquals(expectedVersion))
+    }
+
+    /// The grant attribute `markEnding` writes (docs/storage-schema.md).
+    static let endingAttribute = "endingSince"
 
     /// `userID` for a CloudKit user record name (the same HMAC the bridge computes).
     package func userID(recordName: String) -> String { context.hasher.userID(recordName: recordName) }

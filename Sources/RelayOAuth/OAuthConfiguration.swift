@@ -57,15 +57,20 @@ package struct OAuthConfiguration: Sendable {
     package var resourceName = "MustDo Relay"
     /// The scopes, in the order clients should request them; empty scope means all of them.
     package var scopes = ["todos:read", "todos:write"]
-    /// Which redirect URIs clients may register or publish.
+    /// The listed redirect URIs: known platforms (verified), the operator's additions, loopback.
     package var redirectAllowlist = RedirectAllowlist()!
+    /// Whether safe redirects off the list are accepted as self-registered (`open`, the default)
+    /// or refused (`allowlist`).
+    package var registrationMode = RegistrationMode.open
     /// The most redirect URIs per client.
     package var maximumRedirectURIs = 10
     /// Lifetimes and windows.
     package var lifetimes = Lifetimes()
     /// New clients `POST /register` may store per client address; a registration identical to a
     /// stored client reuses it and does not count. Held across instances through the store.
-    package var registrationRateLimit = RateLimit(requests: 20, window: 3600)
+    /// 60 (issue 41; 20 before): Copilot Studio registers one client per connector from its own
+    /// egress, and an office behind one NAT registers a native client per person.
+    package var registrationRateLimit = RateLimit(requests: 60, window: 3600)
     /// The most registered clients that nobody has used yet, across every instance
     /// (`ClientCapacity`); past it new clients are refused with 503 until room frees.
     package var maximumUnusedClients = 100_000

@@ -40,6 +40,10 @@ package struct OAuthError: Error, HTTPResponseError, Equatable, CustomStringConv
         /// Browser only: the Apple account cannot be used through iCloud web services (Advanced
         /// Data Protection, or "Access iCloud Data on the Web" turned off).
         case accountUnsupported = "account_unsupported"
+        /// Browser only: Apple's callback opened in a tab other than the one that pressed the button
+        /// (another site's navigation or `window.open`, a second tab): nothing was stored, and the
+        /// starting tab can still finish.
+        case wrongTab = "wrong_tab"
     }
 
     /// What went wrong.
@@ -77,7 +81,7 @@ package struct OAuthError: Error, HTTPResponseError, Equatable, CustomStringConv
         case .serverError: .internalServerError
         case .temporarilyUnavailable: .serviceUnavailable
         case .tooManyRequests: .tooManyRequests
-        case .bindingMissing, .bindingMismatch: .forbidden
+        case .bindingMissing, .bindingMismatch, .wrongTab: .forbidden
         case .consentExpired, .alreadyUsed: .gone
         case .accountUnsupported: .forbidden
         default: .badRequest

@@ -3,11 +3,11 @@ import RelayJSON
 import RelayOAuth
 import RelayService
 
-/// `mustdo-relayctl clients list|show|delete|purge-unused`.
+/// `mustdo-relayctl clients list|show|add|delete|purge-unused` (`add`: `ClientsAddCommand.swift`).
 enum ClientsCommands {
     static let group = AdminGroup(
         name: "clients", summary: "OAuth clients: registered (DCR) and cached client metadata documents.",
-        commands: [list, show, delete, purgeUnused])
+        commands: [list, show, add, delete, purgeUnused])
 
     static let list = AdminCommand(
         "clients", "list", summary: "List every client, oldest first (scans the store).",
@@ -81,8 +81,8 @@ enum ClientsCommands {
             Deletes the client (so it cannot start new connections) and revokes each of its grants
             with all their tokens; its users see the connection end and must connect again. A
             metadata-document client comes back the next time it starts a connection, since its
-            document is fetched again: block it with RELAY_OAUTH_REDIRECT_ALLOWLIST or by turning
-            RELAY_OAUTH_METADATA_DOCUMENTS off. A running relay may accept a token it validated in
+            document is fetched again: block it with RELAY_OAUTH_REGISTRATION=allowlist (when its
+            redirect URIs are not on the list) or by turning RELAY_OAUTH_METADATA_DOCUMENTS off. A running relay may accept a token it validated in
             the last RELAY_OAUTH_VALIDATION_CACHE_TTL seconds (5 by default).
 
             Example:

@@ -62,17 +62,26 @@ struct CloudKitCheck {
         guard await checkToken() else { return skipRest("the web auth token was not accepted") }
         guard await checkZone(create: createZone) else { return skipRest("the zone is missing") }
         let scratch = ScratchRecords(schema: schema)
-        await checkQuery("query Todo", TodoQueries.allTodos(schema), needs: "recordName QUERYABLE on Todo")
         await checkQuery(
-            "query Occurrence", TodoQueries.occurrences(of: [scratch.todoID], schema),
-            needs: "todoId QUERYABLE on Occurrence")
+            "query Todo", TodoQueries.allTodos(schema),
+            needs: "recordName QUERYABLE on Todo, deletedAt SORTABLE on Todo")
+        await checkQuery(
+            "query Todo status", TodoQueries.todos(statuses: ["done", "skipped"], schema),
+            needs: "status QUERYABLE on Todo, deletedAt SORTABLE on Todo")
+        await checkQuery(
+            "query Occurrence",
+            TodoQueries.occurrences(of: [scratch.todoID], from: LocalDate(year: 2026, month: 1, day: 1), schema),
+            needs: "todoId QUERYABLE on Occurrence, date SORTABLE on Occurrence")
         await checkFields("fields Todo", scratch.todo)
         await checkFields("fields Occurrence", scratch.occurrence)
     }
 
     /// Every check still to come, marked skipped with `reason`.
     private mutating func skipRest(_ reason: String) {
-        for name in ["web auth token", "zone", "query Todo", "query Occurrence", "fields Todo", "fields Occurrence"]
+        for name in [
+            "web auth token", "zone", "query Todo", "query Todo status", "query Occurrence", "fields Todo",
+            "fields Occurrence",
+        ]
         where !outcomes.contains(where: { $0.name == name }) {
             outcomes.append(Outcome(name: name, status: .skip, detail: reason))
         }
@@ -81,6 +90,15 @@ struct CloudKitCheck {
     // MARK: Without a token
 
     private mutating func checkSignIn() async {
+        // With no container the request URL has an empty segment: CloudKit (or the emulator) then
+        // answers nothing useful and the check would blame the network.
+        guard !settings.container.isEmpty else {
+            outcomes.append(
+                Outcome(
+                    name: "sign-in", status: .fail, detail: "RELAY_CLOUDKIT_CONTAINER is not set",
+                    fix: "set RELAY_CLOUDKIT_CONTAINER to the app's container, e.g. iCloud.jp.lightning.mustdo"))
+            return
+        }
         let place = "container \(settings.container) (\(settings.environment)) at \(settings.baseURL)"
         do {
             let url = try await client.signInURL()

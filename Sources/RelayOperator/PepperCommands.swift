@@ -1,3 +1,4 @@
+import Foundation
 import RelayCrypto
 import RelayJSON
 import RelayService
@@ -37,7 +38,21 @@ enum PepperCommands {
             dropped.isEmpty
             ? "Nothing stops working now: version \(previous.version) stays for lookups."
             : "Version(s) \(dropped.map(String.init).joined(separator: ", ")) will be dropped: tokens, codes and client secrets hashed with them stop working once the relay restarts."
-        try context.confirm("Add pepper version \(next) to \(path)? \(droppedText)")
+        // The file changes only by a rotation (or `keys generate`): its age is the time since the last one.
+        var warning = ""
+        if !dropped.isEmpty,
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        {
+            let age = Int(Date().timeIntervalSince(modified))
+            let ttl = configuration.oauth.refreshTokenTTL
+            if age >= 0, age < ttl {
+                warning =
+                    "WARNING: the last rotation was \(Self.span(age)) ago, less than RELAY_OAUTH_REFRESH_TOKEN_TTL (\(Self.span(ttl))): every connection that has not refreshed since then ends, and its person must connect again. Go ahead only to end every token at once (a leaked pepper file)."
+                printError(warning)
+            }
+        }
+        try context.confirm(
+            "Add pepper version \(next) to \(path)? \(droppedText)\(warning.isEmpty ? "" : " " + warning)")
         let contents =
             "# MustDo Relay token-hash peppers, `<version> <base64url key>`, newest last. Keep mode 0600.\n"
             + "\(previous.version) \(Base64URL.encode(previous.key.withUnsafeBytes { Array($0) }))\n"
@@ -55,5 +70,12 @@ enum PepperCommands {
                 The next rotation drops version \(previous.version): everything hashed with it then stops working — tokens not refreshed since now (access tokens live an hour, refresh tokens RELAY_OAUTH_REFRESH_TOKEN_TTL), and client secrets of clients registered before now.
                 """)
         return 0
+    }
+
+    /// "42 minutes", "3 days".
+    static func span(_ seconds: Int) -> String {
+        if seconds < 2 * 3600 { return "\(seconds / 60) minutes" }
+        if seconds < 2 * 86400 { return "\(seconds / 3600) hours" }
+        return "\(seconds / 86400) days"
     }
 }

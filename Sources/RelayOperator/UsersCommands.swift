@@ -26,6 +26,12 @@ enum UsersCommands {
         guard (1...256).contains(recordName.utf8.count),
             recordName.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F })
         else { throw ArgumentParser.Failure("a user record name is one word, like _0123456789abcdef0123456789abcdef") }
+        // An e-mail address (what a person knows of their account) hashes to an ID nobody has.
+        guard !recordName.contains("@") else {
+            throw ArgumentParser.Failure(
+                "that is an e-mail address; the relay never sees those. Ask the person for their CloudKit user record name (`_` and 32 hex digits, shown in the MustDo app), like _0123456789abcdef0123456789abcdef"
+            )
+        }
         let configuration = try context.loadConfiguration()
         let key = try Backends.readUserIDKey(configuration)
         let userID = OAuthAdmin.userID(recordName: recordName, userIDKey: key)

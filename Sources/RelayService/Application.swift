@@ -30,6 +30,8 @@ package struct Application: Sendable {
     let credentials: APITokenMonitor
     /// One CloudKit call per grant; it also runs the rotated-token saves left after each answer.
     let serializer: GrantSerializer
+    /// Writes rotated CloudKit tokens a store outage left in memory as soon as the store answers.
+    let unsavedRotations: UnsavedRotations
 
     /// Starts listening; returns once connections are accepted.
     package func start() throws {
@@ -42,6 +44,7 @@ package struct Application: Sendable {
         }
         grantsGauge?.start()
         memoryTrimmer.start()
+        unsavedRotations.start()
         // One check at start: a mistyped API token file shows in the log and on /readyz at once,
         // not at the first person's tool call.
         Task { [credentials] in _ = await credentials.refresh() }
@@ -62,6 +65,14 @@ package struct Application: Sendable {
         await server.waitUntilStopped()
         // Every drained request has been answered, so its save has started; it lands here.
         await serializer.remaindersFinished()
+        // A token the store did not take yet is lost with the process: one last try, then say so.
+        unsavedRotations.stop()
+        let unsaved = await unsavedRotations.writeAll()
+        if unsaved > 0 {
+            var event = LogEvent(.error, "store.rotation_lost_at_stop")
+            event.count = unsaved
+            logger.log(event)
+        }
         metricsServer?.shutdown()
         await metricsServer?.waitUntilStopped()
     }
@@ -124,11 +135,21 @@ package func buildApplication(
     let serializer = GrantSerializer()
     let authenticator = RelayAuthenticator(
         oauth: oauth, vault: backends.vault, cache: cache, serializer: serializer, states: states,
-        observer: upstream, credentials: credentials, toolCalls: toolCalls, clock: clock)
+        observer: upstream, credentials: credentials, toolCalls: toolCalls, clock: clock,
+        endGrace: SessionEndGrace(seconds: configuration.cloudKit.sessionEndGraceSeconds, clock: clock))
+    let unsavedRotations = UnsavedRotations(
+        states: states, serializer: serializer,
+        writer: RotationWriter(oauth: oauth, states: states, observer: upstream))
+    metrics.declareGauge(
+        "relay_cloudkit_unsaved_tokens", help: "Grants whose rotated CloudKit token the store has not taken yet."
+    ) { Double(states.unsavedCount) }
     let endpoint = try MCPEndpoint(
         configuration: configuration.mcpConfiguration(logger: logger, metrics: metrics),
-        tools: MCPFeatures.tools(client: backends.cloudKit, for: GrantPrincipal.self),
+        tools: MCPFeatures.tools(
+            client: backends.cloudKit, userIDKey: backends.oauthSecrets.userIDKey, for: GrantPrincipal.self),
         prompts: MCPFeatures.prompts,
+        resources: MCPFeatures.resources,
+        extensions: MCPFeatures.extensions,
         authenticator: authenticator)
     // A tool whose scope the authorization server does not offer could never be called: no
     // consent can grant it. Refuse to start rather than serve a tool nobody can use.
@@ -150,8 +171,6 @@ package func buildApplication(
     var serverConfiguration = configuration.server
     serverConfiguration.onEvent = ConnectionObserver(metrics: metrics, logger: logger).record
     serverConfiguration.lowPriority = { oauth.shedsRegistration($0) }
-    // CloudKit calls (and DynamoDB, KMS) start and end on the event loop their request runs on.
-    serverConfiguration.upstream = backends.http
     let server = Server(configuration: serverConfiguration, responder: observer.wrap(responder))
     metrics.declareGauge("relay_http_open_connections", help: "Open client connections.") {
         Double(server.openConnections)
@@ -195,5 +214,5 @@ package func buildApplication(
         configuration: configuration, backends: backends, oauth: oauth, server: server, metricsServer: metricsServer,
         logger: logger, metrics: metrics, grantsGauge: grantsGauge,
         memoryTrimmer: MemoryTrimmer(logger: logger, metrics: metrics), credentials: credentials,
-        serializer: serializer)
+        serializer: serializer, unsavedRotations: unsavedRotations)
 }

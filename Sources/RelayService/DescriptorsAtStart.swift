@@ -29,8 +29,11 @@ package struct DescriptorsAtStart {
             warning.count = limit.soft
             logger.log(warning)
         }
-        if budget.loweredFrom != nil {
-            var warning = LogEvent(.warning, "http.max_connections_lowered")
+        if let lowered = budget.loweredFrom {
+            // Every default start lowers 20,000 a little to fit a 20,000-descriptor limit with the
+            // reserve kept: info. A warning only when the default lost more than a tenth.
+            let level: LogEvent.Level = budget.maxConnections * 10 < lowered * 9 ? .warning : .info
+            var warning = LogEvent(level, "http.max_connections_lowered")
             warning.count = budget.maxConnections
             logger.log(warning)
         }

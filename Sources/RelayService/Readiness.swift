@@ -6,7 +6,8 @@ import RelayVault
 /// `/readyz`: 200 when the store answers a read and the key service makes a data key, 503 with
 /// the failing part otherwise. Results are cached for 10 seconds so probes cannot load KMS.
 ///
-/// A CloudKit API token (or container) that CloudKit refuses is reported but keeps the instance
+/// A CloudKit API token (or container) that CloudKit refuses, or a CloudKit that does not answer
+/// the check at all (a wrong `RELAY_CLOUDKIT_BASE_URL`), is reported but keeps the instance
 /// in rotation: `200 degraded: …`. It is one setting shared by every instance, so taking this
 /// one out would move its traffic to instances that fail the same way — or, with all of them
 /// out, turn clear tool errors (and working token refreshes, revocation and metadata) into a
@@ -17,7 +18,7 @@ final class Readiness: Sendable {
     private let keyService: any KeyService
     private let credentials: APITokenMonitor
     private let clock: any WallClock
-    private let cached = Locked<(at: Double, response: Response)?>(nil)
+    private let cached = Locked<(at: Double, outages: Int, response: Response)?>(nil)
 
     init(store: any Store, keyService: any KeyService, credentials: APITokenMonitor, clock: any WallClock) {
         self.store = store
@@ -28,18 +29,31 @@ final class Readiness: Sendable {
 
     func response() async -> Response {
         let now = clock.now()
-        if let hit = cached.withLock({ $0 }), now - hit.at < 10 { return hit.response }
+        // A request that found the store or key service away since the cached answer makes it stale.
+        let outages = BackendTiming.outages.load(ordering: .relaxed)
+        if let hit = cached.withLock({ $0 }), now - hit.at < 10, hit.outages == outages { return hit.response }
         var failures: [String] = []
-        do {
-            _ = try await store.get(ItemKey(pk: "RELAY#READY", sk: "CHECK"))
-        } catch {
-            failures.append("store")
+        // Each check gets `checkSeconds`: a hung service must make the probe say so, not time out.
+        let store = self.store
+        let storeAnswered = await Self.within(Self.checkSeconds) {
+            do {
+                _ = try await store.get(ItemKey(pk: "RELAY#READY", sk: "CHECK"))  // never written: nil is fine
+                return true
+            } catch {
+                return false
+            }
         }
-        do {
-            _ = try await keyService.generateDataKey(context: ConfigurationCheck.probeContext)
-        } catch {
-            failures.append("key service")
+        if storeAnswered != true { failures.append(storeAnswered == nil ? "store (no answer)" : "store") }
+        let keyService = self.keyService
+        let keyAnswered = await Self.within(Self.checkSeconds) {
+            do {
+                _ = try await keyService.generateDataKey(context: ConfigurationCheck.probeContext)
+                return true
+            } catch {
+                return false
+            }
         }
+        if keyAnswered != true { failures.append(keyAnswered == nil ? "key service (no answer)" : "key service") }
         // While CloudKit's verdict on the API token is missing or bad, ask again in the background
         // (at most one check per 10 s, never making the probe wait on CloudKit): a configuration
         // fixed meanwhile then shows here without waiting for a user's call.
@@ -52,9 +66,36 @@ final class Readiness: Sendable {
             text =
                 (failures.isEmpty ? "" : text + "; ")
                 + "degraded: CloudKit refuses the API token (RELAY_CLOUDKIT_API_TOKEN_FILE, container or environment)"
+        } else if apiToken == .unknown {
+            // Reported, in rotation, for the same reason as a refused API token (see above).
+            text =
+                (failures.isEmpty ? "" : text + "; ")
+                + "degraded: CloudKit does not answer (RELAY_CLOUDKIT_BASE_URL or the network)"
         }
         let response: Response = .text(text, status: failures.isEmpty ? .ok : .serviceUnavailable)
-        cached.withLock { $0 = (now, response) }
+        cached.withLock { $0 = (now, BackendTiming.outages.load(ordering: .relaxed), response) }
         return response
+    }
+
+    /// How long one check may take before the probe reports the service as not answering.
+    static let checkSeconds = 2.0
+
+    /// `check`'s answer, or nil when it takes longer than `seconds` (it then finishes unobserved).
+    static func within(_ seconds: Double, _ check: @escaping @Sendable () async -> Bool) async -> Bool? {
+        let settled = Locked(false)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool?, Never>) in
+            @Sendable func settle(_ value: Bool?) {
+                let first = settled.withLock { done -> Bool in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(returning: value) }
+            }
+            Task { settle(await check()) }
+            Task {
+                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                settle(nil)
+            }
+        }
     }
 }

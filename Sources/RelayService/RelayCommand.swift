@@ -94,6 +94,11 @@ package enum RelayCommand {
             if let configuration = try? Configuration.load(
                 configFile: configFile, environment: ProcessInfo.processInfo.environment)
             {
+                if configuration.retiredHTTPClientSettingSet {
+                    printError(
+                        "mustdo-relay: note: RELAY_HTTP_CLIENT is retired and ignored (libcurl makes every upstream call)"
+                    )
+                }
                 do {
                     _ = try ConnectionBudget.plan(configuration, limit: DescriptorLimit.attainable())
                 } catch {
@@ -130,11 +135,15 @@ package enum RelayCommand {
         let application: Application
         do {
             application = try await Application.open(configuration)
+            try await application.backends.verifyAtStart()
         } catch {
             printError("mustdo-relay: cannot start:\n  - \(error)")
             return 1
         }
         descriptors.log(budget, to: application.logger)
+        if configuration.retiredHTTPClientSettingSet {
+            application.logger.log(LogEvent(.warning, "config.relay_http_client_ignored"))
+        }
         return await run(application) {
             var lines = [
                 "mustdo-relay listening on http://\(configuration.host):\(application.server.port)",

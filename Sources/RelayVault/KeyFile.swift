@@ -23,8 +23,13 @@ enum KeyFile {
                 "\(path) is readable or writable by group or others (mode \(String(mode, radix: 8))); run: chmod 600 \(path)"
             )
         }
-        guard status.st_size <= maximumSize, let data = try? handle.readToEnd() else {
-            throw .keyFile("\(path) is unreadable or larger than \(maximumSize) bytes")
+        guard status.st_size <= maximumSize else { throw .keyFile("\(path) is larger than \(maximumSize) bytes") }
+        // readToEnd() answers nil for an empty file: that is "no key", not "unreadable".
+        let data: Data
+        do {
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            throw .keyFile("cannot read \(path): \(error.localizedDescription)")
         }
         return try parse(String(decoding: data, as: UTF8.self), path: path)
     }

@@ -39,7 +39,8 @@ struct Flow {
         let page = await send(.get, "/authorize?" + query)
         let html = String(decoding: page.body, as: UTF8.self)
         guard let cookie = page.headers["Set-Cookie"]?.split(separator: ";").first.map(String.init),
-            let request = hidden("request", html), let csrf = hidden("csrf", html)
+            let request = hidden("request", html), let csrf = hidden("csrf", html),
+            let tab = html.firstRange(of: "data-tab=\"").map({ String(html[$0.upperBound...].prefix { $0 != "\"" }) })
         else { throw Failure(description: "no consent page: \(page.status)") }
         let form: HTTPHeaders = ["content-type": "application/x-www-form-urlencoded", "cookie": cookie]
         let consent = await send(
@@ -47,8 +48,13 @@ struct Flow {
             body: FormDecoding.encode([("request", request), ("csrf", csrf), ("action", "continue")]))
         guard consent.status.code == 303 else { throw Failure(description: "consent: \(consent.status)") }
         let token = "bench+token/" + String(format: "%032d", user)
+        // The callback page's POST, as its script makes it from the consenting tab (issue 37).
         let callback = await send(
-            .get, callbackPath + "?ckWebAuthToken=" + FormDecoding.encode(token), headers: ["cookie": cookie])
+            .post, callbackPath,
+            headers: [
+                "content-type": "application/x-www-form-urlencoded", "cookie": cookie, "sec-fetch-site": "same-origin",
+            ],
+            body: FormDecoding.encode([("q", "ckWebAuthToken=" + FormDecoding.encode(token)), ("tab", tab)]))
         guard let location = callback.headers["Location"], let mark = location.firstIndex(of: "?"),
             let code = FormDecoding.pairs(location[location.index(after: mark)...])?.first(where: { $0.name == "code" }
             )?

@@ -70,8 +70,9 @@ final class MultiInstanceTests: XCTestCase {
             let authorization = try await client.authorize(at: first.base)
             let signInURL = try await client.consent(authorization, at: second.base)
             let query = try await client.signIn(signInURL, appleID: "race\(round)@example.com")
-            async let one = client.callback(query, cookie: authorization.cookie, at: first.base)
-            async let two = client.callback(query, cookie: authorization.cookie, at: second.base)
+            async let one = client.callback(query, cookie: authorization.cookie, tab: authorization.tab, at: first.base)
+            async let two = client.callback(
+                query, cookie: authorization.cookie, tab: authorization.tab, at: second.base)
             let responses = try await [one, two]
             let codes = responses.compactMap { client.code(from: $0, authorization) }
             XCTAssertEqual(codes.count, 1, "round \(round): \(responses.map { ($0.status, $0.headers["location"]) })")

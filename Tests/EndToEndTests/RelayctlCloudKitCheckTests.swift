@@ -80,7 +80,8 @@ final class RelayctlCloudKitCheckTests: XCTestCase {
         let full = try await setup.check(["--web-auth-token-file", setup.tokenFile])
         XCTAssertEqual(full.status, 0, full.description)
         for name in [
-            "sign-in", "web auth token", "zone", "query Todo", "query Occurrence", "fields Todo", "fields Occurrence",
+            "sign-in", "web auth token", "zone", "query Todo", "query Todo status", "query Occurrence", "fields Todo",
+            "fields Occurrence",
         ] {
             XCTAssertEqual(checks(full)[name]?.0, "ok", "\(name): \(full.description)")
         }
@@ -90,7 +91,7 @@ final class RelayctlCloudKitCheckTests: XCTestCase {
         let again = try await setup.check(["--web-auth-token-file", setup.tokenFile], json: false)
         XCTAssertEqual(again.status, 0, again.description)
         XCTAssertTrue(again.stdout.contains("  ok    query Todo: "), again.stdout)
-        XCTAssertTrue(again.stdout.contains("7 ok, 0 failed, 0 skipped"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("8 ok, 0 failed, 0 skipped"), again.stdout)
         XCTAssertFalse(again.stdout.contains(try String(contentsOfFile: setup.tokenFile, encoding: .utf8).trimmed))
     }
 
@@ -132,6 +133,24 @@ final class RelayctlCloudKitCheckTests: XCTestCase {
         XCTAssertEqual(signIn.0, "fail")
         XCTAssertTrue(signIn.2.contains("RELAY_CLOUDKIT_CONTAINER"), signIn.2)
         XCTAssertEqual(checks(result)["zone"]?.0, "skip")
+    }
+
+    /// No container set: the check says so, instead of blaming the network for the empty URL segment.
+    func testAMissingContainerIsNamed() async throws {
+        let emulator = try Emulator(
+            configuration: EmulatorConfiguration(
+                apiToken: "test-api-token", container: "iCloud.test.mustdo", callbackURL: Self.callback))
+        try emulator.start()
+        defer { emulator.shutdown() }
+        let service = try await ServiceDirectory(extra: [
+            "RELAY_ISSUER": Self.issuer, "RELAY_CLOUDKIT_BASE_URL": emulator.baseURL, "RELAY_CLOUDKIT_CONTAINER": "",
+        ])
+        defer { service.remove() }
+        let result = try await Relayctl.run(["cloudkit", "check", "--json", "--config", service.configFile])
+        XCTAssertEqual(result.status, 1, result.description)
+        let signIn = try XCTUnwrap(checks(result)["sign-in"], result.description)
+        XCTAssertEqual(signIn.1, "RELAY_CLOUDKIT_CONTAINER is not set")
+        XCTAssertFalse(signIn.2.contains("network"), signIn.2)
     }
 
     func testAMissingIndexFailsTheQueryThatNeedsIt() async throws {

@@ -56,7 +56,7 @@ final class RelayctlCommandTests: XCTestCase {
                 count += 1
             }
         }
-        XCTAssertEqual(count, 17)
+        XCTAssertEqual(count, 18)  // 17, and `clients add` (issue 41)
     }
 
     func testConfigCheckListsEveryProblemAndAStoreIsNeverCreatedByAccident() async throws {
@@ -102,6 +102,7 @@ final class RelayctlCommandTests: XCTestCase {
             (["clients", "purge-unused", "--older-than", "soon"], "\"soon\" is not a duration"),
             (["grants", "list", "--user"], "--user needs a value"),
             (["users", "id", "two words"], "a user record name is one word"),
+            (["users", "id", "alice@example.com"], "that is an e-mail address"),
             (["keys", "rotate"], "standard input is not a terminal: add --yes to go ahead"),
             (["pepper", "rotate"], "add --yes to go ahead"),
         ]

@@ -73,6 +73,7 @@ final class RelayctlRotationTests: XCTestCase {
         XCTAssertEqual(first.status, 0, first.description)
         XCTAssertTrue(first.stdout.contains("now holds version 2 (current) and 1 (previous)"), first.stdout)
         XCTAssertTrue(first.stdout.contains("The next rotation drops version 1"), first.stdout)
+        XCTAssertFalse(first.stderr.contains("WARNING"), "the first rotation drops nothing: \(first)")
         try await relay.restart()
         // Hashed with version 1, found through the previous pepper.
         do {
@@ -84,6 +85,9 @@ final class RelayctlRotationTests: XCTestCase {
         let second = try await relay.relayctl(["pepper", "rotate", "--yes", "--json"])
         XCTAssertEqual(second.json?["dropped"]?.arrayValue, [1], second.description)
         XCTAssertEqual(second.json?["current"]?.intValue, 3)
+        XCTAssertTrue(
+            second.stderr.contains("WARNING: the last rotation was 0 minutes ago"),
+            "a second rotation minutes after the first must warn: \(second)")
         let pepperFile = try String(contentsOfFile: relay.service.path + "/secrets/pepper", encoding: .utf8)
         XCTAssertEqual(
             pepperFile.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.prefix(2) }, ["2 ", "3 "])

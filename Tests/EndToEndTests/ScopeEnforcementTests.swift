@@ -88,6 +88,14 @@ final class ScopeEnforcementTests: XCTestCase {
         let (narrowWrite, _) = try await mcp.tool("delete_todo", ["id": .string(id)], token: narrowed.access)
         XCTAssertEqual(narrowWrite.status, 403)
         XCTAssertEqual(narrowWrite.headers["www-authenticate"], challenge)
+        // Issue 37: a narrowed connection stays narrowed. Refreshed without a scope it keeps todos:read, and its
+        // refresh token cannot ask for the grant's todos:write again.
+        let kept = try await owner.refresh(narrowed)
+        let (keptWrite, _) = try await mcp.tool("delete_todo", ["id": .string(id)], token: kept.access)
+        XCTAssertEqual(keptWrite.status, 403)
+        let rewiden = try await owner.refreshScope(kept, scope: "todos:read todos:write")
+        XCTAssertEqual(rewiden.status, 400)
+        XCTAssertEqual(rewiden.body?["error"], "invalid_scope")
 
         // The connection is kept (a refusal is not a revocation), and the owner's data is intact.
         let (stillReads, _) = try await mcp.tool("get_me", token: readOnly.access)

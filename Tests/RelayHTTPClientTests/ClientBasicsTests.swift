@@ -2,11 +2,9 @@ import RelayHTTP
 import Testing
 
 @Suite struct ClientBasicsTests {
-    /// Every test runs on both paths: libcurl (`false`) and the direct client (`true`).
-    static let paths = [false, true]
 
-    @Test(arguments: paths) func getReturnsStatusHeadersAndBody(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func getReturnsStatusHeadersAndBody() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in
             router.get("/hello") { _ in
                 Response(
@@ -21,8 +19,8 @@ import Testing
         #expect(response.httpVersion == "1.1")
     }
 
-    @Test(arguments: paths) func postSendsMethodHeadersAndBody(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func postSendsMethodHeadersAndBody() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in
             let echo: Router.Handler = { request in
                 let summary =
@@ -50,9 +48,9 @@ import Testing
         #expect(empty.body.isEmpty)
     }
 
-    @Test(arguments: [400, 401, 404, 421, 429, 500, 503], paths)
-    func errorStatusesComeBackAsResponses(code: Int, direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test(arguments: [400, 401, 404, 421, 429, 500, 503])
+    func errorStatusesComeBackAsResponses(code: Int) async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in
             router.get("/status") { _ in
                 Response(status: HTTPStatus(code: code, reason: "Test"), body: Array("<html>nope</html>".utf8))
@@ -63,8 +61,8 @@ import Testing
         #expect(response.text == "<html>nope</html>")
     }
 
-    @Test(arguments: paths) func redirectsAreNeverFollowed(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func redirectsAreNeverFollowed() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in
             router.get("/from") { _ in .redirect(to: "/to") }
             router.get("/to") { _ in .text("followed") }
@@ -75,8 +73,8 @@ import Testing
         #expect(server.hits.load() == 1)
     }
 
-    @Test(arguments: paths) func headRequestHasNoBody(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func headRequestHasNoBody() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in
             router.get("/doc") { _ in .text("some document") }
         }
@@ -86,8 +84,8 @@ import Testing
         #expect(response.headers["content-length"] == "13")
     }
 
-    @Test(arguments: paths) func refusesURLsItCannotSendSafely(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func refusesURLsItCannotSendSafely() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         await #expect(throws: ClientError.self) { try await client.send(ClientRequest(url: "ftp://127.0.0.1/")) }
         await #expect(throws: ClientError.self) {
             try await client.send(ClientRequest(url: "http://127.0.0.1/a b"))
@@ -100,8 +98,8 @@ import Testing
         }
     }
 
-    @Test(arguments: paths) func headerInjectionIsRefused(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func headerInjectionIsRefused() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in
             router.get("/h") { request in .text(request.headers["x-a"] ?? "-") }
         }
@@ -116,8 +114,8 @@ import Testing
 
     /// Header lines are written into one reused buffer: a short value after a long one carries
     /// nothing of it, and empty (or emptied) values are sent as empty fields.
-    @Test(arguments: paths) func headerLinesCarryNothingOfThePreviousLine(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func headerLinesCarryNothingOfThePreviousLine() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in
             router.get("/h") { request in
                 let fields = ["x-long", "x-a", "x-empty", "x-breaks"].map { name in
@@ -133,8 +131,8 @@ import Testing
         #expect(response.text == "[\(long)] [1] [] []")
     }
 
-    @Test(arguments: paths) func closedPortFailsToConnect(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func closedPortFailsToConnect() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let port = try closedPort()
         do {
             _ = try await client.send(ClientRequest(url: "http://127.0.0.1:\(port)/"))
@@ -144,9 +142,9 @@ import Testing
         }
     }
 
-    @Test(arguments: paths) func shutDownClientRefusesWork(direct: Bool) async throws {
+    @Test func shutDownClientRefusesWork() async throws {
         let server = try LocalServer { router in router.get("/") { _ in .text("ok") } }
-        let local = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+        let local = try HTTPClient(configuration: HTTPClientConfiguration())
         #expect(try await local.send(ClientRequest(url: server.url("/"))).status == 200)
         local.shutdown()
         await #expect(throws: ClientError.shutDown) { try await local.send(ClientRequest(url: server.url("/"))) }

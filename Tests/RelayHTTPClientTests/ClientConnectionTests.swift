@@ -3,12 +3,8 @@ import RelayTestSupport
 import Testing
 
 @Suite struct ClientConnectionTests {
-    /// Every test runs on both paths: libcurl (`false`) and the direct client (`true`; the
-    /// policy-checked and pinned requests still go to libcurl there, which the tests prove too).
-    static let paths = [false, true]
-
-    @Test(arguments: paths) func sequentialRequestsReuseOneConnection(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func sequentialRequestsReuseOneConnection() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in router.get("/n") { _ in .text("n") } }
         var opened = 0
         for _ in 0..<20 {
@@ -22,8 +18,8 @@ import Testing
         #expect(server.hits.load() == 20)
     }
 
-    @Test(arguments: paths) func concurrentRoundsReuseThePool(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func concurrentRoundsReuseThePool() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in
             router.get("/wait") { _ in
                 try await Task.sleep(for: .milliseconds(30))
@@ -44,8 +40,8 @@ import Testing
         #expect(statistics.connectionsOpened == server.server.openConnections)
     }
 
-    @Test(arguments: paths) func hundredsOfConcurrentTransfers(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func hundredsOfConcurrentTransfers() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in
             router.get("/echo/:n") { request in
                 try await Task.sleep(for: .milliseconds(20))
@@ -64,8 +60,8 @@ import Testing
         #expect(client.statistics.inFlight == 0)
     }
 
-    @Test(arguments: paths) func aConnectionTheServerClosedIsReplaced(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func aConnectionTheServerClosedIsReplaced() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         // The handler suspends: a request answered synchronously re-arms the server's header timer
         // rather than its keep-alive timer (reported to the lead), which would keep this open 10 s.
         let server = try LocalServer(keepAliveMilliseconds: 100) { router in
@@ -81,8 +77,8 @@ import Testing
         #expect(again.connectionsOpened == 1)
     }
 
-    @Test(arguments: paths) func publicOnlyPolicyRefusesLoopback(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func publicOnlyPolicyRefusesLoopback() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in router.get("/") { _ in .text("ok") } }
         await #expect(throws: ClientError.addressRefused) {
             try await client.send(ClientRequest(url: server.url("/"), addressPolicy: .publicOnly))
@@ -93,14 +89,14 @@ import Testing
         }
         #expect(server.hits.load() == 0)
         let strict = try HTTPClient(
-            configuration: HTTPClientConfiguration(addressPolicy: .publicOnly, directClient: direct))
+            configuration: HTTPClientConfiguration(addressPolicy: .publicOnly))
         await #expect(throws: ClientError.addressRefused) { try await strict.send(ClientRequest(url: server.url("/"))) }
         let allowed = try await strict.send(ClientRequest(url: server.url("/"), addressPolicy: .any))
         #expect(allowed.status == 200)
     }
 
-    @Test(arguments: paths) func pinnedAddressConnectsThereAndKeepsTheHostName(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func pinnedAddressConnectsThereAndKeepsTheHostName() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in
             router.get("/host") { request in .text(request.headers["host"] ?? "-") }
         }

@@ -8,11 +8,9 @@ import Testing
 #endif
 
 @Suite struct ClientLimitsTests {
-    /// Every test runs on both paths: libcurl (`false`) and the direct client (`true`).
-    static let paths = [false, true]
 
-    @Test(arguments: paths) func totalTimeoutAbortsASlowResponse(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func totalTimeoutAbortsASlowResponse() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in
             router.get("/slow") { _ in
                 try await Task.sleep(for: .seconds(60))
@@ -24,8 +22,8 @@ import Testing
         }
     }
 
-    @Test(arguments: paths) func connectTimeoutAbortsAnUnansweredConnect(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func connectTimeoutAbortsAnUnansweredConnect() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let listener = try StalledListener()
         let started = ContinuousClock.now
         await #expect(throws: ClientError.timedOut) {
@@ -39,8 +37,8 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(60))
     }
 
-    @Test(arguments: paths) func responseSizeCapApplies(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func responseSizeCapApplies() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let big = [UInt8](repeating: UInt8(ascii: "z"), count: 100_000)
         let server = try LocalServer { router in
             router.get("/big") { _ in Response(body: big) }
@@ -58,8 +56,8 @@ import Testing
         }
     }
 
-    @Test(arguments: paths) func cancellingTheTaskAbortsTheTransfer(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func cancellingTheTaskAbortsTheTransfer() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in
             router.get("/forever") { _ in
                 try await Task.sleep(for: .seconds(60))
@@ -82,8 +80,8 @@ import Testing
         #expect(next.connectionsOpened == 1)
     }
 
-    @Test(arguments: paths) func alreadyCancelledTaskSendsNothing(direct: Bool) async throws {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+    @Test func alreadyCancelledTaskSendsNothing() async throws {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         let server = try LocalServer { router in router.get("/") { _ in .text("ok") } }
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }

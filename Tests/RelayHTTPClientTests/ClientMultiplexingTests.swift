@@ -7,8 +7,6 @@ import Testing
 /// client's connections; a request queued for a stream still ends at its deadline.
 @Suite(.enabled(if: TLSServer.available, "needs nginx and openssl"))
 struct ClientMultiplexingTests {
-    /// libcurl (`false`) and the direct client (`true`).
-    static let paths = [false, true]
 
     private static func burst(_ client: HTTPClient, _ url: String, count: Int) async throws -> [String] {
         try await withThrowingTaskGroup(of: String.self) { group in
@@ -32,13 +30,12 @@ struct ClientMultiplexingTests {
         return condition()
     }
 
-    @Test(arguments: paths) func aBurstToAnHTTP2OriginSharesAFewConnections(direct: Bool) async throws {
+    @Test func aBurstToAnHTTP2OriginSharesAFewConnections() async throws {
         let backend = try SlowBackend(delay: .milliseconds(200))
         let server = try await TLSServer(upstreamPort: backend.port)
         let client = try HTTPClient(
             configuration: HTTPClientConfiguration(
-                caFile: server.certificate, maxMultiplexedConnectionsPerHost: 2, maxStreamsPerConnection: 16,
-                directClient: direct))
+                caFile: server.certificate, maxMultiplexedConnectionsPerHost: 2, maxStreamsPerConnection: 16))
         let versions = try await Self.burst(client, "https://localhost:\(server.port)/slow", count: 200)
         #expect(versions.count == 200)
         #expect(versions.allSatisfy { $0 == "2" })
@@ -49,14 +46,13 @@ struct ClientMultiplexingTests {
         #expect(client.statistics.inFlight == 0)
     }
 
-    @Test(arguments: paths) func anOriginWhoseALPNSaysHTTP1GetsAConnectionPerRequestInFlight(direct: Bool) async throws
-    {
+    @Test func anOriginWhoseALPNSaysHTTP1GetsAConnectionPerRequestInFlight() async throws {
         // Long enough that the requests overlap however slowly the 64 handshakes go.
         let backend = try SlowBackend(delay: .seconds(2))
         let server = try await TLSServer(http2: false, upstreamPort: backend.port)
         let client = try HTTPClient(
             configuration: HTTPClientConfiguration(
-                caFile: server.certificate, maxMultiplexedConnectionsPerHost: 2, directClient: direct))
+                caFile: server.certificate, maxMultiplexedConnectionsPerHost: 2))
         let versions = try await Self.burst(client, "https://localhost:\(server.port)/slow", count: 64)
         #expect(versions.allSatisfy { $0 == "1.1" })
         // Far more than the 2 connections an HTTP/2 origin would get: requests ran side by side.
@@ -68,18 +64,17 @@ struct ClientMultiplexingTests {
         #expect(client.statistics.connectionsOpened == opened)
     }
 
-    @Test(arguments: paths) func newConnectionsResumeTheTLSSessionWhicheverHandleOpensThem(direct: Bool) async throws {
+    @Test func newConnectionsResumeTheTLSSessionWhicheverHandleOpensThem() async throws {
         // keepalive_timeout 0: nginx closes every connection after one response. TLS 1.2: a
         // session in nginx's cache resumes any number of connections, where a TLS 1.3 ticket
         // from that cache serves one (OpenSSL's anti-replay), so which of the side-by-side
         // connections resumed would depend on timing, not on the client.
         let server = try await TLSServer(http2: false, keepAliveTimeout: "0", protocols: "TLSv1.2")
         let client = try HTTPClient(
-            configuration: HTTPClientConfiguration(caFile: server.certificate, directClient: direct))
+            configuration: HTTPClientConfiguration(caFile: server.certificate))
         let url = "https://localhost:\(server.port)/"
         _ = try await client.send(ClientRequest(url: url))
-        // Side by side, so most use easy handles that never met this server (the direct client
-        // has one TLS context per loop: each new connection offers the session the last kept).
+        // Side by side, so most use easy handles that never met this server.
         _ = try await Self.burst(client, url, count: 6)
         let reused = await server.log(lines: 7).map { $0.split(separator: " ")[2] }
         #expect(reused.count == 7)
@@ -87,15 +82,14 @@ struct ClientMultiplexingTests {
         #expect(reused.dropFirst().allSatisfy { $0 == "r" }, "\(server.log)")
     }
 
-    @Test(arguments: paths) func aRequestQueuedForAStreamStillEndsAtItsDeadline(direct: Bool) async throws {
+    @Test func aRequestQueuedForAStreamStillEndsAtItsDeadline() async throws {
         // The holder's stream stays busy long after the queued request's 1 s deadline, even on a
         // loaded machine.
         let backend = try SlowBackend(delay: .seconds(10))
         let server = try await TLSServer(upstreamPort: backend.port)
         let client = try HTTPClient(
             configuration: HTTPClientConfiguration(
-                caFile: server.certificate, maxMultiplexedConnectionsPerHost: 1, maxStreamsPerConnection: 1,
-                directClient: direct))
+                caFile: server.certificate, maxMultiplexedConnectionsPerHost: 1, maxStreamsPerConnection: 1))
         let base = "https://localhost:\(server.port)"
         #expect(try await client.send(ClientRequest(url: base + "/quick")).httpVersion == "2")
         let order = Mutex<[String]>([])
@@ -105,8 +99,7 @@ struct ClientMultiplexingTests {
         }()
         #expect(await Self.waitUntil { backend.gauge.current == 1 })
         // The one stream is taken: this request waits in libcurl's queue (where libcurl's own
-        // timeout does not run) or the direct client's `streamWaiting`, and must fail at its
-        // deadline, long before the stream frees up.
+        // timeout does not run) and must fail at its deadline, long before the stream frees up.
         await #expect(throws: ClientError.timedOut) {
             try await client.send(ClientRequest(url: base + "/slow", timeout: .seconds(1)))
         }

@@ -1,14 +1,13 @@
 import RelayHTTP
 import Testing
 
-/// Run on both paths: libcurl (`direct: false`) and the direct client (`true`, `TLSClientSession`).
+/// TLS against nginx: verification always on, the CA file, host names, HTTP/2 through ALPN.
 @Suite(.enabled(if: TLSServer.available, "needs nginx and openssl"))
 struct ClientTLSTests {
-    static let paths = [false, true]
 
-    @Test(arguments: paths) func verificationIsAlwaysOn(direct: Bool) async throws {
+    @Test func verificationIsAlwaysOn() async throws {
         let server = try await TLSServer()
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(directClient: direct))
+        let client = try HTTPClient(configuration: HTTPClientConfiguration())
         do {
             _ = try await client.send(ClientRequest(url: "https://127.0.0.1:\(server.port)/"))
             Issue.record("an untrusted certificate was accepted")
@@ -17,10 +16,10 @@ struct ClientTLSTests {
         }
     }
 
-    @Test(arguments: paths) func caFileTrustsTheTestCertificateAndHTTP2IsUsed(direct: Bool) async throws {
+    @Test func caFileTrustsTheTestCertificateAndHTTP2IsUsed() async throws {
         let server = try await TLSServer()
         let client = try HTTPClient(
-            configuration: HTTPClientConfiguration(caFile: server.certificate, directClient: direct))
+            configuration: HTTPClientConfiguration(caFile: server.certificate))
         let response = try await client.send(ClientRequest(url: "https://localhost:\(server.port)/"))
         #expect(response.status == 200)
         #expect(response.text == "ok")
@@ -30,18 +29,16 @@ struct ClientTLSTests {
         #expect(literal.text == "ok")
     }
 
-    @Test(arguments: paths) func hostNameMustMatchTheCertificate(direct: Bool) async throws {
+    @Test func hostNameMustMatchTheCertificate() async throws {
         let server = try await TLSServer()
         let client = try HTTPClient(
-            configuration: HTTPClientConfiguration(caFile: server.certificate, directClient: direct))
-        // The direct client takes no pinned address (those requests stay with libcurl), so it
-        // reaches the server under a name the certificate does not carry but the resolver maps to
-        // 127.0.0.1: `127.1` (glibc's short form, a name to both clients, not an IP literal).
-        let pinned = direct ? nil : IPAddress("127.0.0.1")
+            configuration: HTTPClientConfiguration(caFile: server.certificate))
+        // Pinned to 127.0.0.1, so a name the certificate does not carry reaches the server.
+        let pinned = IPAddress("127.0.0.1")
         let goodURL = "https://localhost:\(server.port)/"
         let good = try await client.send(ClientRequest(url: goodURL, pinnedAddress: pinned))
         #expect(good.status == 200)
-        let wrongURL = direct ? "https://127.1:\(server.port)/" : "https://wrong.invalid:\(server.port)/"
+        let wrongURL = "https://wrong.invalid:\(server.port)/"
         do {
             _ = try await client.send(ClientRequest(url: wrongURL, pinnedAddress: pinned))
             Issue.record("a certificate for another name was accepted")
@@ -50,10 +47,10 @@ struct ClientTLSTests {
         }
     }
 
-    @Test(arguments: paths) func concurrentRequestsMultiplexOnOneConnection(direct: Bool) async throws {
+    @Test func concurrentRequestsMultiplexOnOneConnection() async throws {
         let server = try await TLSServer()
         let client = try HTTPClient(
-            configuration: HTTPClientConfiguration(caFile: server.certificate, directClient: direct))
+            configuration: HTTPClientConfiguration(caFile: server.certificate))
         let url = "https://localhost:\(server.port)/"
         try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<16 { group.addTask { try await client.send(ClientRequest(url: url)).httpVersion } }

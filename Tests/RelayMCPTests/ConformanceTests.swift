@@ -10,8 +10,8 @@ import Testing
 /// requests (discover, tools/list, tools/call, and the errors) both answers must have the same
 /// status, content type and shape, field by field. Values that differ by design are skipped: error
 /// messages, and `data` except on -32022 (optional in JSON-RPC; the SDK puts the method name there),
-/// the wording of tool errors, and `data.supported` of -32022, where the relay also names the 2025
-/// revisions it serves through `initialize` (the modern one must be in both).
+/// the wording of tool errors, and `data.supported` of -32022 and discover's `supportedVersions`, where
+/// the relay also names the 2025 revisions it serves through `initialize` (the modern one must be in both).
 ///
 /// Not compared, because the two differ on purpose (docs/architecture.md): `subscriptions/listen`
 /// (the reference without a subscription bus answers 404; the relay acknowledges an empty filter
@@ -135,7 +135,7 @@ enum Shape {
         if skipsValue(path) {
             return relay.typeName == reference.typeName ? [] : ["\(here): \(relay.typeName) vs \(reference.typeName)"]
         }
-        if path.last == "supported" { return supported(relay, reference, here) }
+        if path.last == "supported" || path.last == "supportedVersions" { return supported(relay, reference, here) }
         switch (relay, reference) {
         case (.object(var mine), .object(var theirs)):
             // `data` is optional on a JSON-RPC error; only -32022 must have it (its schema requires it).

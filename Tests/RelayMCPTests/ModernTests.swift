@@ -17,7 +17,7 @@ import Testing
             #expect(response.header("Mcp-Session-Id") == nil)
             #expect(response.json?["id"] == "discover-1")
             let expected: JSONValue = [
-                "supportedVersions": ["2026-07-28"],
+                "supportedVersions": ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"],
                 "capabilities": ["tools": ["listChanged": false]],
                 "instructions": "Call get_me first.",
                 "resultType": "complete",

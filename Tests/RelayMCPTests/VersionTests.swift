@@ -23,8 +23,8 @@ import Testing
 
     @Test func initializeWithAnUnknownVersionOffersTheLatest() async throws {
         try await withServer(TestServer()) { server in
-            for requested in ["2024-11-05", "2026-07-28", "banana"] {
-                // The header is ignored on initialize: negotiation happens in the body.
+            for requested in ["2024-11-05", "2025-11-25", "banana"] {
+                // A 2025 or unknown header is ignored on initialize: negotiation happens in the body.
                 let response = try await server.post(
                     TestServer.initialize(requested), extra: [("MCP-Protocol-Version", requested)])
                 #expect(response.status == 200)
@@ -79,7 +79,47 @@ import Testing
             // The same probe as a 2026 client sends it is served.
             let modern = try await server.postModern("server/discover", id: 0)
             #expect(modern.status == 200)
-            #expect(modern.json?["result"]?["supportedVersions"] == ["2026-07-28"])
+            #expect(
+                modern.json?["result"]?["supportedVersions"] == [
+                    "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28",
+                ])
+        }
+    }
+
+    /// The conformance suite's `sep-2575-server-unsupported-version-error`: every version a -32022
+    /// names is one `server/discover` lists.
+    @Test func unsupportedVersionNamesOnlyWhatDiscoverLists() async throws {
+        try await withServer(TestServer()) { server in
+            let discover = try await server.postModern("server/discover", id: 1)
+            let listed = try #require(discover.json?["result"]?["supportedVersions"]?.arrayValue)
+            let refused = try await server.post(
+                TestServer.modern("server/discover", id: 2, version: "v999.0.0"),
+                extra: TestServer.modernHeaders("server/discover", version: "v999.0.0"))
+            #expect(refused.status == 400)
+            #expect(refused.json?["error"]?["code"] == -32022)
+            #expect(refused.json?["error"]?["data"]?["requested"] == "v999.0.0")
+            let supported = try #require(refused.json?["error"]?["data"]?["supported"]?.arrayValue)
+            #expect(!supported.isEmpty && supported.allSatisfy(listed.contains))
+        }
+    }
+
+    /// `initialize` under the 2026-07-28 header is a method that revision does not have: 404 with
+    /// -32601 (`sep-2575-http-server-method-not-found-404-initialize`), with or without the 2026
+    /// `_meta`; the same handshake without the header (how the 1.x and 2.x Python SDK clients send it)
+    /// still negotiates.
+    @Test func initializeUnderTheModernHeaderIsNotFoundAndWithoutItStillNegotiates() async throws {
+        try await withServer(TestServer()) { server in
+            let modern = try await server.postModern("initialize", id: 7)
+            #expect(modern.status == 404)
+            #expect(modern.json?["error"]?["code"] == -32601)
+            #expect(modern.json?["id"] == 7)
+            let bare = try await server.post(
+                TestServer.initialize("2025-11-25", id: 8), extra: TestServer.modernHeaders("initialize"))
+            #expect(bare.status == 404)
+            #expect(bare.json?["error"]?["code"] == -32601)
+            let legacy = try await server.post(TestServer.initialize("2025-11-25", id: 9))
+            #expect(legacy.status == 200)
+            #expect(legacy.json?["result"]?["protocolVersion"] == "2025-11-25")
         }
     }
 

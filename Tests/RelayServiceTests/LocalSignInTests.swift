@@ -12,9 +12,10 @@ import Testing
 #endif
 
 /// The local sign-in listener on a real socket, with the emulator standing in for Apple: a callback is
-/// taken only from the browser that opened the start page (its cookie), only for the attempt's nonce, only
-/// for `localhost`/`127.0.0.1` at the port, and only once. A page elsewhere that sends the person's browser
-/// to the callback with a session of its own (login CSRF) saves nothing.
+/// taken only from the browser tab that opened the start page (its cookie and the tab's nonce, POSTed by
+/// the callback page: issue 37), only for the attempt's nonce, only for `localhost`/`127.0.0.1` at the
+/// port, and only once; the start link itself works once. A page elsewhere that sends the person's
+/// browser to the callback with a session of its own (login CSRF) saves nothing.
 @Suite struct LocalSignInTests {
     final class Fixture: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signin-\(UUID().uuidString)")
@@ -63,6 +64,22 @@ import Testing
                 ClientRequest(url: "http://127.0.0.1:\(port)" + path, headers: headers, timeout: .seconds(20)))
         }
 
+        /// The callback page's POST (what its script sends): the raw query and the tab's nonce.
+        func finish(
+            _ token: String?, cookie: String?, tab: String, site: String = "same-origin"
+        ) async throws -> ClientResponse {
+            var headers = HTTPHeaders([
+                ("Host", "localhost:\(port)"), ("Content-Type", "application/x-www-form-urlencoded"),
+                ("Sec-Fetch-Site", site),
+            ])
+            if let cookie { headers.set("Cookie", cookie) }
+            let query = token.map { "ckWebAuthToken=" + CloudKitURL.encode($0) } ?? "errorMessage=x"
+            return try await http.send(
+                ClientRequest(
+                    method: .post, url: "http://127.0.0.1:\(port)" + LocalSignIn.callbackPath, headers: headers,
+                    body: Array(FormDecoding.encode([("q", query), ("tab", tab)]).utf8), timeout: .seconds(20)))
+        }
+
         func log() throws -> String {
             logger.close()
             return try String(contentsOfFile: logFile, encoding: .utf8)
@@ -99,20 +116,39 @@ import Testing
         }
         #expect(try await fixture.get(LocalSignIn.callbackPath, host: "127.0.0.1:\(fixture.port)").status == 303)
 
-        // The person's browser: the start page sets the cookie and sends it on to Apple.
+        // The person's browser: the start page sets the cookie, keeps the tab's nonce and goes on to Apple
+        // (its script, allowed by hash); the link works once.
         let start = try await fixture.get(startPath)
-        #expect(start.status == 303)
-        #expect(start.headers["location"] == attempt.appleURL)
+        #expect(start.status == 200)
+        #expect(start.text.contains("data-tab=\"\(attempt.tab)\" data-next=\"\(HTML.escape(attempt.appleURL))\""))
+        #expect(start.headers["content-security-policy"]?.contains("script-src 'sha256-") == true)
+        #expect(start.headers["cross-origin-opener-policy"] == "same-origin")
+        let second = try await fixture.get(startPath)
+        #expect(second.status == 403)
+        #expect(second.text.contains("data-result=\"already-opened\""))
+        #expect(second.headers["set-cookie"] == nil)
         let setCookie = try #require(start.headers["set-cookie"])
         #expect(setCookie.hasPrefix("\(LocalSignIn.cookieName)=\(attempt.cookie);"))
         #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
         #expect(start.headers["cache-control"] == "no-store")
         #expect(start.headers["referrer-policy"] == "no-referrer")
 
-        // Apple's callback in that browser: checked with users/caller, saved 0600.
-        let person = try fixture.emulator.createSession(appleID: "alice@example.com").webAuthToken
+        // Another tab of that browser (the cookie, no nonce, a wrong one, or another site's POST): the callback
+        // page stores nothing and the attempt stays open.
         let cookie = "\(LocalSignIn.cookieName)=\(attempt.cookie)"
-        let done = try await fixture.get(Self.callback(person), cookie: cookie)
+        let page = try await fixture.get(Self.callback(intruder), cookie: cookie)
+        #expect(page.status == 200 && page.text.contains("<form id=finish method=post action=\"/mustdo/callback\">"))
+        #expect(!page.text.contains(intruder) && !page.text.contains(CloudKitURL.encode(intruder)))
+        for (tab, site) in [("", "same-origin"), ("guess", "same-origin"), (attempt.tab, "cross-site")] {
+            let other = try await fixture.finish(intruder, cookie: cookie, tab: tab, site: site)
+            #expect(other.headers["location"] == "/mustdo/done?result=wrong-tab", "\(tab) \(site)")
+        }
+        #expect(try fixture.tokens.read() == nil)
+        #expect(attempt.outcome == nil, "another tab must not end the person's attempt")
+
+        // Apple's callback in the starting tab: checked with users/caller, saved 0600.
+        let person = try fixture.emulator.createSession(appleID: "alice@example.com").webAuthToken
+        let done = try await fixture.finish(person, cookie: cookie, tab: attempt.tab)
         #expect(done.headers["location"] == "/mustdo/done?result=signed-in")
         #expect(await fixture.signIn.wait(for: attempt) == .signedIn)
         let saved = try #require(try fixture.tokens.read())
@@ -127,6 +163,8 @@ import Testing
         let current = try fixture.tokens.read()
         let replay = try await fixture.get(Self.callback(intruder), cookie: cookie)
         #expect(replay.headers["location"] == "/mustdo/done?result=not-started-here")
+        let replayed = try await fixture.finish(intruder, cookie: cookie, tab: attempt.tab)
+        #expect(replayed.headers["location"] == "/mustdo/done?result=not-started-here")
         #expect(try fixture.tokens.read() == current)
 
         // Neither token is in the log.
@@ -141,7 +179,7 @@ import Testing
         let fixture = try Fixture()
         let attempt = try await fixture.signIn.begin(window: .seconds(60)).attempt
         let cookie = "\(LocalSignIn.cookieName)=\(attempt.cookie)"
-        let refused = try await fixture.get(Self.callback("106__54__forged+token/=="), cookie: cookie)
+        let refused = try await fixture.finish("106__54__forged+token/==", cookie: cookie, tab: attempt.tab)
         #expect(refused.headers["location"] == "/mustdo/done?result=refused")
         guard case .failed? = await fixture.signIn.wait(for: attempt) else {
             Issue.record("the attempt did not fail")
@@ -151,9 +189,26 @@ import Testing
         // A retry at once gets the port to itself: the failed attempt's listener, still lingering for its
         // result page, is closed first (it would otherwise share the port and answer "not started here").
         let missing = try await fixture.signIn.begin(window: .seconds(60)).attempt
-        let none = try await fixture.get(
-            LocalSignIn.callbackPath, cookie: "\(LocalSignIn.cookieName)=\(missing.cookie)")
+        let none = try await fixture.finish(
+            nil, cookie: "\(LocalSignIn.cookieName)=\(missing.cookie)", tab: missing.tab)
         #expect(none.headers["location"] == "/mustdo/done?result=no-token")
         #expect(try fixture.tokens.read() == nil)
+    }
+
+    /// Issue 37: a link a browser already opened is not handed out again; asking again (the `sign_in` tool
+    /// twice) replaces the attempt with a new link on the same port.
+    @Test func askingAgainAfterTheLinkWasOpenedGivesANewLink() async throws {
+        let fixture = try Fixture()
+        let first = try await fixture.signIn.begin(window: .seconds(60)).attempt
+        let joined = try await fixture.signIn.begin(window: .seconds(60)).attempt
+        #expect(joined === first, "an unopened link is joined")
+        let path = String(first.startURL.dropFirst("http://localhost:\(fixture.port)".count))
+        #expect(try await fixture.get(path).status == 200)
+        let second = try await fixture.signIn.begin(window: .seconds(60)).attempt
+        #expect(second !== first && second.startURL != first.startURL)
+        #expect(first.outcome == .timedOut)
+        let secondPath = String(second.startURL.dropFirst("http://localhost:\(fixture.port)".count))
+        #expect(try await fixture.get(secondPath).status == 200)
+        #expect(try await fixture.get(path).status == 403, "the old link is dead")
     }
 }

@@ -31,11 +31,14 @@ import Testing
         #expect(!harness.reportedErrors.joined().contains("source"))
     }
 
+    /// Production without `deletedAt` SORTABLE (every listing query sorts by it), and more records than one page
+    /// of the change feed holds, so the query is needed.
     @Test func aMissingIndexFailsTheListingCleanly() async throws {
         var schema = ContainerSchema.relay
-        schema.recordTypes["Todo"]?.fields["___recordID"]?.queryable = false
+        schema.recordTypes["Todo"]?.fields["deletedAt"]?.sortable = false
         let harness = try ToolHarness(schema: schema)
         let alice = try harness.connect()
+        for index in 0..<250 { try harness.seedAppTodo(alice, "t\(index)") }
         let reply = try await harness.call("list_todos", as: alice)
         #expect(reply.isError, "\(reply)")
         #expect(reply.errorCode == "INTERNAL_ERROR", "\(reply)")

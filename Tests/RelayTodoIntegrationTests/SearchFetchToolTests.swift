@@ -46,8 +46,10 @@ import Testing
         let before = queries(harness)
         let reply = try await harness.call("search", ["query": "dentist"], as: alice)
         #expect(!reply.isError, "\(reply)")
-        // 454 Todo records at 200 a page: three pages read.
-        #expect(queries(harness) - before == 3)
+        // 454 Todo records, 453 of them live and pending, at the 100 a page seen live: five pages of pending ones
+        // (the soft-deleted one sorts after them) and one of finished ones (none).
+        #expect(queries(harness) - before == 6)
+        #expect(reply.content["complete"] == true)
         let results = reply.content["results"]?.arrayValue ?? []
         // Title match first; then notes matches, soonest first (the daily repeat next rings tomorrow 10:00 Tokyo,
         // the milk to-do tomorrow 09:00). The deleted one never appears.
@@ -65,7 +67,7 @@ import Testing
         let japanese = try await harness.call("search", ["query": "牛乳"], as: alice)
         #expect(japanese.content["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["zz-milk"])
         let none = try await harness.call("search", ["query": "nothing-like-this"], as: alice)
-        #expect(!none.isError && none.content == ["results": []], "\(none)")
+        #expect(!none.isError && none.content == ["results": [], "complete": true], "\(none)")
     }
 
     @Test func fetchGivesOneToDoAsADocument() async throws {

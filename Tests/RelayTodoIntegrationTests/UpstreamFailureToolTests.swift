@@ -88,15 +88,22 @@ import Testing
         let alice = try harness.connect()
         harness.emulator.injectItemFault(serverErrorCode: "QUOTA_EXCEEDED")
         let full = try await harness.call("add_todo", ["title": "x"], as: alice)
-        #expect(full.errorCode == "UPSTREAM_UNAVAILABLE", "\(full)")
-        #expect(full.text.contains("storage is full"))
+        // Not UPSTREAM_UNAVAILABLE, which invites a retry (issue 42): the person must free space first.
+        #expect(full.errorCode == "QUOTA_EXCEEDED", "\(full)")
+        #expect(full.text.contains("storage is full") && full.text.contains("Retrying will not help"))
+        // A 413 that is not CloudKit's (a proxy's "request too large", no JSON) is not "iCloud is full".
+        harness.emulator.injectFault(status: 413, body: .html, operations: ["records/modify"])
+        let proxy = try await harness.call("add_todo", ["title": "x"], as: alice)
+        #expect(proxy.isError && !proxy.text.contains("storage is full"), "\(proxy)")
+        #expect(proxy.errorCode == "INTERNAL_ERROR", "\(proxy)")
         harness.emulator.injectItemFault(serverErrorCode: "THROTTLED")
         #expect(try await harness.call("add_todo", ["title": "x"], as: alice).errorCode == "RATE_LIMITED")
         // A refusal of the relay's own request is its bug: INTERNAL_ERROR, with the value-free detail logged.
         harness.emulator.injectItemFault(serverErrorCode: "BAD_REQUEST", reason: "Invalid value for field 'title'")
         let refused = try await harness.call("add_todo", ["title": "secret-title"], as: alice)
         #expect(refused.errorCode == "INTERNAL_ERROR", "\(refused)")
-        #expect(harness.reportedErrors == ["add_todo: CloudKit badRequest"])
+        #expect(
+            harness.reportedErrors == ["add_todo: CloudKit badRequest (HTTP 413)", "add_todo: CloudKit badRequest"])
         #expect(try harness.stored(alice, "Todo").isEmpty)
     }
 

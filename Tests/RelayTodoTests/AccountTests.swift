@@ -66,3 +66,19 @@ import Testing
         #expect(error?.code == .paymentRequired)
     }
 }
+
+/// Issue 42, point 5: a `canAddTodos` other than 0/1 is not a verdict.
+@Suite struct CanAddTodosHintTests {
+    @Test(arguments: [2, -1, 7])
+    func otherValuesAreIgnoredWithAWarning(value: Int) {
+        let account = Account(timeZone: "UTC", canAddTodos: value)
+        #expect(account.canAddTodosHint == nil)
+        #expect(account.warnings.contains { $0.contains("canAddTodos as \(value)") && $0.contains("neither 0 nor 1") })
+    }
+
+    @Test func zeroAndOneAreTheAppsVerdict() {
+        #expect(Account(timeZone: "UTC", canAddTodos: 0).canAddTodosHint == false)
+        #expect(Account(timeZone: "UTC", canAddTodos: 1).canAddTodosHint == true)
+        #expect(Account(timeZone: "UTC", canAddTodos: 1).warnings.isEmpty)
+    }
+}

@@ -77,7 +77,8 @@ import Testing
             try list(#"{}"#, [daily, ended, future], occurrences).repeating.map(\.todo.id) == [
                 "ended", "daily", "future",
             ])
-        #expect(try list(#"{}"#, [daily], occurrences).repeating.first?.occurrences.count == 4)
+        // 2026-05-31 is before the repeat's first day: not one of its days, so not reported (issue 42).
+        #expect(try list(#"{}"#, [daily], occurrences).repeating.first?.occurrences.count == 3)
 
         let result = ListTodos.result(page, account: tokyo)
         let template = result["repeating"]?.arrayValue?.first

@@ -104,6 +104,9 @@ final class MustDoPromptsTests: XCTestCase {
             ("plan_my_day", ["focus": String(repeating: "x", count: 201)], "focus"),
             ("plan_my_day", ["focus": "one\nline"], "focus"),
             ("plan_my_day_ja", ["focus": "tab\u{7}bell"], "focus"),
+            // Bidi overrides and isolates (issue 42): the request must read the same to the person and the model.
+            ("plan_my_day", ["focus": "pay \u{202E}xet\u{202C} today"], "focus"),
+            ("plan_my_day", ["focus": "\u{2067}hidden\u{2069}"], "focus"),
             ("weekly_review", ["weekEnding": "2026-13-01"], "weekEnding"),
             ("clear_backlog_ja", ["before": "2026/08/01"], "before"),
         ]

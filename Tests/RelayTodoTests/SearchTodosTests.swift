@@ -146,7 +146,8 @@ import Testing
                         "text": "Pending, due Friday 2026-06-12 09:00 (Asia/Tokyo).",
                     ],
                     ["id": "untitled", "title": "(no title)", "url": "", "text": "Pending, no due time."],
-                ]
+                ],
+                "complete": true,
             ])
     }
 }

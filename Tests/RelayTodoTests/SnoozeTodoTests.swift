@@ -178,3 +178,104 @@ import Testing
                 == .notFound)
     }
 }
+
+/// Issue 42, point 5: smaller untruths.
+@Suite struct SmallerUntruthsTests {
+    @Test func aSnoozeThatReopensADoneOneOffSaysSo() throws {
+        let account = Account(timeZone: "America/New_York")
+        var done = Todo(
+            id: "a", title: "Call", dueAt: instant("2026-03-07T20:00:00-05:00"), timeZone: "America/New_York",
+            status: .done)
+        done.completedAt = instant("2026-03-07T20:05:00-05:00")
+        let snoozed = try SnoozeTodo.apply(
+            SnoozeTodo.parse(["id": "a", "until": "2026-03-07T21:00"]), current: done, account: account,
+            now: instant("2026-03-07T20:10:00-05:00"))
+        let message = SnoozeTodo.result(snoozed, account: account)["message"]?.stringValue ?? ""
+        #expect(message.contains("reopens it") && message.contains("pending again"), "\(message)")
+    }
+
+    /// (tool arguments parsed, field)
+    @Test(arguments: [
+        ("list_todos", #"{"date":"0001-01-01"}"#, "date"),
+        ("list_todos", #"{"from":"1969-12-31"}"#, "from"),
+        ("add_todo", #"{"title":"x","due":"0001-01-01T09:00"}"#, "due"),
+        ("add_todo", #"{"title":"x","due":"0001-01-01"}"#, "due"),
+        ("snooze_todo", #"{"id":"a","until":"1969-12-31T23:00:00Z"}"#, "until"),
+    ])
+    func yearsBefore1970AreRefused(tool: String, arguments: String, field: String) throws {
+        let parsed = try JSONValue(parsing: Array(arguments.utf8))
+        let result = Result { () throws(TodoError) in
+            switch tool {
+            case "list_todos": _ = try ListTodos.parse(parsed)
+            case "add_todo": _ = try AddTodo.parse(parsed)
+            default: _ = try SnoozeTodo.parse(parsed)
+            }
+        }
+        guard case .failure(let error) = result else {
+            Issue.record("accepted \(arguments)")
+            return
+        }
+        #expect(error.code == .invalidArgument && error.field == field, "\(error)")
+    }
+}
+
+/// Issue 42, point 5: a title or notes a person cannot see is refused; a flag emoji's tags are fine.
+@Suite struct InvisibleTextTests {
+    @Test(arguments: [
+        "\u{200B}", "\u{200B}\u{200D}\u{FEFF}", "\u{E0041}\u{E0042}", "Buy milk\u{E0069}\u{E0067}\u{E006E}", "\u{3164}",
+        "\u{FE0F}",
+    ])
+    func refused(title: String) {
+        let result = Result { () throws(TodoError) in try AddTodo.parse(["title": .string(title)]) }
+        guard case .failure(let error) = result else {
+            Issue.record("accepted \(title.unicodeScalars.map { String($0.value, radix: 16) })")
+            return
+        }
+        #expect(error.code == .invalidArgument && error.field == "title", "\(error)")
+        let notes = Result { () throws(TodoError) in try AddTodo.parse(["title": "x", "notes": .string(title + "a")]) }
+        if title.unicodeScalars.contains(where: { (0xE0000...0xE007F).contains($0.value) }) {
+            guard case .failure = notes else {
+                Issue.record("notes with hidden tags accepted")
+                return
+            }
+        }
+    }
+
+    @Test(arguments: ["🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F} trip", "牛乳", "a\u{200D}b", "👍🏽"])
+    func accepted(title: String) throws {
+        _ = try AddTodo.parse(["title": .string(title)])
+    }
+}
+
+/// Issue 42, point 5: `snooze_todo` says what daylight saving did to `until`, as `add_todo` does.
+@Suite struct SnoozeClockNoticeTests {
+    let account = Account(timeZone: "America/New_York")
+
+    func snooze(_ until: String, due: String, now: String) throws -> JSONValue {
+        let todo = Todo(id: "a", title: "Call", dueAt: instant(due), timeZone: "America/New_York")
+        let snoozed = try SnoozeTodo.apply(
+            SnoozeTodo.parse(["id": "a", "until": .string(until)]), current: todo, account: account, now: instant(now))
+        return SnoozeTodo.result(snoozed, account: account)
+    }
+
+    @Test func aTimeTheClocksSkip() throws {
+        let result = try snooze("2026-03-08T02:30", due: "2026-03-08T01:00:00-05:00", now: "2026-03-08T01:10:00-05:00")
+        #expect(result["snoozedUntil"] == "2026-03-08T03:00:00-04:00")
+        let notice = result["notices"]?.arrayValue?.first?.stringValue ?? ""
+        #expect(notice.contains("02:30 does not exist on 2026-03-08") && notice.contains("03:00"), "\(notice)")
+    }
+
+    @Test func aTimeTheClocksShowTwice() throws {
+        let result = try snooze("2026-11-01T01:30", due: "2026-11-01T00:30:00-04:00", now: "2026-11-01T00:40:00-04:00")
+        #expect(result["snoozedUntil"] == "2026-11-01T01:30:00-04:00")
+        let notice = result["notices"]?.arrayValue?.first?.stringValue ?? ""
+        #expect(
+            notice.contains("happens twice") && notice.contains("2026-11-01T01:30:00-04:00")
+                && notice.contains("2026-11-01T01:30:00-05:00"), "\(notice)")
+    }
+
+    @Test func anOrdinaryTimeHasNoNotice() throws {
+        let result = try snooze("2026-06-10T10:00", due: "2026-06-10T09:00:00-04:00", now: "2026-06-10T09:10:00-04:00")
+        #expect(result["notices"] == nil)
+    }
+}

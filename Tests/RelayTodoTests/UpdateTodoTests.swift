@@ -129,3 +129,24 @@ import Testing
         expectInvalid(field) { () throws(TodoError) in try UpdateTodo.parse(json(arguments)) }
     }
 }
+
+/// Issue 42, point 5: an update that changes nothing tells nothing.
+@Suite struct NoOpUpdateTests {
+    @Test func anUnchangedPastRepeatGivesNoNotice() throws {
+        let account = Account(timeZone: "UTC")
+        let rule = #"{"kind":"daily","end":{"kind":"count","count":2}}"#
+        let todo = Todo(
+            id: "a", title: "Old", dueAt: instant("2026-05-01T09:00:00Z"), timeZone: "UTC",
+            repeatRule: try RepeatRule.parse(json(rule), field: "repeat"))
+        let updated = try UpdateTodo.apply(
+            UpdateTodo.parse(json(#"{"id":"a","repeat":\#(rule)}"#)), current: todo, account: account,
+            now: instant("2026-06-05T12:00:00Z"))
+        #expect(updated.change.isEmpty)
+        #expect(updated.notices.isEmpty, "\(updated.notices)")
+        // The same repeat with a real change still warns that every occurrence is past.
+        let renamed = try UpdateTodo.apply(
+            UpdateTodo.parse(json(#"{"id":"a","title":"New","repeat":\#(rule)}"#)), current: todo, account: account,
+            now: instant("2026-06-05T12:00:00Z"))
+        #expect(renamed.notices.count == 1, "\(renamed.notices)")
+    }
+}

@@ -121,6 +121,21 @@ struct LocalKeyServiceTests {
         #expect(throws: VaultError.self) { try KeyFile.parse(contents, path: "test.keys") }
     }
 
+    /// An empty file (a `touch`, an interrupted copy) is "holds no key", never "unreadable or larger
+    /// than 65536 bytes": the message must send the operator to the right fix.
+    @Test func anEmptyKeyFileSaysItHoldsNoKey() throws {
+        let directory = try temporaryDirectory(prefix: "relay-vault")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("master.keys").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o600]))
+        #expect {
+            try LocalKeyService(keyFile: path)
+        } throws: { error in
+            guard case .keyFile(let message) = error as? VaultError else { return false }
+            return message == "\(path) holds no key"
+        }
+    }
+
     @Test func refusesMissingFilesAndDirectories() throws {
         let directory = try temporaryDirectory(prefix: "relay-vault")
         defer { try? FileManager.default.removeItem(at: directory) }

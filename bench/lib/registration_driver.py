@@ -13,8 +13,14 @@ each request names its client address in X-Forwarded-For, as nginx would).
    legitimate client of (2) runs again; the store must gain at most the per-address budget, and the
    legitimate latency is compared with (2) (p50 and p99 ratios). The control: as many
    registrations of the platform's known metadata (all answered 201), with the same client beside.
-4. spread flood: SPREAD_REGISTRATIONS of distinct junk metadata, each from an address of its own:
-   the store gains at most the day's share of unused clients, the rest get 503.
+4. issue 41's shapes: 25 distinct registrations from one address (Copilot Studio's per-connector
+   callbacks, an office behind one NAT) all answered 201; then ISSUE_JUNK (3,222) registrations of
+   distinct junk metadata from 162 addresses, after which a legitimate new client from an address of
+   its own is still answered 201 (before issue 41: 503 until the next UTC day).
+5. spread flood: SPREAD_REGISTRATIONS of distinct junk metadata, each from an address of its own:
+   every one answered 201 (past the day's share the oldest unused client is evicted), the store
+   never holds more than the day's share of unused clients, and a legitimate new client afterwards
+   is answered 201.
 
 Prints one JSON object; exits 1 when a check fails."""
 
@@ -42,7 +48,8 @@ CONCURRENCY = int(os.environ.get("CONCURRENCY", "32"))
 SAMPLES = int(os.environ.get("LEGIT_SAMPLES", "400"))
 # Between the legitimate client's pairs: its new clients count against the day's share too.
 PAUSE = float(os.environ.get("LEGIT_PAUSE", "0.05"))
-PER_ADDRESS = int(os.environ.get("REGISTRATIONS_PER_HOUR", "20"))
+PER_ADDRESS = int(os.environ.get("REGISTRATIONS_PER_HOUR", "60"))
+ISSUE_JUNK = int(os.environ.get("ISSUE_JUNK_REGISTRATIONS", "3222"))
 DAY_SHARE = int(os.environ["DAY_SHARE"])
 
 CHATGPT = {
@@ -265,21 +272,63 @@ async def main() -> int:
     if control_failures:
         problems.append(f"the legitimate client was refused during the platform flood ({control_failures})")
 
-    # 4. Junk from as many addresses as registrations.
+    # 4. Issue 41's shapes: 25 distinct clients from one address; 3,222 junk from 162 addresses, then
+    # a legitimate new client.
+    statuses, _, _, _ = await many(
+        25,
+        lambda n: (
+            {
+                "redirect_uris": [f"https://global.consent.azure-apim.net/redirect/cr938-5fconnector-{n}"],
+                "token_endpoint_auth_method": "client_secret_post",
+            },
+            "198.51.100.25",
+        ),
+        concurrency=1,
+    )
+    result["distinct_from_one_address"] = {"registrations": 25, "statuses": statuses}
+    if statuses != {201: 25}:
+        problems.append(f"25 distinct registrations from one address: {statuses}")
+    statuses, _, elapsed, _ = await many(
+        ISSUE_JUNK, lambda n: (junk(n, "issue"), f"203.0.{113 + n % 162 // 256}.{n % 162 + 1}")
+    )
+    pool = Pool(BASE)
+    after, _ = await register(pool, junk(0, "legitimate-after-issue-flood"), "192.0.2.200")
+    pool.close()
+    result["issue_junk_162_addresses"] = {
+        "registrations": ISSUE_JUNK,
+        "statuses": statuses,
+        "per_second": round(ISSUE_JUNK / elapsed),
+        "legitimate_new_client_after": after.status,
+    }
+    if after.status != 201:
+        problems.append(f"a new client after {ISSUE_JUNK} junk registrations from 162 addresses got {after.status}")
+
+    # 5. Junk from as many addresses as registrations: never refused, the store stays bounded.
     before = clients_stored()
     statuses, _, elapsed, cpu = await many(
         SPREAD, lambda n: (junk(n, "spread"), f"172.{16 + (n >> 16) % 16}.{(n >> 8) & 255}.{n & 255}")
     )
     grown = clients_stored() - before
+    pool = Pool(BASE)
+    after, _ = await register(pool, junk(0, "legitimate-after-spread"), "192.0.2.201")
+    pool.close()
     result["junk_spread"] = {
         "registrations": SPREAD,
         "statuses": statuses,
         "per_second": round(SPREAD / elapsed),
+        "relay_cpu_us_per_registration": round(cpu * 1e6 / SPREAD, 1),
         "client_records_added": grown,
+        "client_records_stored": clients_stored(),
         "day_share": DAY_SHARE,
+        "legitimate_new_client_after": after.status,
     }
-    if clients_stored() > DAY_SHARE + 1:
+    if statuses.get(201) != SPREAD:
+        problems.append(f"spread junk was refused: {statuses} (eviction should admit every one)")
+    # The day's share of unused clients, plus the platform's used record and the legitimate ones.
+    if clients_stored() > DAY_SHARE + 3:
         problems.append(f"{clients_stored()} client records stored; the day's share is {DAY_SHARE}")
+    if after.status != 201:
+        problems.append(f"a new client after the spread flood got {after.status}")
     result["loadavg_end"] = open("/proc/loadavg").read().split()[:3]
     result["problems"] = problems
     print(json.dumps(result, indent=2))

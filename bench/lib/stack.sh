@@ -169,7 +169,7 @@ stack_start_relay() {
         # A load generator calls far faster per connection than a person's assistant: the per-connection
         # tool-call limit stays on (its cost is part of what is measured) with a budget no bench reaches.
         # An older binary (BASELINE=…) does not know the setting and would refuse it. A wrapper script
-        # (`#!…; exec /path/to/relay "$@"`, e.g. to set RELAY_HTTP_CLIENT) is judged by what it execs:
+        # (`#!…; exec /path/to/relay "$@"`, e.g. to set a RELAY_ variable) is judged by what it execs:
         # without the setting, its relay hits the production limit and fails every call after a minute.
         local binary=${BENCH_RELAY_BINARY:-$STACK_BIN/mustdo-relay} candidates
         candidates=("$binary")

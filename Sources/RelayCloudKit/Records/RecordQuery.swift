@@ -144,3 +144,18 @@ package struct QueryPage: Sendable, Equatable {
         self.continuationMarker = continuationMarker
     }
 }
+
+/// The pages of a query read by `CloudKitClient.queryPages`.
+package struct QueryRun: Sendable, Equatable {
+    /// Every record of the pages read, in order.
+    package var records: [Record] = []
+    /// CloudKit said there are no more (the last page had no continuation marker).
+    package var complete = false
+    /// The caller's `enough` ended the reading before CloudKit's last page.
+    package var stopped = false
+    /// Calls made.
+    package var pages = 0
+
+    /// An empty run.
+    package init() {}
+}

@@ -62,7 +62,7 @@ enum LibCrypto {
         return bytes
     }
 
-    /// Fills `buffer` from the CSPRNG (`NoncePool` draws its blocks here).
+    /// Fills `buffer` from the CSPRNG (`RAND_bytes`): a GCM nonce is written straight into its box.
     static func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         guard !buffer.isEmpty else { return }
         _ = initialized

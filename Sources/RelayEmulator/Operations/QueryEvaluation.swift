@@ -26,6 +26,8 @@ struct QueryEvaluation {
 
     var filters: [Filter] = []
     var sortKeys: [SortKey] = []
+    /// Records without a sort field go last in ascending order (first when false); descending reverses it.
+    var missingLast = false
 
     init(query: JSONValue) throws(EmulatorError) {
         for item in query["filterBy"]?.arrayValue ?? [] {
@@ -84,7 +86,8 @@ struct QueryEvaluation {
         }
     }
 
-    /// Sort order; records without a sort field come first, ties broken by record name.
+    /// Sort order; records without a sort field come first (or last, `missingLast`) in ascending order, ties
+    /// broken by record name.
     func precedes(_ left: (String, StoredRecord), _ right: (String, StoredRecord)) -> Bool {
         for key in sortKeys {
             let a = Self.value(key.field, left.0, left.1)
@@ -92,8 +95,8 @@ struct QueryEvaluation {
             let order: Int
             switch (a, b) {
             case (nil, nil): order = 0
-            case (nil, _): order = -1
-            case (_, nil): order = 1
+            case (nil, _): order = missingLast ? 1 : -1
+            case (_, nil): order = missingLast ? -1 : 1
             case (let a?, let b?): order = Self.compare(a, b) ?? 0
             }
             if order != 0 { return key.ascending ? order < 0 : order > 0 }

@@ -138,6 +138,7 @@ extension World {
                 guard tag == existing.changeTag else { return conflict }
             }
             zone.sequence += 1
+            zone.noteIndexChange(name, previous: existing, now: now, lag: indexLag)
             zone.records[name] = nil
             zone.tombstones[name] = zone.sequence
             return .deleted(name)
@@ -161,6 +162,7 @@ extension World {
         let record = StoredRecord(
             recordType: type, fields: stored, changeTag: nextChangeTag(), createdAt: existing?.createdAt ?? now,
             modifiedAt: now, sequence: zone.sequence)
+        zone.noteIndexChange(name, previous: zone.records[name], now: now, lag: indexLag)
         zone.records[name] = record
         zone.tombstones[name] = nil
         return .saved(name, record)

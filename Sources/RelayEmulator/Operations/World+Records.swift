@@ -27,16 +27,21 @@ extension World {
         return value
     }
 
+    /// The query-index lag in effect: the setting, or none with the lenient schema.
+    var indexLag: Int64 { schemas.lenient ? 0 : Int64(settings.indexLagMilliseconds) }
+
     func recordsQuery(
         _ userKey: String, _ body: JSONObject, _ now: Int64, mode: SchemaMode
     ) throws(EmulatorError) -> JSONValue {
         guard let query = body["query"], let recordType = query["recordType"]?.stringValue else {
             throw .badRequest("query.recordType is required")
         }
-        let limit = try Self.resultsLimit(body["resultsLimit"])
+        // A page holds what was asked for, but never more than the service serves (`queryPageSize`).
+        let limit = min(try Self.resultsLimit(body["resultsLimit"]), settings.queryPageSize)
         let zoneName = RecordWire.zoneName(body)
         let zone = try zone(userKey, zoneName)
-        let evaluation = try QueryEvaluation(query: query)
+        var evaluation = try QueryEvaluation(query: query)
+        evaluation.missingLast = settings.missingSortValues == "last"
         if mode.checksIndexes { try QueryIndexCheck.check(query, type: recordType, schema: schemas.schema(mode)) }
         let fingerprint = Opaque.fingerprint(query.bytes + Array(zoneName.utf8))
         var offset = 0
@@ -46,8 +51,11 @@ extension World {
             }
             offset = decoded
         }
-        let matching = zone.records.filter { $0.value.recordType == recordType && evaluation.matches($0.key, $0.value) }
-            .sorted { evaluation.precedes(($0.key, $0.value), ($1.key, $1.value)) }
+        // Matched against the indexes, which may not hold the latest changes yet (`indexLagMilliseconds`).
+        let matching = zone.indexed(now: now).filter {
+            $0.value.recordType == recordType && evaluation.matches($0.key, $0.value)
+        }
+        .sorted { evaluation.precedes(($0.key, $0.value), ($1.key, $1.value)) }
         let page = matching.dropFirst(offset).prefix(limit)
         let options = RecordWire.Options(
             desiredKeys: RecordWire.desiredKeys(body["desiredKeys"]),
@@ -124,7 +132,10 @@ extension World {
             if types?.contains(record.recordType) ?? true { changed.append((record.sequence, name, record)) }
         }
         for (name, sequence) in zone.tombstones where sequence > after { changed.append((sequence, name, nil)) }
-        changed.sort { $0.sequence < $1.sequence }
+        // `reverse: true` (WS FetchingRecordZoneChanges): newest change first, unless the setting plays a
+        // service that ignores it.
+        let reverse = (item["reverse"] ?? body["reverse"])?.boolValue == true && settings.reverseChanges == "honoured"
+        changed.sort { reverse ? $0.sequence > $1.sequence : $0.sequence < $1.sequence }
         let page = changed.prefix(max(1, limit))
         let moreComing = changed.count > page.count
         let options = RecordWire.Options(
@@ -139,7 +150,7 @@ extension World {
             }
             return RecordWire.render(change.name, record, zone: zone.name, owner: userKey, options: options)
         }
-        let position = moreComing ? page.last!.sequence : zone.sequence
+        let position = moreComing && !reverse ? page.last!.sequence : zone.sequence
         return [
             "zoneID": RecordWire.zoneID(zone.name, owner: userKey),
             "syncToken": .string(Opaque.syncToken(zone: zone.name, sequence: position)),

@@ -28,13 +28,6 @@ package struct HTTPClientConfiguration: Sendable {
     /// An explicit proxy URL. Nil means no proxy: `http_proxy` and friends in the environment are
     /// ignored so upstream traffic goes where the configuration says.
     package var proxy: String?
-    /// Whether eligible exchanges go to the relay's own client (`DirectLoop`) instead of libcurl:
-    /// `http` and `https` URLs with address policy `.any`, no pinned address and no proxy. Everything
-    /// else stays with libcurl either way. Off by default here; the relay turns it on unless
-    /// `RELAY_HTTP_CLIENT=curl`; `caFile`, the timeouts, the size limit and the connection
-    /// limits apply on both paths.
-    package var directClient: Bool
-
     /// A configuration with the relay's defaults (connect 5 s, total 15 s, 8 MiB; an HTTP/2
     /// origin gets at most 8 connections of 128 streams).
     package init(
@@ -48,8 +41,7 @@ package struct HTTPClientConfiguration: Sendable {
         maxMultiplexedConnectionsPerHost: Int = 8,
         maxStreamsPerConnection: Int = 128,
         userAgent: String = "MustDoRelay/1",
-        proxy: String? = nil,
-        directClient: Bool = false
+        proxy: String? = nil
     ) {
         self.connectTimeout = connectTimeout
         self.timeout = timeout
@@ -62,7 +54,6 @@ package struct HTTPClientConfiguration: Sendable {
         self.maxStreamsPerConnection = maxStreamsPerConnection
         self.userAgent = userAgent
         self.proxy = proxy
-        self.directClient = directClient
     }
 }
 

@@ -63,8 +63,6 @@ package final class Server: Sendable {
             for loop in loops where loop.listenFD >= 0 { close(loop.listenFD) }
             throw error
         }
-        // Only once every listener is bound: a start that fails leaves the client nothing to keep.
-        for loop in loops { loop.guest = configuration.upstream?.hostedLoop(sharing: loops.count) }
         lifecycle.withLock {
             $0.loops = loops
             $0.running = loops.count

@@ -58,10 +58,6 @@ package struct ServerConfiguration: Sendable {
     package var lowPriority: (@Sendable (Request) -> Bool)? = nil
     /// Low-priority requests one loop answers per round of its event loop (at least 1).
     package var lowPriorityPerRound = 16
-    /// The client the handlers call upstream with. With its direct client on, each event loop
-    /// drives a part of it on its own thread (`HTTPClient.hostedLoop(sharing:)`): a handler's
-    /// exchange starts and ends on the loop it runs on, with no thread hop. nil: none.
-    package var upstream: HTTPClient? = nil
 
     /// A configuration with the relay's defaults.
     package init(

@@ -1,7 +1,7 @@
 import RelayHTTP
 import RelayJSON
 
-/// The server features (tools and prompts) as both eras and both transports see them. A new feature
+/// The server features (tools, prompts and resources) as both eras and both transports see them. A new feature
 /// is added here once: its capability in `capabilities`, its methods in `answerFeature`. `initialize`
 /// (legacy) and `server/discover` (modern) both advertise `capabilities`, and both eras' dispatchers
 /// (over HTTP and over stdio) ask `answerFeature` before their own era-only methods.
@@ -21,10 +21,18 @@ extension MCPEndpoint {
     /// The server capabilities, the same in every revision. `listChanged` is false: the tool and
     /// prompt lists are fixed for the life of the process (and a 2026 server sends change
     /// notifications only on `subscriptions/listen` streams, which this server acknowledges with
-    /// nothing to send). `prompts` is declared only when there are prompts.
-    static func capabilities(_ registry: ToolRegistry<Principal>, prompts: PromptRegistry) -> JSONObject {
+    /// nothing to send). `prompts` and `resources` are declared only when there are some; `extensions`
+    /// (SEP-2133: `capabilities.extensions`, keyed by extension id) only when there are any. MCP Apps asks
+    /// for `extensions["io.modelcontextprotocol/ui"]` in `initialize` and `server/discover` alike
+    /// (ext-apps `specification/2026-01-26/apps.mdx`).
+    static func capabilities(
+        _ registry: ToolRegistry<Principal>, prompts: PromptRegistry, resources: ResourceRegistry,
+        extensions: JSONObject
+    ) -> JSONObject {
         var capabilities: JSONObject = ["tools": ["listChanged": false]]
         if !prompts.isEmpty { capabilities["prompts"] = ["listChanged": false] }
+        if !resources.isEmpty { capabilities["resources"] = ["subscribe": false, "listChanged": false] }
+        if extensions.count > 0 { capabilities["extensions"] = .object(extensions) }
         return capabilities
     }
 
@@ -59,6 +67,20 @@ extension MCPEndpoint {
                 let json = envelope.finish(result.json, version: version, cacheable: false)
                 return .ready(JSONRPCEncoding.result(id: call.id, json), .ok)
             }
+        case "resources/list" where !resources.isEmpty:
+            switch resources.list(cursor: call.params?["cursor"], version: version) {
+            case .failure(let error): return failure(call.id, error, version)
+            case .success(let encoded): return .ready(encoded.bytes(id: call.id), .ok)
+            }
+        case "resources/read" where !resources.isEmpty:
+            switch resources.read(call.params, version: version) {
+            case .failure(let error): return failure(call.id, error, version)
+            case .success(let encoded): return .ready(encoded.bytes(id: call.id), .ok)
+            }
+        case "resources/templates/list" where !resources.isEmpty:
+            // No templates: every resource has a fixed URI.
+            let json = envelope.finish(["resourceTemplates": []], version: version, cacheable: true)
+            return .ready(JSONRPCEncoding.result(id: call.id, json), .ok)
         default:
             return nil
         }

@@ -32,8 +32,17 @@ extension MCPEndpoint {
         switch message {
         case .invalid(let id, let error):
             return .now(MCPResponses.error(.badRequest, error, id: id))
+        case .message(.request(let message)) where message.method == "initialize" && version.version?.isModern == true:
+            // `initialize` does not exist in 2026-07-28: under that header it is an unknown method, HTTP 404
+            // with -32601 (`basic/transports/streamable-http.mdx`; the conformance suite's
+            // `sep-2575-http-server-method-not-found-404-initialize`), whatever the body holds. Old
+            // clients are unaffected: the 1.x Python SDK and the 2.x fallback both send it with no
+            // version header (`_probe.py`, `streamable_http.py` drops the probe's header).
+            return .now(MCPResponses.error(.notFound, .methodNotFound(message.method), id: message.id))
         case .message(.request(let message)) where message.method == "initialize":
-            // The handshake is legacy-only and negotiates in the body, whatever the header says.
+            // The handshake negotiates in the body, whatever a 2025 (or unknown) header says; a 2026
+            // `_meta` without any header is still taken as a handshake (lenient: a client that sends
+            // no version header has not said it speaks 2026-07-28).
             return .now(reply(answerLegacy(message, version: version.version ?? .latestLegacy), format: format))
         case .message(.request(let call)):
             // Served in the era the request names: a modern version header, or a modern `_meta` under no

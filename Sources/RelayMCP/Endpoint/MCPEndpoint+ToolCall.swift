@@ -75,6 +75,15 @@ extension MCPEndpoint {
     /// the signals answered at the HTTP level (session ended, insufficient scope).
     func encode(_ outcome: ToolCallOutcome, id: JSONRPCID, version: ProtocolVersion) -> ([UInt8], HTTPStatus)? {
         switch outcome {
+        case .result(let result) where result.meta != nil && version.isModern:
+            // The stamp goes into the result's own `_meta` (one `_meta` member, never two).
+            guard case .object(var object) = result.json(for: version) else { return nil }
+            let meta = result.meta ?? [:]
+            object["_meta"] = nil
+            return (
+                JSONRPCEncoding.result(id: id, envelope.finish(object, version: version, cacheable: false, meta: meta)),
+                .ok
+            )
         case .result(let result):
             return (
                 JSONRPCEncoding.result(id: id, result.json(for: version), members: envelope.trailer(for: version)), .ok

@@ -25,19 +25,28 @@ package final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
     package let registry: ToolRegistry<Principal>
     /// The registered prompts (none: no `prompts` capability, and `prompts/*` are unknown methods).
     let prompts: PromptRegistry
+    /// The registered resources (none: no `resources` capability, and `resources/*` are unknown methods).
+    let resources: ResourceRegistry
     let authenticator: any MCPAuthenticator<Principal>
     let screen: RequestScreen
     let envelope: ResultEnvelope
     private let initializeResults: [ProtocolVersion: PreencodedResult]
-    /// The `server/discover` result: the same for every caller, so encoded once.
+    /// The `server/discover` result over HTTP, where both eras are served: the same for every
+    /// caller, so encoded once.
     let discoverResult: PreencodedResult
+    /// The `server/discover` result of a stdio process that a modern first request made modern: it
+    /// accepts no `initialize` from then on, so it names only the modern versions.
+    let modernOnlyDiscoverResult: PreencodedResult
 
-    /// An endpoint serving `tools` and `prompts`. Throws when a tool or prompt definition is invalid (see
-    /// `ToolRegistry`).
+    /// An endpoint serving `tools`, `prompts` and `resources`, declaring `extensions` (by extension id,
+    /// e.g. `io.modelcontextprotocol/ui`) in its capabilities. Throws when a tool, prompt or resource
+    /// definition is invalid (see `ToolRegistry`).
     package init(
         configuration: MCPEndpointConfiguration,
         tools: [any Tool<Principal>],
         prompts: [Prompt] = [],
+        resources: [Resource] = [],
+        extensions: JSONObject = [:],
         authenticator: some MCPAuthenticator<Principal>
     ) throws(MCPError) {
         self.configuration = configuration
@@ -45,15 +54,21 @@ package final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
         self.envelope = envelope
         self.registry = try ToolRegistry(tools, pageSize: configuration.pageSize, envelope: envelope)
         self.prompts = try PromptRegistry(prompts, pageSize: configuration.pageSize, envelope: envelope)
+        self.resources = try ResourceRegistry(resources, envelope: envelope)
         self.authenticator = authenticator
         self.screen = RequestScreen(configuration)
-        let features = Self.capabilities(registry, prompts: self.prompts)
+        let features = Self.capabilities(
+            registry, prompts: self.prompts, resources: self.resources, extensions: extensions)
         var results: [ProtocolVersion: PreencodedResult] = [:]
         for version in ProtocolVersion.legacyVersions {
             results[version] = PreencodedResult(Self.initializeResult(configuration, features, version: version))
         }
         initializeResults = results
-        discoverResult = PreencodedResult(Self.discoverResult(configuration, features, envelope))
+        discoverResult = PreencodedResult(
+            Self.discoverResult(configuration, features, envelope, versions: ProtocolVersion.supportedStrings))
+        modernOnlyDiscoverResult = PreencodedResult(
+            Self.discoverResult(
+                configuration, features, envelope, versions: ProtocolVersion.modernVersions.map(\.rawValue)))
     }
 
     private static func initializeResult(
@@ -73,14 +88,15 @@ package final class MCPEndpoint<Principal: MCPPrincipal>: Sendable {
         return .object(result)
     }
 
-    /// `server/discover` (2026-07-28 `server/discover.mdx`): the modern versions (the legacy ones are
-    /// reached through `initialize`, which a modern client does not send), the same capabilities
+    /// `server/discover` (2026-07-28 `server/discover.mdx`): the versions the server accepts ("MCP
+    /// Protocol Versions this server supports", the spec's `DiscoverResult`), the same capabilities
     /// and instructions as `initialize`, the identity in the `_meta` stamp, and the cache hint.
     private static func discoverResult(
-        _ configuration: MCPEndpointConfiguration, _ capabilities: JSONObject, _ envelope: ResultEnvelope
+        _ configuration: MCPEndpointConfiguration, _ capabilities: JSONObject, _ envelope: ResultEnvelope,
+        versions: [String]
     ) -> JSONValue {
         var result: JSONObject = [
-            "supportedVersions": .array(ProtocolVersion.modernVersions.map { .string($0.rawValue) }),
+            "supportedVersions": .array(versions.map { .string($0) }),
             "capabilities": .object(capabilities),
         ]
         if let instructions = configuration.instructions { result["instructions"] = .string(instructions) }

@@ -22,7 +22,9 @@ struct RequestScreen: Sendable {
             exactHosts = nil
             anyPortHosts = []
         }
-        origins = Set(configuration.allowedOrigins.map { Self.trimmingSlash($0.lowercased()) })
+        // `Origin: null` is refused even when listed: every sandboxed iframe, `data:` URL, `file:`
+        // page and cross-site redirect chain sends it, so allowing it would allow every site.
+        origins = Set(configuration.allowedOrigins.map { Self.trimmingSlash($0.lowercased()) }).subtracting(["null"])
     }
 
     /// 421 for an unknown Host, 403 for a refused Origin, nil to go on.

@@ -53,12 +53,14 @@ package final class MCPStdioServer<Principal: MCPPrincipal>: Sendable {
         configuration: MCPEndpointConfiguration,
         tools: [any Tool<Principal>],
         prompts: [Prompt] = [],
+        resources: [Resource] = [],
+        extensions: JSONObject = [:],
         principal: Principal,
         drainTimeout: Duration = .seconds(2),
         sessionEnded: @escaping @Sendable (Principal) async -> ToolResult
     ) throws(MCPError) {
         endpoint = try MCPEndpoint(
-            configuration: configuration, tools: tools, prompts: prompts,
+            configuration: configuration, tools: tools, prompts: prompts, resources: resources, extensions: extensions,
             authenticator: FixedPrincipal(principal: principal))
         self.principal = principal
         self.drainTimeout = drainTimeout
@@ -191,6 +193,9 @@ package final class MCPStdioServer<Principal: MCPPrincipal>: Sendable {
             return .error(error)
         case .success(let envelope):
             if call.method == "subscriptions/listen" { return .listen(envelope.version) }
+            if call.method == "server/discover" {
+                return .answer(.ready(endpoint.modernOnlyDiscoverResult.bytes(id: call.id), .ok), envelope.version)
+            }
             return .answer(endpoint.answerModern(call, version: envelope.version), envelope.version)
         }
     }

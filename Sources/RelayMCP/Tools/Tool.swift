@@ -57,6 +57,9 @@ package struct ToolDefinition: Sendable {
     package var outputSchema: JSONValue?
     /// Behaviour hints.
     package var annotations: ToolAnnotations
+    /// The tool's `_meta` in `tools/list` (for a tool with an MCP Apps view: `ui.resourceUri` and its
+    /// older spellings), nil for none. Never read by the endpoint itself.
+    package var meta: JSONObject?
 
     /// A definition.
     package init(
@@ -109,6 +112,7 @@ package struct ToolDefinition: Sendable {
             annotations["title"] = .string(title)
         }
         if annotations.count > 0 { object["annotations"] = .object(annotations) }
+        if let meta { object["_meta"] = .object(meta) }
         return .object(object)
     }
 }

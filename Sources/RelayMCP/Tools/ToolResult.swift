@@ -8,6 +8,9 @@ package struct ToolResult: Sendable, Equatable {
     package var structuredContent: JSONObject?
     /// Whether the tool failed (the model sees the failure and may retry).
     package var isError: Bool
+    /// The result's own `_meta`: data for a view, not for the model (ext-apps `apps.mdx`, "Tool
+    /// results"); nil for none. In 2026-07-28 the endpoint adds its stamp beside these members.
+    package var meta: JSONObject?
 
     /// A result from its parts.
     package init(content: [ToolContent], structuredContent: JSONObject? = nil, isError: Bool = false) {
@@ -44,6 +47,7 @@ package struct ToolResult: Sendable, Equatable {
         // 2026-07-28 results spell out `isError: false`, as the revision's examples and the Python SDK
         // do; earlier revisions leave the default out.
         if isError || version.isModern { object["isError"] = .bool(isError) }
+        if let meta { object["_meta"] = .object(meta) }
         return .object(object)
     }
 }

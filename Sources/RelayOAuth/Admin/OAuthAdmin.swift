@@ -15,7 +15,7 @@ package struct OAuthAdmin: Sendable {
     /// with a grant's token index entries (`GRANT_INDEX`) apart from the grant, and `OTHER`.
     package static var itemKinds: [String] { OAuthKeys.kinds }
 
-    private let context: OAuthContext
+    let context: OAuthContext
     private let grants: Grants
     /// The flows report store failures only through the audit hook; the last one is kept here so
     /// an operator sees what failed, not just "try again".
@@ -189,8 +189,9 @@ package struct OAuthAdmin: Sendable {
     {
         let withGrants = Set(try await grantItems().compactMap { $0.attributes.string("client").map(Self.recordID) })
         return try await scanAll(OAuthKeys.clientPrefix).compactMap { item in
+            // A pre-registered client (`clients add`) waits for its first use as long as it takes.
             guard let client = ClientSummary(item: item), client.lastUsedAt == nil, client.registeredAt < cutoff,
-                !withGrants.contains(client.id)
+                !withGrants.contains(client.id), item.attributes["admin"]?.boolValue != true
             else { return nil }
             return (client, item)
         }

@@ -108,7 +108,8 @@ struct ClientMetadataResolver: Sendable {
             return .unavailable
         }
         let policy = RedirectURIPolicy(
-            allowlist: configuration.redirectAllowlist, maximumCount: configuration.maximumRedirectURIs)
+            allowlist: configuration.redirectAllowlist, maximumCount: configuration.maximumRedirectURIs,
+            mode: configuration.registrationMode)
         let now = context.now
         switch ClientMetadataPolicy.client(
             from: document, url: url, redirects: policy, supportedScopes: configuration.scopes, now: now)

@@ -31,8 +31,8 @@ extension AuthorizationServer {
                     purpose: .authorize, request: authorization,
                     label: ConnectionLabel(client: client, redirectURI: authorization.redirectURI))
                 var response = pages.consent(
-                    authorization, client: client, requestID: created.record.id, csrf: created.csrfToken, locale: locale
-                )
+                    authorization, client: client, requestID: created.record.id, csrf: created.csrfToken,
+                    tab: created.tabNonce, locale: locale)
                 response.setCookie(created.cookie)
                 return response
             }
@@ -75,22 +75,49 @@ extension AuthorizationServer {
         }
     }
 
-    /// Apple's callback. Whatever happens, the answer never shows a page at a URL holding the web
-    /// auth token: success goes straight to the client (or the disconnect result, or the
-    /// connections page with its new session cookie), and failures
-    /// redirect to this path with only `failed=<code>`.
+    /// `GET` Apple's callback. Nothing is stored here: a browser holding a binding cookie gets the
+    /// callback page (`TabBinding`), whose script takes the token out of the address bar and POSTs
+    /// it with the tab's nonce to `callbackFinish`. Any other answer is a redirect to this path with
+    /// only `failed=<code>`, so no page is ever shown at a URL holding the web auth token.
     func callback(_ request: Request) async -> Response {
         let locale = Self.locale(request)
         let query = (try? request.query()) ?? FormParameters([])
-        if SignInBridge.webAuthToken(in: request) == nil, let failed = query["failed"] {
-            let code = OAuthError.Code(rawValue: failed).flatMap { Self.callbackCodes.contains($0) ? $0 : nil }
-            return pages.error(OAuthError(code ?? .signInFailed), locale: locale)
+        if SignInBridge.webAuthToken(in: request) == nil {
+            if let failed = query["failed"] {
+                let code = OAuthError.Code(rawValue: failed).flatMap { Self.callbackCodes.contains($0) ? $0 : nil }
+                return pages.error(OAuthError(code ?? .signInFailed), locale: locale)
+            }
+            // Apple came back without a session; the attempt stays for its own tab.
+            return Self.pageRedirect(failurePath(OAuthError(.signInFailed)), after: .get)
         }
+        guard pending.hasBindingCookie(request) else {
+            return Self.pageRedirect(failurePath(OAuthError(.bindingMissing)), after: .get)
+        }
+        return pages.callbackBridge(locale: locale)
+    }
+
+    /// `POST` Apple's callback, from the callback page: same origin, the binding cookie, the tab's
+    /// nonce, the consent window, once; then the grant and code (or the disconnect, or the
+    /// connections session). Success goes straight to the client (or the disconnect result, or the
+    /// connections page with its new session cookie); failures redirect to the callback path with
+    /// only `failed=<code>`.
+    func callbackFinish(_ request: Request) async -> Response {
+        let locale = Self.locale(request)
+        let form: FormParameters
+        do throws(OAuthError) {
+            form = try Self.form(request)
+            guard form.repeatedNames.isEmpty, TabBinding.isSameOrigin(request, origin: issuerOrigin) else {
+                throw OAuthError(.wrongTab)
+            }
+        } catch {
+            return Self.pageRedirect(failurePath(error), after: .post)
+        }
+        let token = CloudKitSignInCallback.webAuthToken(inQuery: form[TabBinding.queryField] ?? "")
         let outcome: SignInBridge.Outcome
         do {
-            outcome = try await bridge.complete(request)
+            outcome = try await bridge.complete(request, token: token, tab: form[TabBinding.nonceField])
         } catch {
-            return Self.pageRedirect(failurePath(error), after: .get)
+            return Self.pageRedirect(failurePath(error), after: .post)
         }
         var response: Response
         switch outcome.result {
@@ -99,14 +126,17 @@ extension AuthorizationServer {
         case .success(.disconnected(let count)):
             response = pages.disconnected(count: count, locale: locale)
         case .success(.connections(let cookie)):
-            response = Self.pageRedirect(configuration.issuer + paths.connections, after: .get)
+            response = Self.pageRedirect(configuration.issuer + paths.connections, after: .post)
             response.setCookie(cookie)
         case .failure(let error):
-            response = Self.pageRedirect(failurePath(error), after: .get)
+            response = Self.pageRedirect(failurePath(error), after: .post)
         }
         response.setCookie(expiredCookie(outcome.cookieName))
         return response
     }
+
+    /// The issuer's origin (scheme, host and port), as a browser's `Origin` names it.
+    var issuerOrigin: String { PageLayout.source(of: configuration.issuer) ?? configuration.issuer }
 
     /// `GET /disconnect`: what is stored, and the form that confirms with Apple.
     func disconnectPage(_ request: Request) async -> Response {
@@ -114,7 +144,8 @@ extension AuthorizationServer {
         do throws(OAuthError) {
             try await admitPage(request)
             let created = try await pending.create(purpose: .disconnect, request: nil)
-            var response = pages.disconnect(requestID: created.record.id, csrf: created.csrfToken, locale: locale)
+            var response = pages.disconnect(
+                requestID: created.record.id, csrf: created.csrfToken, tab: created.tabNonce, locale: locale)
             response.setCookie(created.cookie)
             return response
         } catch {
@@ -149,7 +180,7 @@ extension AuthorizationServer {
     /// The codes a callback failure may name in its clean URL.
     static let callbackCodes: Set<OAuthError.Code> = [
         .bindingMissing, .bindingMismatch, .consentExpired, .alreadyUsed, .signInFailed, .accountUnsupported,
-        .temporarilyUnavailable, .serverError,
+        .temporarilyUnavailable, .serverError, .wrongTab,
     ]
 
     /// Every page that stores a pending request (or a CSRF token) counts against the address's

@@ -16,7 +16,7 @@ extension AuthorizationServer {
             }
             let created = try await pending.create(purpose: .connections, request: nil)
             var response = pages.connectionsConfirm(
-                requestID: created.record.id, csrf: created.csrfToken, locale: locale)
+                requestID: created.record.id, csrf: created.csrfToken, tab: created.tabNonce, locale: locale)
             response.setCookie(created.cookie)
             if request.cookies.contains(where: { $0.name == sessions.cookieName }) {
                 // An ended, unknown or planted session cookie: the browser can forget it.

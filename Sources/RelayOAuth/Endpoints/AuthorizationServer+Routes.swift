@@ -38,6 +38,7 @@ extension AuthorizationServer {
         router.get(paths.authorize) { await self.authorize($0) }
         router.post(paths.consent) { await self.consent($0) }
         router.get(paths.callback) { await self.callback($0) }
+        router.post(paths.callback) { await self.callbackFinish($0) }
         router.get(paths.disconnect) { await self.disconnectPage($0) }
         router.post(paths.disconnect) { await self.confirmDisconnect($0) }
         router.get(paths.connections) { await self.connectionsPage($0) }

@@ -27,7 +27,8 @@ struct ClientRegistry: Sendable {
 
     var redirectPolicy: RedirectURIPolicy {
         RedirectURIPolicy(
-            allowlist: context.configuration.redirectAllowlist, maximumCount: context.configuration.maximumRedirectURIs)
+            allowlist: context.configuration.redirectAllowlist, maximumCount: context.configuration.maximumRedirectURIs,
+            mode: context.configuration.registrationMode)
     }
 
     /// What a registration answers.
@@ -77,7 +78,8 @@ struct ClientRegistry: Sendable {
             throw refuse(block, wait)
         }
         switch try await capacity.admit() {
-        case .success: break
+        case .success:
+            try await capacity.indexCreated(recordID: recordID, issuedAt: now, expiresAt: expiry)
         case .failure(let wait):
             _ = try? await context.delete(key, condition: .versionEquals(1))
             context.events(.limitReached(limit: .unusedClients))
@@ -121,7 +123,7 @@ struct ClientRegistry: Sendable {
         var client = record
         if reused {
             context.events(.clientRegistrationReused(clientID: record.id))
-            if let stored = record.stored { await renewIfAging(stored) }
+            if let stored = record.stored { await renewIfAging(stored, issuedAt: record.issuedAt) }
         }
         guard client.authMethod.usesSecret else { return Registration(client: client, secret: nil, reused: reused) }
         client.id = record.id + "." + context.randomID()
@@ -129,7 +131,7 @@ struct ClientRegistry: Sendable {
         return Registration(client: client, secret: context.hasher.clientSecret(clientID: client.id), reused: reused)
     }
 
-    private func renewIfAging(_ stored: StoredClient) async {
+    private func renewIfAging(_ stored: StoredClient, issuedAt: Int) async {
         let lifetime = context.configuration.lifetimes.unusedClient
         guard !stored.used, let expiresAt = stored.expiresAt, expiresAt - context.now < lifetime / 2,
             case .success(let today)? = try? await capacity.admit()
@@ -139,6 +141,9 @@ struct ClientRegistry: Sendable {
             OAuthKeys.client(stored.recordID), update, condition: .versionEquals(stored.version))) != nil,
             let created = stored.createdWindow
         {
+            // Its eviction-index entry lives as long as it does.
+            try? await capacity.indexCreated(
+                recordID: stored.recordID, issuedAt: issuedAt, expiresAt: context.now + lifetime)
             await capacity.clientUsed(createdIn: created)  // it left that day's unused clients
         } else {
             await capacity.clientUsed(createdIn: today)  // not renewed: take back today's count
@@ -223,6 +228,7 @@ struct ClientRegistry: Sendable {
                 condition: .versionEquals(stored.version))) != nil
         {
             if let created = stored.createdWindow { await capacity.clientUsed(createdIn: created) }
+            await capacity.indexUsed(recordID: stored.recordID, issuedAt: client.issuedAt)
             return
         }
         _ = try? await context.update(key, ItemUpdate(set: ["used": .int(now)], expiresAt: .clear), condition: .exists)

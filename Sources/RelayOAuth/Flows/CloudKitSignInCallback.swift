@@ -7,6 +7,11 @@ package enum CloudKitSignInCallback {
     /// base64 and Apple does not always percent-encode it.
     package static func webAuthToken(in request: Request) -> String? {
         guard let query = request.rawQuery else { return nil }
+        return webAuthToken(inQuery: query)
+    }
+
+    /// The same, from a raw query string (as the callback page POSTs it: `TabBinding`).
+    package static func webAuthToken(inQuery query: some StringProtocol) -> String? {
         var session: String?
         for part in query.split(separator: "&") {
             let pieces = part.split(separator: "=", maxSplits: 1)

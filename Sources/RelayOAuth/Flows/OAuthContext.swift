@@ -99,6 +99,11 @@ struct OAuthContext: Sendable {
         try await get(key)?.version ?? 0
     }
 
+    /// One page of `query`.
+    func query(_ query: Query) async throws(OAuthError) -> [Item] {
+        do { return try await store.query(query).items } catch { throw mapped(error) }
+    }
+
     func queryAll(_ query: Query) async throws(OAuthError) -> [Item] {
         do { return try await store.queryAll(query) } catch { throw mapped(error) }
     }

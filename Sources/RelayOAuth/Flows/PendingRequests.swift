@@ -4,8 +4,9 @@ import RelayJSON
 import RelayStore
 
 /// Pending requests and the browser binding: a cookie per request (its value's HMAC is kept),
-/// a CSRF token per form (its HMAC kept, single use), the consent time, and the one conditional
-/// delete that lets exactly one callback continue.
+/// a CSRF token per form (its HMAC kept, single use), a tab nonce per request (its HMAC kept;
+/// `TabBinding`), the consent time, and the one conditional delete that lets exactly one callback
+/// continue.
 struct PendingRequests: Sendable {
     let context: OAuthContext
 
@@ -14,6 +15,8 @@ struct PendingRequests: Sendable {
         var record: PendingRequest
         var cookie: Cookie
         var csrfToken: String
+        /// The nonce the page's form carries in `data-tab` for the tab's `sessionStorage`.
+        var tabNonce: String
     }
 
     /// Cookie names: `__Host-mdr_<requestID>` (Secure, Path=/, no Domain), or `mdr_<requestID>` on
@@ -30,10 +33,11 @@ struct PendingRequests: Sendable {
         let id = context.randomID()
         let binding = Base64URL.encode(SecureRandom.bytes(count: 32))
         let csrf = Base64URL.encode(SecureRandom.bytes(count: 32))
+        let tab = TabBinding.newNonce()
         let now = context.now
         var record = PendingRequest(
             id: id, purpose: purpose, request: request, label: label, bindingHash: context.hasher.hash(binding).hash,
-            csrfHash: context.hasher.hash(csrf).hash, createdAt: now)
+            csrfHash: context.hasher.hash(csrf).hash, tabHash: context.hasher.hash(tab).hash, createdAt: now)
         let lifetime = context.configuration.lifetimes.pendingRequest
         guard
             let item = try await context.put(
@@ -42,7 +46,7 @@ struct PendingRequests: Sendable {
         record.version = item.version
         let cookie = Cookie(
             name: cookieName(id), value: binding, maxAge: lifetime, secure: !context.configuration.isLoopbackDemo)
-        return Created(record: record, cookie: cookie, csrfToken: csrf)
+        return Created(record: record, cookie: cookie, csrfToken: csrf, tabNonce: tab)
     }
 
     /// Checks a consent (or disconnect confirmation) POST: the request is pending, this browser
@@ -92,10 +96,17 @@ struct PendingRequests: Sendable {
         return record
     }
 
-    /// Apple's callback: finds the consented request this browser's cookies point to, checks the
-    /// consent window, and consumes it with one conditional delete (a racing second callback
-    /// loses). Returns the consumed request and the name of its cookie (to clear).
-    func consumeForCallback(_ request: Request) async throws(OAuthError) -> Consumed {
+    /// Whether the browser holds any binding cookie at all (the callback page is shown only then).
+    func hasBindingCookie(_ request: Request) -> Bool {
+        request.cookies.contains { $0.name.hasPrefix(cookiePrefix) }
+    }
+
+    /// Apple's callback, as the callback page POSTs it: finds the consented request this browser's
+    /// cookies point to, checks the consent window and that `tab` is the nonce of the tab that
+    /// pressed the button, and consumes it with one conditional delete (a racing second callback
+    /// loses). Nothing is consumed when the tab is not the one (the person can still finish there).
+    /// Returns the consumed request and the name of its cookie (to clear).
+    func consumeForCallback(_ request: Request, tab: String?) async throws(OAuthError) -> Consumed {
         let all = request.cookies.filter { $0.name.hasPrefix(cookiePrefix) }
         guard !all.isEmpty else {
             throw OAuthError(.bindingMissing, "This browser did not start the sign-in that Apple returned to.")
@@ -115,6 +126,10 @@ struct PendingRequests: Sendable {
             guard record.status == .consented, let consentedAt = record.consentedAt else { continue }
             guard context.now - consentedAt <= context.configuration.lifetimes.consentWindow else {
                 problem = .consentExpired
+                continue
+            }
+            guard let tab, !tab.isEmpty, let tabHash = record.tabHash, matches(tab, tabHash) else {
+                if problem != .bindingMismatch { problem = .wrongTab }
                 continue
             }
             if let current = chosen, (current.record.consentedAt ?? 0) >= consentedAt { continue }
@@ -138,6 +153,7 @@ struct PendingRequests: Sendable {
         switch code {
         case .bindingMismatch: OAuthError(code, "The sign-in cookie does not belong to this request.")
         case .consentExpired: OAuthError(code, "More than a few minutes passed since you pressed Continue.")
+        case .wrongTab: OAuthError(code, "This tab did not start the sign-in that Apple returned to.")
         default: OAuthError(.alreadyUsed, "This sign-in was already completed or has expired.")
         }
     }

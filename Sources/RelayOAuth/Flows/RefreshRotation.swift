@@ -11,6 +11,11 @@ import RelayStore
 ///   rotated) returns the same successor pair again, never a new branch;
 /// - anything else the grant ever issued revokes the whole grant.
 /// Two concurrent refreshes with the same token therefore both get the same pair.
+///
+/// The scope of a refresh is at most the presented refresh token's (never the grant's once a
+/// refresh narrowed it): a `scope` parameter may narrow it further, and none keeps it. RFC 6749 §6
+/// would allow going back to the grant's scope; SECURITY.md promises a narrowed connection stays
+/// narrowed.
 struct RefreshRotation: Sendable {
     let context: OAuthContext
     let grants: Grants
@@ -34,10 +39,13 @@ struct RefreshRotation: Sendable {
             if let resource, ResourceIndicator.canonical(resource) != grant.resource {
                 throw OAuthError(.invalidTarget, "resource does not match the grant.")
             }
-            var narrowed = grant.scope
+            // What the presented refresh token carries, within the grant.
+            let ceiling = record.scope.tokens.filter { grant.scope.tokens.contains($0) }
+            guard !ceiling.isEmpty else { throw invalid }
+            var narrowed = ScopeSet(text: ceiling.joined(separator: " "))
             if let scope, !scope.isEmpty {
                 guard let tokens = ScopeSet.parse(scope),
-                    let requested = ScopeSet.resolve(tokens, supported: grant.scope.tokens),
+                    let requested = ScopeSet.resolve(tokens, supported: ceiling),
                     !requested.tokens.isEmpty
                 else { throw OAuthError(.invalidScope, "A refresh may only narrow the granted scope.") }
                 narrowed = requested
@@ -55,6 +63,16 @@ struct RefreshRotation: Sendable {
                 grant.successor = issued.sealed(under: token, grantID: grant.id, hasher: context.hasher)
                 let update = ItemUpdate(set: grant.attributes)
                 if try await context.update(grantItem.key, update, condition: .versionEquals(grantItem.version)) != nil
+                {
+                    context.events(.refreshRotated(grantID: grant.id))
+                    return issued
+                }
+                // The update may have landed with only its answer lost (a store that reset or hung the
+                // connection, and the client's retry then failed the condition): the rotation is then
+                // the grant's, and discarding its tokens would leave the grant naming tokens that no
+                // longer exist (the person's next refresh refused).
+                if let after = try await context.get(grantItem.key), let landed = GrantRecord(item: after),
+                    landed.currentRefresh == issued.refreshHash
                 {
                     context.events(.refreshRotated(grantID: grant.id))
                     return issued

@@ -2,8 +2,8 @@ import RelayHTTP
 
 /// The Apple sign-in bridge. Apple's CloudKit sign-in returns to one fixed callback URL and
 /// cannot carry OAuth `state`, so the pending request is found through the browser's cookie, and
-/// accepted only if its button was pressed within the consent window; one conditional delete
-/// lets exactly one callback through. Then `users/caller` says who signed in, and either a grant
+/// accepted only from the tab that pressed its button (`TabBinding`) within the consent window;
+/// one conditional delete lets exactly one callback through. Then `users/caller` says who signed in, and either a grant
 /// and a code are made (purpose `authorize`), or every grant of that user is deleted (purpose
 /// `disconnect`), or a short connections-page session is opened for that user (purpose
 /// `connections`); the last two keep nothing from the sign-in but the user ID.
@@ -49,17 +49,18 @@ struct SignInBridge: Sendable {
         var cookieName: String
     }
 
-    /// Handles the callback. Throws only when no pending request could be consumed (no cookie,
-    /// foreign cookie, expired window, already used).
-    func complete(_ request: Request) async throws(OAuthError) -> Outcome {
-        let consumed = try await pending.consumeForCallback(request)
+    /// Handles the callback page's POST: `token` from the query Apple returned with, `tab` from the
+    /// tab's `sessionStorage`. Throws only when no pending request could be consumed (no cookie,
+    /// foreign cookie, another tab, expired window, already used).
+    func complete(_ request: Request, token: String?, tab: String?) async throws(OAuthError) -> Outcome {
+        let consumed = try await pending.consumeForCallback(request, tab: tab)
         return Outcome(
-            result: await finish(request, consumed.record), record: consumed.record, cookieName: consumed.cookieName)
+            result: await finish(token, consumed.record), record: consumed.record, cookieName: consumed.cookieName)
     }
 
-    private func finish(_ request: Request, _ record: PendingRequest) async -> Result<Completion, OAuthError> {
+    private func finish(_ token: String?, _ record: PendingRequest) async -> Result<Completion, OAuthError> {
         do throws(OAuthError) {
-            guard let token = Self.webAuthToken(in: request) else {
+            guard let token else {
                 throw OAuthError(.signInFailed, "Apple's sign-in did not return a session.")
             }
             let identity = try await identify(token)

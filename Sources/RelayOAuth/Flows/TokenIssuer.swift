@@ -57,7 +57,7 @@ struct TokenIssuer: Sendable {
     let grants: Grants
 
     /// Mints and stores an access token (and a refresh token unless `withRefresh` is false) for
-    /// `grant`. Lifetimes are clamped to the grant's end.
+    /// `grant`, both with `scope`. Lifetimes are clamped to the grant's end.
     func issue(
         grant: GrantRecord, secret: GrantSecret, scope: ScopeSet, withRefresh: Bool, generation: Int
     ) async throws(OAuthError) -> IssuedTokens {
@@ -81,7 +81,9 @@ struct TokenIssuer: Sendable {
         let refreshHash = context.hasher.hash(refreshToken)
         let refresh = TokenRecord(
             hash: refreshHash.hash, pepperVersion: refreshHash.version, grantID: grant.id, clientID: grant.clientID,
-            scope: grant.scope, resource: grant.resource,
+            // The refresh token carries the scope it was issued with, so a narrowed connection stays
+            // narrowed: the next refresh cannot ask for more (issue 37; SECURITY.md).
+            scope: scope, resource: grant.resource,
             bound: try context.bind(secret, to: refreshToken, grant: grant.context), generation: generation,
             issuedAt: now, expiresAt: min(now + lifetimes.refreshToken, grant.endsAt))
         try await grants.storeToken(refresh, kind: .refreshToken)

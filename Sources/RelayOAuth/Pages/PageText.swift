@@ -6,6 +6,15 @@ struct PageText: Sendable {
     var consentLead: String  // {client}
     var registeredBy: String
     var describedBy: String  // {host}
+    /// The consent page's identity lines (issue 41, `ClientIdentity`).
+    var verified: String
+    var verifiedAt: String  // {domain}
+    var unverified: String
+    var claimsName: String  // {name}
+    var noName: String
+    var selfRegisteredLead: String  // {host}
+    var onlyIfYouUse: String  // {host}
+    var continueAndReturn: String  // {host}
     var unverifiedName: String
     var returnsTo: String
     var canDo: String
@@ -38,6 +47,9 @@ struct PageText: Sendable {
     var disconnected: String  // {count}, more than one
     var disconnectedOne: String
     var nothingToDisconnect: String
+    /// Apple's callback page while it sends the sign-in on (`TabBinding`).
+    var finishingTitle: String
+    var needsScript: String
 
     static func of(_ locale: PageLocale) -> PageText { locale == .japanese ? japanese : english }
 
@@ -75,6 +87,16 @@ struct PageText: Sendable {
             )
         case (true, .bindingMissing), (true, .bindingMismatch):
             ("このブラウザで始めたサインインではありません", "「続ける」を押したのと同じブラウザでサインインを完了するか、AI アプリでもう一度やり直してください。")
+        case (false, .wrongTab):
+            (
+                "This tab didn't start this sign-in",
+                "Nothing was saved. Apple's sign-in came back in a tab or window other than the one where you pressed the button. If you started a sign-in, finish it in that tab; otherwise close this one."
+            )
+        case (true, .wrongTab):
+            (
+                "このタブで始めたサインインではありません",
+                "何も保存していません。Apple のサインインが、ボタンを押したのとは別のタブやウィンドウに戻ってきました。サインインを始めた場合はそのタブで完了してください。心当たりがなければ、このタブを閉じてください。"
+            )
         case (false, .signInFailed):
             ("Apple sign-in didn't finish", "Apple did not return a session. Start again from your AI app.")
         case (true, .signInFailed):
@@ -101,8 +123,17 @@ struct PageText: Sendable {
         locale: .english,
         consentTitle: "Connect to your MustDo to-dos",
         consentLead: "<strong>{client}</strong> wants to use your MustDo to-dos in iCloud.",
-        registeredBy: "This app registered itself automatically; its name is not verified.",
+        registeredBy: "It registered itself automatically: nobody has checked who runs it.",
         describedBy: "This app is identified by a document published at {host}.",
+        verified: "Verified",
+        verifiedAt: "Its identity is tied to {domain}.",
+        unverified: "Unverified app",
+        claimsName:
+            "It calls itself “{name}”, but anyone can register any name.",
+        noName: "It gave no name.",
+        selfRegisteredLead: "An app that returns to {host} wants to use your MustDo to-dos.",
+        onlyIfYouUse: "Continue only if you just started connecting from {host}.",
+        continueAndReturn: "Continue with Apple, then return to {host}",
         unverifiedName: "(unnamed app)",
         returnsTo: "After you sign in, you go back to",
         canDo: "It will be able to:",
@@ -135,14 +166,26 @@ struct PageText: Sendable {
         disconnectedTitle: "Disconnected",
         disconnected: "Removed {count} connections. The AI apps will need to connect again to use your to-dos.",
         disconnectedOne: "Removed 1 connection. The AI app will need to connect again to use your to-dos.",
-        nothingToDisconnect: "There were no connections for this Apple account.")
+        nothingToDisconnect: "There were no connections for this Apple account.",
+        finishingTitle: "Finishing the sign-in…",
+        needsScript:
+            "This page needs JavaScript to finish the sign-in in the tab where you started it. Turn JavaScript on for this site and start again."
+    )
 
     static let japanese = PageText(
         locale: .japanese,
         consentTitle: "MustDo の To-Do に接続",
         consentLead: "<strong>{client}</strong> が iCloud にある MustDo の To-Do を使おうとしています。",
-        registeredBy: "このアプリは自動で登録されました。名前は確認されていません。",
+        registeredBy: "このアプリは自動で登録されました。運営者は誰も確認していません。",
         describedBy: "このアプリは {host} で公開されている文書で識別されています。",
+        verified: "確認済み",
+        verifiedAt: "このアプリの身元は {domain} に結び付いています。",
+        unverified: "未確認のアプリ",
+        claimsName: "「{name}」と名乗っていますが、名前は誰でも自由に登録できます。",
+        noName: "名前はありません。",
+        selfRegisteredLead: "{host} に戻るアプリが、MustDo の To-Do を使おうとしています。",
+        onlyIfYouUse: "{host} から接続を始めたばかりの場合にだけ続けてください。",
+        continueAndReturn: "Apple で続ける（その後 {host} に戻ります）",
         unverifiedName: "（名前のないアプリ）",
         returnsTo: "サインイン後の戻り先",
         canDo: "できること:",
@@ -174,5 +217,7 @@ struct PageText: Sendable {
         disconnectedTitle: "接続を解除しました",
         disconnected: "{count} 件の接続を解除しました。To-Do を使うには、AI アプリでもう一度接続してください。",
         disconnectedOne: "1 件の接続を解除しました。To-Do を使うには、AI アプリでもう一度接続してください。",
-        nothingToDisconnect: "この Apple アカウントの接続はありませんでした。")
+        nothingToDisconnect: "この Apple アカウントの接続はありませんでした。",
+        finishingTitle: "サインインを完了しています…",
+        needsScript: "サインインを始めたタブで完了するために、このページでは JavaScript が必要です。このサイトで JavaScript をオンにして、もう一度やり直してください。")
 }

@@ -9,13 +9,13 @@ extension Pages {
     private var sessionMinutes: String { String(max(1, configuration.lifetimes.connectionsSession / 60)) }
 
     /// Before Apple confirms: nothing about any connection, only the form that goes to Apple.
-    func connectionsConfirm(requestID: String, csrf: String, locale: PageLocale) -> Response {
+    func connectionsConfirm(requestID: String, csrf: String, tab: String, locale: PageLocale) -> Response {
         let text = ConnectionsText.of(locale)
         let body = """
             <h1>\(HTML.escape(text.title))</h1>
             <p>\(HTML.escape(text.lead))</p>
             <p>\(HTML.escape(text.how.replacingOccurrences(of: "{minutes}", with: sessionMinutes)))</p>
-            <form method=post action="\(HTML.escape(paths.connections))">
+            <form method=post action="\(HTML.escape(paths.connections))" data-tab="\(HTML.escape(tab))">
             <input type=hidden name=request value="\(HTML.escape(requestID))">
             <input type=hidden name=csrf value="\(HTML.escape(csrf))">
             <button class=primary>\(HTML.escape(PageText.of(locale).confirmWithApple))</button>
@@ -23,7 +23,8 @@ extension Pages {
             <p class=muted><a href="\(HTML.escape(paths.disconnect))">\(HTML.escape(text.disconnectInstead))</a></p>
             """
         return PageLayout.render(
-            title: text.title, body: body, locale: locale, formTargets: configuration.signInOrigins)
+            title: text.title, body: body, locale: locale, formTargets: configuration.signInOrigins,
+            script: TabBinding.keepScript, isolated: true)
     }
 
     /// The person's connections, newest first. `ended` is what the last form ended (shown once).

@@ -2,25 +2,57 @@ import Foundation
 import RelayHTTP
 
 /// The server-rendered pages: consent, errors, disconnect (and, in `Pages+Connections.swift`, the
-/// connections page). Every value that came from a client or a request is escaped; no page has
-/// JavaScript.
+/// connections page). Every value that came from a client or a request is escaped; the only
+/// JavaScript is `TabBinding`'s, on the pages that start or finish an Apple sign-in.
 struct Pages: Sendable {
     let configuration: OAuthConfiguration
     let paths: EndpointPaths
 
     /// The consent page for a validated request. When the app asks to read and more, the person
-    /// chooses between that and reading only (a radio group, no script; `ScopeChoice`).
+    /// chooses between that and reading only (a radio group, no script; `ScopeChoice`). "Continue
+    /// with Apple" comes right after the choice, so a phone shows it without scrolling (issue 37,
+    /// from issue 39); what to tick on Apple's page follows it, what is stored comes last.
     func consent(
-        _ request: AuthorizationRequest, client: RegisteredClient, requestID: String, csrf: String, locale: PageLocale
+        _ request: AuthorizationRequest, client: RegisteredClient, requestID: String, csrf: String, tab: String,
+        locale: PageLocale
     ) -> Response {
         let text = PageText.of(locale)
-        let name = Self.clientName(client.name, text: text)
-        var origin = text.registeredBy
-        if client.source == .metadataDocument, case .success(let uri) = ParsedURI.parse(client.id) {
-            origin = text.describedBy.replacingOccurrences(
-                of: "{host}", with: "<span class=host>\(HTML.escape(uri.host))</span>")
-        }
+        let identity = ClientIdentity.of(
+            client, redirectURI: request.redirectURI, allowlist: configuration.redirectAllowlist)
         let host = ConnectionLabel.host(of: request.redirectURI)
+        let hostHTML = "<span class=host>\(HTML.escape(host))</span>"
+        // Who is asking. A verified name comes with its domain; a self-registered client leads
+        // with where the person will be sent, and its claimed name only as a claim (issue 41).
+        let who: String
+        let button: String
+        // A self-registered client's warning names its host in place of the generic one.
+        var onlyIf = HTML.escape(text.onlyIfYouStarted)
+        switch identity {
+        case .verified(let verifiedName, let domain, let voucher):
+            let name = Self.clientName(verifiedName, text: text)
+            let domainHTML = "<span class=host>\(HTML.escape(domain))</span>"
+            let tie = (voucher == .document ? text.describedBy : text.verifiedAt)
+                .replacingOccurrences(of: voucher == .document ? "{host}" : "{domain}", with: domainHTML)
+            who = """
+                <p>\(text.consentLead.replacingOccurrences(of: "{client}", with: name))</p>
+                <div class=card><p><span class=verified>\(HTML.escape(text.verified))</span> \(tie)</p>
+                <p>\(HTML.escape(text.returnsTo)): \(hostHTML)</p></div>
+                """
+            button = HTML.escape(text.continueWithApple)
+        case .selfRegistered(_, let claimed):
+            // A name with hidden characters is shown as the unnamed-app text (`clientName`).
+            let claim =
+                claimed.map {
+                    text.claimsName.replacingOccurrences(of: "{name}", with: Self.clientName($0, text: text))
+                } ?? HTML.escape(text.noName)
+            who = """
+                <p class=lead>\(text.selfRegisteredLead.replacingOccurrences(of: "{host}", with: hostHTML))</p>
+                <div class="card warning"><p><span class=unverified>\(HTML.escape(text.unverified))</span> \
+                \(claim)</p></div>
+                """
+            button = text.continueAndReturn.replacingOccurrences(of: "{host}", with: hostHTML)
+            onlyIf = text.onlyIfYouUse.replacingOccurrences(of: "{host}", with: hostHTML)
+        }
         let choices = ScopeChoice.choices(for: request.scope)
         var access: String
         if choices.count > 1 {
@@ -43,23 +75,22 @@ struct Pages: Sendable {
         }
         let body = """
             <h1>\(HTML.escape(text.consentTitle))</h1>
-            <p>\(text.consentLead.replacingOccurrences(of: "{client}", with: name))</p>
-            <div class=card><p class=muted>\(origin)</p>
-            <p>\(HTML.escape(text.returnsTo)): <span class=host>\(HTML.escape(host))</span></p></div>
-            <form method=post action="\(HTML.escape(paths.consent))">
+            \(who)
+            <form method=post action="\(HTML.escape(paths.consent))" data-tab="\(HTML.escape(tab))">
             <input type=hidden name=request value="\(HTML.escape(requestID))">
             <input type=hidden name=csrf value="\(HTML.escape(csrf))">
             \(access)
-            <p class=muted>\(HTML.escape(text.storedNote))</p>
+            <p><strong>\(onlyIf)</strong></p>
+            <button class=primary name=action value=continue>\(button)</button>
             <p id=keep-signed-in>\(HTML.escape(text.keepSignedIn))</p>
-            <p><strong>\(HTML.escape(text.onlyIfYouStarted))</strong></p>
-            <button class=primary name=action value=continue>\(HTML.escape(text.continueWithApple))</button>
             <button class=secondary name=action value=cancel>\(HTML.escape(text.cancel))</button>
             </form>
+            <p class=muted>\(HTML.escape(text.storedNote))</p>
             <p class=muted><a href="\(HTML.escape(paths.connections))">\(HTML.escape(text.seeConnections))</a></p>
             """
         let targets = configuration.signInOrigins + [PageLayout.source(of: request.redirectURI)].compactMap { $0 }
-        return PageLayout.render(title: text.consentTitle, body: body, locale: locale, formTargets: targets)
+        return PageLayout.render(
+            title: text.consentTitle, body: body, locale: locale, formTargets: targets, script: TabBinding.keepScript)
     }
 
     /// A client's name as a page shows it: escaped, isolated (`<bdi>`, so right-to-left text in it
@@ -96,7 +127,8 @@ struct Pages: Sendable {
         let text = PageText.of(locale)
         let (title, explanation) = text.problem(error.code)
         var body = "<h1>\(HTML.escape(title))</h1><p>\(HTML.escape(explanation))</p>"
-        if let detail = error.detail { body += "<p class=muted>\(HTML.escape(detail))</p>" }
+        // The detail is written in English only: a Japanese page says everything in its own words.
+        if let detail = error.detail, locale == .english { body += "<p class=muted>\(HTML.escape(detail))</p>" }
         if let back {
             body += "<a class=\"button secondary\" href=\"\(HTML.escape(back))\">\(HTML.escape(text.backToApp))</a>"
         }
@@ -106,7 +138,7 @@ struct Pages: Sendable {
     }
 
     /// The disconnect page: what is stored, and the confirmation form.
-    func disconnect(requestID: String, csrf: String, locale: PageLocale) -> Response {
+    func disconnect(requestID: String, csrf: String, tab: String, locale: PageLocale) -> Response {
         let text = PageText.of(locale)
         let stored = text.disconnectStored.map { "<li>\(HTML.escape($0))</li>" }.joined()
         let body = """
@@ -114,7 +146,7 @@ struct Pages: Sendable {
             <p>\(HTML.escape(text.disconnectLead))</p>
             <div class=card><ul>\(stored)</ul></div>
             <p>\(HTML.escape(text.disconnectHow))</p>
-            <form method=post action="\(HTML.escape(paths.disconnect))">
+            <form method=post action="\(HTML.escape(paths.disconnect))" data-tab="\(HTML.escape(tab))">
             <input type=hidden name=request value="\(HTML.escape(requestID))">
             <input type=hidden name=csrf value="\(HTML.escape(csrf))">
             <button class=primary>\(HTML.escape(text.confirmWithApple))</button>
@@ -122,7 +154,21 @@ struct Pages: Sendable {
             <p class=muted><a href="\(HTML.escape(paths.connections))">\(HTML.escape(text.seeConnections))</a></p>
             """
         return PageLayout.render(
-            title: text.disconnectTitle, body: body, locale: locale, formTargets: configuration.signInOrigins)
+            title: text.disconnectTitle, body: body, locale: locale, formTargets: configuration.signInOrigins,
+            script: TabBinding.keepScript, isolated: true)
+    }
+
+    /// What Apple's callback URL shows: a moment's "finishing" while `TabBinding.finishScript`
+    /// takes the token out of the address bar and POSTs it with this tab's nonce. Nothing is
+    /// stored until that POST.
+    func callbackBridge(locale: PageLocale) -> Response {
+        let text = PageText.of(locale)
+        let body = """
+            <h1>\(HTML.escape(text.finishingTitle))</h1>
+            \(TabBinding.finishForm(action: paths.callback, noScript: text.needsScript))
+            """
+        return PageLayout.render(
+            title: text.finishingTitle, body: body, locale: locale, formTargets: nil, script: TabBinding.finishScript)
     }
 
     /// After a confirmed disconnect.

@@ -91,13 +91,18 @@ enum AuthorizePolicy {
                 state: state, codeChallenge: challenge, resource: canonical, scope: scope))
     }
 
-    /// Empty or absent scope is the client's default (its registered scopes, else all).
+    /// Empty or absent scope is the client's default (its registered scopes, else all). Scopes
+    /// this server does not offer at all (`openid`, `profile`, `email`, `mcp`, `offline_access`…)
+    /// are dropped, as registration drops them: RFC 6749 §3.3 lets the server ignore part of the
+    /// requested scope, and the token response's `scope` says what was granted. A scope the
+    /// server offers but this client did not register is still `invalid_scope`; so is a
+    /// malformed scope string.
     static func resolveScope(_ text: String?, client: RegisteredClient, configuration: OAuthConfiguration) -> ScopeSet?
     {
         let allowed = client.scope?.tokens ?? configuration.scopes
         guard let requested = ScopeSet.parse(text ?? "") else { return nil }
-        let effective = requested.filter { $0 != "offline_access" }.isEmpty ? allowed : requested
-        return ScopeSet.resolve(effective, supported: allowed)
+        let offered = requested.filter(configuration.scopes.contains)
+        return ScopeSet.resolve(offered.isEmpty ? allowed : offered, supported: allowed)
     }
 }
 

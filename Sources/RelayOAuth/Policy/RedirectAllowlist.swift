@@ -1,37 +1,31 @@
-/// The redirect URIs a client may register (DCR) or publish (metadata document): a list of
-/// patterns, because the relay is a connector for known AI clients, not an open authorization
-/// server. A registered URI must still be matched exactly at `/authorize` (`RedirectMatching`).
+/// The listed redirect URIs: known platforms' callbacks (verified on the consent page), the
+/// operator's additions, and loopback. In `RegistrationMode.allowlist` they are the only redirect
+/// URIs a client may register (DCR) or publish (metadata document); in `.open` other safe ones are
+/// accepted too, as self-registered. A registered URI must still be matched exactly at
+/// `/authorize` (`RedirectURIPolicy.match`).
 ///
 /// Pattern syntax: `scheme://host[:port|:*]/path`, compared case-sensitively and byte for byte.
 /// In the path, `*` stands for exactly one non-empty segment and a final `**` for any rest of the
 /// path, query included; without `**` a URI with a query does not match. `:*` allows any port or
 /// none.
 package struct RedirectAllowlist: Sendable, Equatable {
-    /// The defaults: the exact callbacks of the clients in `docs/clients.md`, and loopback on any
-    /// port and path (Claude Code, Cursor's desktop app, VS Code desktop, the MCP Inspector,
-    /// mcp-remote, both SDKs, RFC 8252 native apps). Each entry names the source that shows a
-    /// real client sending it.
-    package static let defaultPatterns = [
-        // claude.ai, Claude Desktop and mobile (one connector backend): claude.com's connector
-        // authentication guide; their metadata document lists the claude.ai one.
-        "https://claude.ai/api/mcp/auth_callback",
-        "https://claude.com/api/mcp/auth_callback",
-        // The Claude desktop app's code tab: anthropics/claude-code#93671, RevenueCat/ai-toolkit#58.
-        "claude://claude.ai/mcp-auth-callback/sdk",
-        // ChatGPT, legacy and per-app callbacks: developers.openai.com/plugins/build/auth.
-        "https://chatgpt.com/connector_platform_oauth_redirect",
-        "https://chatgpt.com/connector/oauth/*",
-        // Cursor's app (older releases) and its web and cloud agents: cursor.com/docs/context/mcp.
-        "cursor://anysphere.cursor-mcp/oauth/callback",
-        "https://www.cursor.com/agents/mcp/oauth/callback",
-        // VS Code over Remote-SSH/WSL/containers/Codespaces and vscode.dev (stable and Insiders):
-        // microsoft/vscode src/vs/base/common/oauth.ts `fetchDynamicRegistration`.
-        "https://vscode.dev/redirect",
-        "https://insiders.vscode.dev/redirect",
-        "http://localhost:*/**",
-        "http://127.0.0.1:*/**",
-        "http://[::1]:*/**",
-    ]
+    /// The defaults: the known platforms' callbacks (`KnownPlatform.defaults`, each with its
+    /// source), and loopback on any port and path (Claude Code, Cursor's desktop app, VS Code
+    /// desktop, the MCP Inspector, mcp-remote, both SDKs, RFC 8252 native apps).
+    package static let defaultPatterns = KnownPlatform.defaults.map(\.pattern) + loopbackPatterns
+
+    /// Loopback `http` on any port and path (RFC 8252 §7.3).
+    package static let loopbackPatterns = ["http://localhost:*/**", "http://127.0.0.1:*/**", "http://[::1]:*/**"]
+
+    /// What a URI on the list is.
+    package enum Entry: Sendable, Equatable {
+        /// A known platform's callback (`KnownPlatform`), with the platform's name.
+        case platform(String)
+        /// An entry the operator added.
+        case operatorEntry
+        /// Loopback: an app on the person's own device.
+        case loopback
+    }
 
     /// One parsed pattern.
     struct Pattern: Sendable, Equatable {
@@ -50,11 +44,14 @@ package struct RedirectAllowlist: Sendable, Equatable {
     }
 
     let patterns: [Pattern]
+    /// What each pattern is, in the same order.
+    let entries: [Entry]
 
     /// The patterns as written, for display and configuration checks.
     package let texts: [String]
 
-    /// An allowlist; nil when a pattern is malformed (the configuration check names it).
+    /// An allowlist of exactly `texts` (tests; names them as known platforms only when they are
+    /// the defaults); nil when a pattern is malformed (the configuration check names it).
     package init?(_ texts: [String] = RedirectAllowlist.defaultPatterns) {
         var patterns: [Pattern] = []
         for text in texts {
@@ -63,11 +60,26 @@ package struct RedirectAllowlist: Sendable, Equatable {
         }
         self.patterns = patterns
         self.texts = texts
+        self.entries = texts.map { text in
+            if Self.loopbackPatterns.contains(text) { return .loopback }
+            return KnownPlatform.defaults.first { $0.pattern == text }.map { .platform($0.name) } ?? .operatorEntry
+        }
+    }
+
+    /// The defaults with the operator's `extra` patterns added after them (never replacing them);
+    /// nil when one is malformed.
+    package init?(adding extra: [String]) {
+        self.init(Self.defaultPatterns + extra.filter { !Self.defaultPatterns.contains($0) })
     }
 
     /// Whether a parsed URI matches some pattern.
     func allows(_ uri: ParsedURI) -> Bool {
         patterns.contains { Self.matches($0, uri) }
+    }
+
+    /// What the first pattern a URI matches is, or nil when it matches none.
+    func entry(for uri: ParsedURI) -> Entry? {
+        patterns.firstIndex { Self.matches($0, uri) }.map { entries[$0] }
     }
 
     /// The first pattern that does not parse, for configuration messages.

@@ -2,9 +2,10 @@
 struct RedirectURIPolicy: Sendable {
     /// The verdict on one URI a client wants to register.
     enum Verdict: Equatable {
-        /// Safe and on the allowlist.
+        /// Safe, and on the allowlist or (in the open mode) a kind of redirect anyone may register.
         case allowed
-        /// Well formed and safe, but no allowlist pattern matches it: left out of the registration.
+        /// Well formed and safe, but no allowlist pattern matches it in the allowlist mode: left
+        /// out of the registration.
         case outsideAllowlist
         /// Unsafe or malformed: the whole registration is refused.
         case refused(String)
@@ -13,9 +14,11 @@ struct RedirectURIPolicy: Sendable {
     let allowlist: RedirectAllowlist
     /// The most redirect URIs one client may register.
     let maximumCount: Int
+    /// Whether safe redirects off the list are accepted (as self-registered).
+    var mode: RegistrationMode = .allowlist
 
     /// Judges one URI: dangerous schemes, fragments, userinfo, dot segments and control characters
-    /// are refused, so is plain `http` to anything but loopback (OAuth 2.1 §2.3.1).
+    /// are refused, so is plain `http` to anything but loopback (OAuth 2.1 §2.3.1), in both modes.
     func verdict(_ uri: String) -> Verdict {
         switch ParsedURI.parse(uri) {
         case .failure(let problem):
@@ -24,7 +27,10 @@ struct RedirectURIPolicy: Sendable {
             if parsed.scheme.lowercased() == "http", !parsed.isLoopback {
                 return .refused("http redirect URIs are allowed only for loopback addresses")
             }
-            return allowlist.allows(parsed) ? .allowed : .outsideAllowlist
+            if allowlist.allows(parsed) { return .allowed }
+            // The open mode: any https, or a private-use scheme (RFC 8252 §7.1); loopback http is
+            // on the list already, other http was refused above, dangerous schemes by `ParsedURI`.
+            return mode == .open ? .allowed : .outsideAllowlist
         }
     }
 

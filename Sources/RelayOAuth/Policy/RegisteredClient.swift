@@ -35,6 +35,9 @@ struct RegisteredClient: Sendable, Equatable {
     var issuedAt: Int
     /// For a DCR client: the record it was loaded from (`ClientRegistry`).
     var stored: StoredClient? = nil
+    /// Added by the operator (`mustdo-relayctl clients add`): never expires, and the consent page
+    /// shows it as verified (the operator vouches for it).
+    var preRegistered = false
 
     /// Whether this client may use the refresh-token grant.
     var mayRefresh: Bool { grantTypes.contains("refresh_token") }

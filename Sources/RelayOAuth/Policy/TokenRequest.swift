@@ -1,5 +1,7 @@
 import Foundation
+import RelayCrypto
 import RelayHTTP
+import RelayJSON
 
 /// A `/token` request, parsed but not yet checked against anything stored.
 enum TokenRequest: Sendable, Equatable {
@@ -78,13 +80,31 @@ struct PresentedCredentials: Sendable, Equatable {
             }
             return .success(PresentedCredentials(clientID: clientID, secret: secret, method: .basic))
         }
-        guard let clientID = form["client_id"], !clientID.isEmpty else {
+        guard let clientID = form["client_id"] ?? assertedClientID(form), !clientID.isEmpty else {
             return .failure(invalidClient("client_id is required."))
         }
         if let secret = form["client_secret"] {
             return .success(PresentedCredentials(clientID: clientID, secret: secret, method: .post))
         }
         return .success(PresentedCredentials(clientID: clientID, secret: nil, method: .none))
+    }
+
+    /// The client a JWT client assertion names when the request has no `client_id`: RFC 7523
+    /// §3 makes `client_id` optional beside an assertion, whose `iss` and `sub` must both be the
+    /// client ID (ChatGPT's metadata document prefers `private_key_jwt`). The relay treats
+    /// document clients as public (`none`) and does not verify the signature, exactly as when
+    /// the same request also names `client_id`: the assertion only says which client is asking.
+    /// nil unless it is a jwt-bearer assertion whose payload names one client.
+    static func assertedClientID(_ form: FormParameters) -> String? {
+        guard form["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            let assertion = form["client_assertion"], form.values("client_assertion").count == 1
+        else { return nil }
+        let parts = assertion.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[1].utf8.count <= 8192, let payload = Base64URL.decode(String(parts[1])),
+            let claims = (try? JSONValue(parsing: payload))?.objectValue,
+            let issuer = claims.string("iss"), let subject = claims.string("sub"), issuer == subject
+        else { return nil }
+        return issuer
     }
 
     /// nil when the header is not Basic; `.some(nil)` when it is Basic but malformed.

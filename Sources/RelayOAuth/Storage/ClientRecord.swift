@@ -29,7 +29,8 @@ extension RegisteredClient {
             secretHash: secretHash, secretPepperVersion: attributes.int("pv"), issuedAt: issuedAt,
             stored: StoredClient(
                 recordID: recordID, derivedSecret: derived, createdWindow: attributes.int("cw"),
-                used: attributes.int("used") != nil, version: item.version, expiresAt: item.expiresAt))
+                used: attributes.int("used") != nil, version: item.version, expiresAt: item.expiresAt),
+            preRegistered: attributes["admin"]?.boolValue == true)
     }
 
     var attributes: JSONObject {
@@ -42,6 +43,7 @@ extension RegisteredClient {
         attributes.set("secret", secretHash.map(JSONValue.bytes))
         attributes.set("pv", secretPepperVersion.map(JSONValue.int))
         if stored?.derivedSecret == true { attributes["derived"] = true }
+        if preRegistered { attributes["admin"] = true }
         attributes.set("cw", stored?.createdWindow.map(JSONValue.int))
         return attributes
     }

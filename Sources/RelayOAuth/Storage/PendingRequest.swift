@@ -31,6 +31,9 @@ struct PendingRequest: Sendable, Equatable {
     var bindingHash: String
     /// HMAC of the CSRF token; removed when used.
     var csrfHash: String?
+    /// HMAC of the tab nonce the starting page keeps in `sessionStorage` (`TabBinding`); nil only
+    /// in a request stored before it existed, whose callback is refused.
+    var tabHash: String?
     var createdAt: Int
     var consentedAt: Int?
     /// The store version, for the conditional writes.
@@ -38,7 +41,7 @@ struct PendingRequest: Sendable, Equatable {
 
     init(
         id: String, purpose: Purpose, request: AuthorizationRequest?, label: ConnectionLabel? = nil,
-        bindingHash: String, csrfHash: String, createdAt: Int
+        bindingHash: String, csrfHash: String, tabHash: String? = nil, createdAt: Int
     ) {
         self.id = id
         self.purpose = purpose
@@ -47,6 +50,7 @@ struct PendingRequest: Sendable, Equatable {
         self.label = label
         self.bindingHash = bindingHash
         self.csrfHash = csrfHash
+        self.tabHash = tabHash
         self.createdAt = createdAt
         self.consentedAt = nil
         self.version = 0
@@ -63,6 +67,7 @@ struct PendingRequest: Sendable, Equatable {
         self.status = status
         bindingHash = binding
         csrfHash = a.string("csrf")
+        tabHash = a.string("tab")
         createdAt = created
         consentedAt = a.int("consented")
         version = item.version
@@ -86,6 +91,7 @@ struct PendingRequest: Sendable, Equatable {
             "created": .int(createdAt),
         ]
         a.set("csrf", csrfHash.map(JSONValue.string))
+        a.set("tab", tabHash.map(JSONValue.string))
         a.set("consented", consentedAt.map(JSONValue.int))
         if let request {
             a["client"] = .string(request.clientID)

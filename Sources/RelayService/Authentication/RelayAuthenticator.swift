@@ -14,6 +14,8 @@ struct GrantPrincipal: TodoPrincipal {
     /// The scopes the endpoint checks before every tool call: read from the token and grant records
     /// the bearer validation already loaded (or the cache holds), so the check costs no store read.
     var scopes: [String] { grant.scopes }
+    /// The person (HMAC of their Apple user record name): their `list_todos` cursors are theirs only.
+    var cursorOwner: String { grant.userID }
 }
 
 /// The MCP endpoint's authenticator: OAuth bearer validation (header only, audience, expiry,
@@ -31,6 +33,8 @@ struct RelayAuthenticator: MCPAuthenticator {
     /// Tool calls per grant and minute (`RELAY_MCP_TOOL_CALLS_PER_MINUTE`); nil: no limit.
     var toolCalls: RateLimiter? = nil
     var clock: any WallClock = SystemClock()
+    /// How long a refused stored CloudKit token waits before its grant ends (`SessionEndGrace`).
+    var endGrace = SessionEndGrace(seconds: 0)
 
     func authenticateImmediately(_ request: Request) -> MCPAuthentication<GrantPrincipal>? {
         // A token found in the cache passed the precheck (format and checksum) when it was validated
@@ -107,6 +111,6 @@ struct RelayAuthenticator: MCPAuthenticator {
             grant: grant,
             session: GrantSession(
                 grant: grant, token: token, oauth: oauth, vault: vault, serializer: serializer, states: states,
-                observer: observer, credentials: credentials))
+                observer: observer, credentials: credentials, endGrace: endGrace))
     }
 }

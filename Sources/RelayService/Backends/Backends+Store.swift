@@ -29,6 +29,7 @@ extension Backends {
                     )
                 }
             }
+            if !forAdmin, let problem = SQLiteServeLock.acquire(for: path) { throw Failure(description: problem) }
             var settings = SQLiteStore.Configuration(path: path)
             if forAdmin {
                 settings.readerCount = 1

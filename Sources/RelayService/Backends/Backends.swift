@@ -77,7 +77,7 @@ package struct Backends: Sendable {
                 configuration: HTTPClientConfiguration(
                     connectTimeout: .milliseconds(Int(configuration.cloudKit.connectTimeoutSeconds * 1000)),
                     timeout: .milliseconds(Int(configuration.cloudKit.timeoutSeconds * 1000)),
-                    caFile: configuration.cloudKit.caFile, directClient: configuration.cloudKit.directHTTPClient))
+                    caFile: configuration.cloudKit.caFile))
         } catch {
             throw Failure(description: "cannot start the HTTP client: \(error) (check RELAY_CLOUDKIT_CA_FILE)")
         }

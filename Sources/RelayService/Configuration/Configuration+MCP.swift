@@ -14,7 +14,11 @@ extension Configuration {
             serverInfo: MCPServerInfo(name: "mustdo-relay", title: "MustDo Relay", version: RelayCommand.version),
             instructions: Self.instructions,
             allowedHosts: hosts,
-            allowedOrigins: allowedOrigins,
+            // The server's own origin is always allowed (issue 41): a page the relay itself served
+            // is not a cross-site caller, and the official MCP conformance suite's DNS-rebinding
+            // scenario expects Host and Origin both equal to the server's to pass. A rebinding page
+            // sends its own name as both, and the Host check refuses that name first (421).
+            allowedOrigins: allowedOrigins.contains(issuer) ? allowedOrigins : allowedOrigins + [issuer],
             onToolCall: { record in
                 let seconds = record.duration.seconds
                 metrics.increment("relay_mcp_tool_calls_total", record.tool, record.outcome)

@@ -14,10 +14,22 @@ extension Configuration {
                         message:
                             "invalid pattern \"\(invalid)\": write scheme://host[:port or :*]/path, with * for one path segment and a final ** for any rest (empty keeps the defaults)"
                     ))
-            } else if let allowlist = RedirectAllowlist(patterns) {
+            } else if let allowlist = RedirectAllowlist(adding: patterns) {
                 result.redirectAllowlist = allowlist
             }
+            if oauth.registrationMode == nil, RedirectAllowlist.invalidPattern(in: patterns) == nil {
+                // Before issue 41 this list replaced the defaults and was the only way in; now it
+                // adds to them and other safe redirects are accepted too. An operator who set it
+                // says which of the two they mean, rather than being loosened silently.
+                problems.append(
+                    Problem(
+                        setting: "RELAY_OAUTH_REGISTRATION",
+                        message:
+                            "RELAY_OAUTH_REDIRECT_ALLOWLIST now adds to the built-in list; set RELAY_OAUTH_REGISTRATION=allowlist to accept only listed redirect URIs (as before), or =open to also accept any https, loopback or private-use redirect as self-registered"
+                    ))
+            }
         }
+        result.registrationMode = oauth.registrationMode ?? .open
         result.lifetimes.accessToken = oauth.accessTokenTTL
         result.lifetimes.refreshToken = oauth.refreshTokenTTL
         result.lifetimes.grant = oauth.grantLifetime

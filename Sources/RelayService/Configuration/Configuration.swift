@@ -1,6 +1,7 @@
 import Foundation
 import RelayCloudKit
 import RelayHTTP
+import RelayOAuth
 
 /// Every setting of the relay, read from `RELAY_*` variables (env file first, then the process
 /// environment, which wins). `config/relay.env.example` documents each one with its default.
@@ -51,6 +52,10 @@ package struct Configuration: Sendable {
     package var toolCallsPerMinute = 300
     /// The `AWS_*` variables (file, then environment): the AWS credential chain reads them.
     package var awsVariables: [String: String] = [:]
+    /// `RELAY_HTTP_CLIENT` was set. It chose between libcurl and the relay's own client until
+    /// libcurl became the one upstream client; an env file that still sets it starts as before,
+    /// with a warning at start-up (`config.relay_http_client_ignored`) instead of the refusal an unknown name gets.
+    package var retiredHTTPClientSettingSet = false
 
     /// Defaults (not a usable service: `issuer` and the CloudKit container must be set).
     package init() {}
@@ -237,6 +242,11 @@ package struct Configuration: Sendable {
         let isDynamoDB: Bool = if case .dynamoDB = store { true } else { false }
         grantsGaugeInterval = reader.integer(
             "RELAY_METRICS_GRANTS_INTERVAL", default: isDynamoDB ? 0 : 60, range: 0...86_400)
+        // Instances sharing a table may hold a newer CloudKit token than the store (an outage, a
+        // partition): a refused stored token ends its grant only after this grace. One SQLite file
+        // has one process (`SQLiteStore`'s lock), which holds every token itself: no grace needed.
+        cloudKit.sessionEndGraceSeconds = reader.integer(
+            "RELAY_CLOUDKIT_SESSION_END_GRACE", default: isDynamoDB ? 30 : 0, range: 0...3600)
     }
 
     private mutating func readCloudKit(_ reader: inout SettingsReader) {
@@ -251,8 +261,7 @@ package struct Configuration: Sendable {
         cloudKit.caFile = reader.raw("RELAY_CLOUDKIT_CA_FILE")
         cloudKit.connectTimeoutSeconds = reader.duration("RELAY_CLOUDKIT_CONNECT_TIMEOUT", default: .seconds(5)).seconds
         cloudKit.timeoutSeconds = reader.duration("RELAY_CLOUDKIT_TIMEOUT", default: .seconds(15)).seconds
-        cloudKit.directHTTPClient = reader.choice(
-            "RELAY_HTTP_CLIENT", default: true, choices: ["curl": false, "direct": true])
+        retiredHTTPClientSettingSet = reader.raw("RELAY_HTTP_CLIENT") != nil
     }
 
     /// The OAuth settings; every default comes from `OAuthSettings()` (and through it from RelayOAuth).
@@ -260,6 +269,11 @@ package struct Configuration: Sendable {
         let defaults = OAuthSettings()
         let list = reader.list("RELAY_OAUTH_REDIRECT_ALLOWLIST")
         oauth.redirectAllowlist = list.isEmpty ? nil : list
+        if reader.raw("RELAY_OAUTH_REGISTRATION").map({ !$0.isEmpty }) == true {
+            oauth.registrationMode = reader.choice(
+                "RELAY_OAUTH_REGISTRATION", default: RegistrationMode.open,
+                choices: ["open": RegistrationMode.open, "allowlist": .allowlist])
+        }
         oauth.accessTokenTTL = reader.integer(
             "RELAY_OAUTH_ACCESS_TOKEN_TTL", default: defaults.accessTokenTTL, range: 60...86400)
         oauth.refreshTokenTTL = reader.integer(

@@ -106,7 +106,7 @@ package enum ConfigurationCheck {
     ).encryptionContext
 
     /// Makes a data key and opens it again, as sealing and unsealing a grant will.
-    private static func roundTrip(_ keyService: any KeyService) async -> String? {
+    static func roundTrip(_ keyService: any KeyService) async -> String? {
         let context = probeContext
         do {
             let key = try await keyService.generateDataKey(context: context)

@@ -11,9 +11,12 @@ package struct OAuthSettings: Sendable, Equatable {
     /// RelayOAuth's defaults, the one place they are written.
     private static let server = OAuthConfiguration(issuer: "")
 
-    /// `RELAY_OAUTH_REDIRECT_ALLOWLIST`: comma-separated redirect URI patterns that replace the
-    /// defaults (the claude.ai, claude.com, ChatGPT and Cursor callbacks, and loopback).
+    /// `RELAY_OAUTH_REDIRECT_ALLOWLIST`: comma-separated redirect URI patterns added to the known
+    /// platforms' callbacks and loopback (`KnownPlatform.defaults`); never replacing them.
     package var redirectAllowlist: [String]?
+    /// `RELAY_OAUTH_REGISTRATION`: `open` (default; safe redirects off the list are accepted as
+    /// self-registered) or `allowlist` (only listed redirects). Nil when not set.
+    package var registrationMode: RegistrationMode?
     /// `RELAY_OAUTH_ACCESS_TOKEN_TTL` seconds (default 3600).
     package var accessTokenTTL = server.lifetimes.accessToken
     /// `RELAY_OAUTH_REFRESH_TOKEN_TTL` seconds (default 30 days, sliding).

@@ -57,10 +57,9 @@ package struct CloudKitSettings: Sendable, Equatable {
     package var connectTimeoutSeconds = 5.0
     /// `RELAY_CLOUDKIT_TIMEOUT` seconds for one call.
     package var timeoutSeconds = 15.0
-    /// `RELAY_HTTP_CLIENT`: `direct` (the default) sends the configured `http` and `https` upstream
-    /// calls (CloudKit, AWS, an emulator) through the relay's own client (`HTTPClientConfiguration.
-    /// directClient`); `curl` keeps libcurl for everything, as before issue 17.
-    package var directHTTPClient = true
+    /// `RELAY_CLOUDKIT_SESSION_END_GRACE` seconds: how long CloudKit must keep refusing a grant's
+    /// stored token before the grant ends (30 with DynamoDB, 0 with SQLite; `SessionEndGrace`).
+    package var sessionEndGraceSeconds = 0
 
     package init() {}
 }

@@ -23,10 +23,13 @@ final class GrantSession: CloudKitSession {
     let observer: UpstreamObserver
     /// Decides what a 401 AUTHENTICATION_FAILED means (the person's session, or the API token).
     let credentials: APITokenMonitor
+    /// How long CloudKit must keep refusing the grant's stored token, after the first refusal was
+    /// stamped on the grant, before the grant ends (`SessionEndGrace`).
+    let endGrace: SessionEndGrace
 
     init(
         grant: BearerGrant, token: String, oauth: AuthorizationServer, vault: Vault, serializer: GrantSerializer,
-        states: GrantStates, observer: UpstreamObserver, credentials: APITokenMonitor
+        states: GrantStates, observer: UpstreamObserver, credentials: APITokenMonitor, endGrace: SessionEndGrace
     ) {
         self.grant = grant
         self.token = token
@@ -36,7 +39,10 @@ final class GrantSession: CloudKitSession {
         self.states = states
         self.observer = observer
         self.credentials = credentials
+        self.endGrace = endGrace
     }
+
+    private var writer: RotationWriter { RotationWriter(oauth: oauth, states: states, observer: observer) }
 
     private var context: SealContext {
         SealContext(purpose: cloudKitTokenPurpose, userId: grant.userID, grantId: grant.grantID)
@@ -86,14 +92,59 @@ final class GrantSession: CloudKitSession {
             let failedAt = credentials.now()
             error.kind = .afterAuthenticationFailure(await credentials.verdict(failureAt: failedAt))
         }
-        // Another instance may have rotated the token since this request read the grant,
-        // and may still be rotating it call after call: follow the store's newest copy a
-        // few times before calling the session dead.
-        if error.kind == .sessionDead, followed < Self.maxFollows, let latest = await rotatedElsewhere(than: current) {
-            return latest
+        if error.kind == .sessionDead {
+            return try await afterRefusal(error, current: current, followed: followed)
         }
         await save(error.rotatedToken, replacing: current)
         throw error
+    }
+
+    /// CloudKit refused the token this call used. Another instance may have rotated it since this
+    /// request read the grant, and may still be rotating it call after call: follow the store's
+    /// newest copy a few times. The grant ends only when the token refused is the newest one any
+    /// instance can hold: the store holds it, and has held it, refused, for `endGrace` (an instance
+    /// cut off from the store, holding a newer token unsaved, writes it the moment the store answers
+    /// it again: `UnsavedRotations`). Until then the call fails as `unavailable`, never ending the grant.
+    @inline(never)
+    private func afterRefusal(
+        _ error: CloudKitError, current: GrantStates.State, followed: Int
+    ) async throws(CloudKitError) -> GrantStates.State {
+        await save(error.rotatedToken, replacing: current)
+        switch await rotatedElsewhere(than: current) {
+        case .newer(let latest) where followed < Self.maxFollows:
+            return latest
+        case .newer:
+            throw CloudKitError(.unavailable, reason: "the connection's token is changing on another instance")
+        case .unreadable:
+            // Whether another instance saved a newer token cannot be known: never end the grant on that.
+            throw CloudKitError(.unavailable, reason: "the store did not answer")
+        case .gone:
+            throw error
+        case .refused(let stored):
+            // A token this process rotated to but could not install (the store held another) is
+            // tried once, as a successor of the stored one, before the grant may end.
+            if followed < Self.maxFollows, let orphan = states.takeOrphan(grant.grantID), orphan != current.sealed {
+                return GrantStates.State(
+                    sealed: orphan, version: stored.version, unsaved: true, replaced: stored.sealed)
+            }
+            try await confirmEnd(stored, error: error)
+            throw error
+        }
+    }
+
+    /// Returns when the grant may end now: the grace is off (one process holds every token of the
+    /// store, SQLite), or the grant's stored token has been stamped refused for `endGrace`. Otherwise
+    /// stamps the first refusal and throws `unavailable`.
+    private func confirmEnd(_ stored: StoredSealedToken, error: CloudKitError) async throws(CloudKitError) {
+        guard endGrace.seconds > 0 else { return }
+        let now = endGrace.clock.epochSeconds()
+        if let since = stored.endingSince {
+            if now - since >= endGrace.seconds { return }
+        } else {
+            _ = try? await oauth.markEnding(grantID: grant.grantID, expectedVersion: stored.version, at: now)
+            observer.event(.warning, "cloudkit.session_end_pending", grant: grant)
+        }
+        throw CloudKitError(.unavailable, reason: "CloudKit refused the stored token; waiting for other instances")
     }
 
     @inline(never)
@@ -124,25 +175,44 @@ final class GrantSession: CloudKitSession {
             // out everywhere): an operator problem, not a dead grant. Keep the grant; say "try later".
             observer.event(.error, "vault.unknown_key", grant: grant)
             throw CloudKitError(.unavailable, reason: "the key service cannot open this grant yet")
-        case .failure:
+        case .failure(let error):
             // A grant whose seal no longer opens cannot be used again: end it so the client reconnects.
-            observer.event(.error, "vault.unseal_failed", grant: grant)
+            observer.event(.error, "vault.unseal_failed", grant: grant, reason: "\(error)")
             throw CloudKitError(.sessionDead)
         }
+    }
+
+    /// What the store says after CloudKit refused a token.
+    enum StoredAfterRefusal {
+        /// Another token than the refused one: follow it.
+        case newer(GrantStates.State)
+        /// The refused token itself (or the one an unsaved refused token replaces), after the wait.
+        case refused(StoredSealedToken)
+        /// The grant is gone.
+        case gone
+        /// The store failed.
+        case unreadable
     }
 
     /// The grant's token as stored, once it is another than the one CloudKit just refused. When
     /// old tokens die at once, a call of this grant on another instance can rotate the token a
     /// moment before this call arrives and still be saving the successor: the store is read again
-    /// for up to `rotationSaveWait` before the session counts as ended. nil when the store keeps
-    /// the refused token (the session really ended) or the grant is gone.
-    private func rotatedElsewhere(than used: GrantStates.State) async -> GrantStates.State? {
+    /// for up to `rotationSaveWait` before the token counts as refused.
+    private func rotatedElsewhere(than used: GrantStates.State) async -> StoredAfterRefusal {
         let deadline = ContinuousClock.now + Self.rotationSaveWait
         while true {
-            guard let stored = await storedState() else { return nil }
-            // The token this call used, or (unsaved) the older one it replaced: nothing new yet.
-            if stored.sealed != used.sealed, stored.sealed != used.base { return stored }
-            guard ContinuousClock.now < deadline else { return nil }
+            let stored: StoredSealedToken?
+            do throws(OAuthError) {
+                stored = try await oauth.sealedToken(grantID: grant.grantID)
+            } catch {
+                return .unreadable
+            }
+            guard let stored else { return .gone }
+            // The token this call used, or (unsaved) an older one of its chain: nothing new yet.
+            if stored.sealed != used.sealed, !used.bases.contains(stored.sealed) {
+                return .newer(GrantStates.State(sealed: stored.sealed, version: stored.version))
+            }
+            guard ContinuousClock.now < deadline else { return .refused(stored) }
             try? await Task.sleep(for: .milliseconds(100))
         }
     }
@@ -153,11 +223,6 @@ final class GrantSession: CloudKitSession {
 
     /// How many newer stored tokens one call tries after CloudKit refused the one it had.
     static let maxFollows = 3
-
-    private func storedState() async -> GrantStates.State? {
-        guard let stored = try? await oauth.sealedToken(grantID: grant.grantID) else { return nil }
-        return GrantStates.State(sealed: stored.sealed, version: stored.version)
-    }
 
     /// Re-seals and stores a rotated token. A store failure must not fail a call that CloudKit
     /// already carried out: the token is then kept in memory for this process's next call.
@@ -175,39 +240,12 @@ final class GrantSession: CloudKitSession {
                 context: context
             ).bytes
         } catch {
-            observer.event(.error, "vault.reseal_failed", grant: grant)
+            observer.event(.error, "vault.reseal_failed", grant: grant, reason: "\(error)")
             return nil
         }
     }
 
     private func store(_ sealed: [UInt8], replacing current: GrantStates.State) async {
-        var expected = current.version
-        do throws(OAuthError) {
-            for _ in 0..<4 {
-                if let version = try await oauth.replaceSealed(
-                    grantID: grant.grantID, expectedVersion: expected, sealed: sealed)
-                {
-                    states.record(grant.grantID, GrantStates.State(sealed: sealed, version: version))
-                    return
-                }
-                // The grant changed meanwhile. A refresh rotation changes its version, not its CloudKit
-                // token: the rotated token still belongs there (when old tokens die at once, it is the
-                // only live one). Another token, or no grant, means another instance rotated it or the
-                // grant ended.
-                guard let stored = try await oauth.sealedToken(grantID: grant.grantID), stored.sealed == current.base
-                else { break }
-                expected = stored.version
-            }
-            observer.event(.warning, "cloudkit.rotation_conflict", grant: grant)
-        } catch {
-            keepUnsaved(sealed, version: expected, replacing: current)
-        }
-    }
-
-    @inline(never)
-    private func keepUnsaved(_ sealed: [UInt8], version: Int, replacing current: GrantStates.State) {
-        states.record(
-            grant.grantID, GrantStates.State(sealed: sealed, version: version, unsaved: true, replaced: current.base))
-        observer.event(.error, "store.rotation_unsaved", grant: grant)
+        await writer.write(sealed, replacing: current, grant: grant)
     }
 }

@@ -1,3 +1,4 @@
+import RelayOAuth
 import RelayStore
 import RelaySync
 
@@ -16,9 +17,19 @@ final class GrantStates: Sendable {
         var unsaved = false
         /// For an unsaved token: the sealed token the store still holds, which this one replaces.
         var replaced: [UInt8]? = nil
+        /// For an unsaved token: older unsaved tokens of this process's chain whose write failed
+        /// without an answer (a store that hung or reset may have carried it out), oldest first.
+        var attempted: [[UInt8]] = []
+        /// For an unsaved token: the grant whose call rotated it (`UnsavedRotations` logs and
+        /// writes it without a request of the grant).
+        var owner: BearerGrant? = nil
 
         /// The store's copy this token replaces when it is saved.
         var base: [UInt8] { unsaved ? (replaced ?? sealed) : sealed }
+
+        /// Every stored token a successor of this one may replace: the base, and for an unsaved
+        /// token the tokens of its chain whose writes may have landed unseen (itself included).
+        var bases: [[UInt8]] { unsaved ? [base] + attempted + [sealed] : [sealed] }
     }
 
     private struct Entry {
@@ -28,6 +39,9 @@ final class GrantStates: Sendable {
 
     private struct Table {
         var entries: [String: Entry] = [:]
+        /// Per grant, the newest token this process rotated to but could not install because the
+        /// store held another (`RotationWriter`, superseded): tried once before the grant may end.
+        var orphans: [String: [UInt8]] = [:]
         /// The size at which stale entries are dropped next: twice what stayed after the last
         /// prune, so pruning costs amortised constant time per call however many grants are active.
         var pruneAt = GrantStates.minimumPruneAt
@@ -51,7 +65,7 @@ final class GrantStates: Sendable {
             }
             if entry.state.unsaved {
                 if snapshot.version <= entry.state.version { return entry.state }
-                guard entry.state.base == snapshot.sealed else { return snapshot }
+                guard entry.state.bases.contains(snapshot.sealed) else { return snapshot }
                 var state = entry.state
                 state.version = snapshot.version
                 return state
@@ -71,8 +85,44 @@ final class GrantStates: Sendable {
         }
     }
 
+    /// The unsaved tokens this process holds, by grant (`UnsavedRotations` writes them).
+    func unsaved() -> [(grantID: String, state: State)] {
+        table.withLock { table in
+            table.entries.compactMap { $0.value.state.unsaved ? ($0.key, $0.value.state) : nil }
+        }
+    }
+
+    /// The entry of `grantID` when it is an unsaved token.
+    func unsavedState(_ grantID: String) -> State? {
+        table.withLock { table in
+            guard let entry = table.entries[grantID], entry.state.unsaved else { return nil }
+            return entry.state
+        }
+    }
+
+    /// How many grants hold a token the store has not taken yet (a gauge).
+    var unsavedCount: Int { table.withLock { $0.entries.values.count { $0.state.unsaved } } }
+
     func forget(_ grantID: String) {
-        table.withLock { $0.entries[grantID] = nil }
+        table.withLock {
+            $0.entries[grantID] = nil
+            $0.orphans[grantID] = nil
+        }
+    }
+
+    /// Keeps `sealed` as the grant's orphan (replacing an older one), dropping the unsaved entry.
+    func orphan(_ grantID: String, _ sealed: [UInt8]) {
+        table.withLock {
+            $0.entries[grantID] = nil
+            $0.orphans[grantID] = sealed
+            // Bounded like the entries: orphans are rare, and each is tried once.
+            if $0.orphans.count > Self.minimumPruneAt { $0.orphans.removeAll() }
+        }
+    }
+
+    /// The grant's orphan, removed: each is tried once.
+    func takeOrphan(_ grantID: String) -> [UInt8]? {
+        table.withLock { $0.orphans.removeValue(forKey: grantID) }
     }
 
     /// Grants with an entry (stale ones included until the next prune).

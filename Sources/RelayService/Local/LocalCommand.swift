@@ -122,7 +122,8 @@ enum LocalCommand {
         let tools: [any Tool<LocalPrincipal>] =
             MCPFeatures.tools(client: parts.client, for: LocalPrincipal.self) + [SignInTool()]
         let server = try MCPStdioServer(
-            configuration: configuration, tools: tools, prompts: MCPFeatures.prompts, principal: principal
+            configuration: configuration, tools: tools, prompts: MCPFeatures.prompts,
+            resources: MCPFeatures.resources, extensions: MCPFeatures.extensions, principal: principal
         ) { principal in
             ToolResult(error: ToolError(code: "NOT_SIGNED_IN", message: principal.local.notSignedInMessage))
         }

@@ -11,11 +11,16 @@ import RelaySync
 /// CloudKit's callback goes to the fixed URL set on the API token and carries no state of ours
 /// (`reference/cloudkit-ws.md`), so a page anywhere could send a browser to the callback with a session of
 /// its own and have this server save it (login CSRF: the person's AI would then write to someone else's
-/// iCloud). The attempt is therefore tied to the browser that starts it, as the hosted relay ties its
-/// callback to a cookie: the link opened is a local start page (`/mustdo/sign-in?n=<nonce>`) that sets an
-/// HttpOnly, SameSite=Lax cookie for `localhost` and only then sends the browser to Apple; the callback is
-/// taken only with that cookie, once, while the attempt is open. The listener exists only for the
-/// attempt's window, on 127.0.0.1, and answers only for `localhost:<port>` and `127.0.0.1:<port>`.
+/// iCloud). The attempt is therefore tied to the browser tab that starts it, as the hosted relay ties its
+/// callback (`TabBinding`): the link opened is a local start page (`/mustdo/sign-in?n=<nonce>`) that
+/// works once (the first browser to open it owns the attempt; a second open is refused), sets an HttpOnly,
+/// SameSite=Lax cookie for `localhost`, keeps the attempt's tab nonce in the tab's `sessionStorage` and
+/// only then goes on to Apple. A SameSite=Lax cookie travels with another site's navigation too, so the
+/// callback URL itself stores nothing: it answers with a page whose script takes the token out of the
+/// address bar and POSTs it with the tab's nonce, and only that POST (same origin, the cookie, the
+/// nonce, once, while the attempt is open) saves a sign-in. A callback in any other tab is refused and
+/// leaves the attempt open for the tab that started it. The listener exists only for the attempt's
+/// window, on 127.0.0.1, and answers only for `localhost:<port>` and `127.0.0.1:<port>`.
 ///
 /// After a callback the browser is sent on to a clean page (`/mustdo/done`), so the token does not stay in
 /// its address bar or history. The token is checked with `users/caller` before it is saved.
@@ -53,11 +58,15 @@ final class LocalSignIn: Sendable {
     final class Attempt: Sendable {
         let nonce = Base64URL.encode(SecureRandom.bytes(count: 24))
         let cookie = Base64URL.encode(SecureRandom.bytes(count: 24))
+        /// The nonce the start page keeps in the tab's `sessionStorage` (`TabBinding`).
+        let tab = TabBinding.newNonce()
         let appleURL: String
         let deadline: ContinuousClock.Instant
         let startURL: String
         fileprivate let server = Locked<Server?>(nil)
         private let ending = Locked<Outcome?>(nil)
+        private let opened = Locked(false)
+        private let claimed = Locked(false)
 
         init(appleURL: String, port: Int, window: Duration) {
             self.appleURL = appleURL
@@ -67,6 +76,27 @@ final class LocalSignIn: Sendable {
 
         /// How it ended, nil while open.
         var outcome: Outcome? { ending.withLock { $0 } }
+
+        /// Whether a browser has opened the start link.
+        var isStarted: Bool { opened.withLock { $0 } }
+
+        /// Takes the start link for the browser asking; false when one already has it.
+        fileprivate func takeStart() -> Bool {
+            opened.withLock { opened in
+                guard !opened else { return false }
+                opened = true
+                return true
+            }
+        }
+
+        /// Takes the callback for the one POST that goes on to CloudKit; false when another already has it.
+        fileprivate func claim() -> Bool {
+            claimed.withLock { claimed in
+                guard !claimed else { return false }
+                claimed = true
+                return true
+            }
+        }
 
         /// Records the end once; false when it had ended already.
         fileprivate func end(_ outcome: Outcome) -> Bool {
@@ -80,10 +110,13 @@ final class LocalSignIn: Sendable {
         var secondsLeft: Int { max(0, Int((deadline - ContinuousClock.now).components.seconds)) }
     }
 
-    /// Opens a sign-in window of `window` (or joins the one still open) and hands its link to the browser.
-    /// `opened` is false when no browser could be asked: the caller gives the person the link instead.
+    /// Opens a sign-in window of `window` (or joins the one still open, as long as no browser has opened its
+    /// link: a link works once) and hands its link to the browser. `opened` is false when no browser could be
+    /// asked: the caller gives the person the link instead.
     func begin(window: Duration) async throws(LocalSignInError) -> (attempt: Attempt, opened: Bool) {
-        if let open = current.withLock({ $0 }), open.outcome == nil, ContinuousClock.now < open.deadline {
+        if let open = current.withLock({ $0 }), open.outcome == nil, ContinuousClock.now < open.deadline,
+            !open.isStarted
+        {
             return (open, await openBrowser(open))
         }
         let appleURL: String
@@ -95,6 +128,12 @@ final class LocalSignIn: Sendable {
                 "iCloud did not give a sign-in page (\(error)). Check the API token and the network, then retry.")
         }
         let attempt = Attempt(appleURL: appleURL, port: port, window: window)
+        // An open attempt whose link a browser already took is replaced; its listener holds the port, so it
+        // is stopped here (and waited for) before the attempt ends.
+        if let open = current.withLock({ $0 }) {
+            await Self.stopListener(of: open)
+            finish(open, .timedOut, linger: .zero)
+        }
         // A lingering listener of an ended attempt still holds the port (a server never shares its port
         // with another): close it first.
         if let previous = ended.withLock({ ended -> Attempt? in
@@ -177,6 +216,9 @@ final class LocalSignIn: Sendable {
         guard host == "localhost:\(port)" || host == "127.0.0.1:\(port)" else {
             return LocalSignInPages.page(.misdirectedRequest, .wrongHost)
         }
+        if request.method == .post, request.path == Self.callbackPath {
+            return await finishCallback(request, attempt: attempt)
+        }
         guard request.method == .get || request.method == .head else {
             return LocalSignInPages.page(.methodNotAllowed, .unknown)
         }
@@ -192,27 +234,52 @@ final class LocalSignIn: Sendable {
         }
     }
 
-    /// The start page: the nonce from the link, then the binding cookie and on to Apple.
+    /// The start page: the nonce from the link (taken once: the first browser owns the attempt), then the
+    /// binding cookie, the tab's nonce into `sessionStorage` and on to Apple.
     private func start(_ request: Request, attempt: Attempt) -> Response {
         let nonce = (try? request.query()["n"]) ?? ""
         guard attempt.outcome == nil, ConstantTime.equals(Array(nonce.utf8), Array(attempt.nonce.utf8)) else {
             return LocalSignInPages.page(.forbidden, .expired)
         }
-        var response = Response.redirect(to: attempt.appleURL, status: .seeOther)
+        guard request.method == .get, attempt.takeStart() else {
+            return LocalSignInPages.page(.forbidden, .alreadyOpened)
+        }
+        var response = LocalSignInPages.start(tab: attempt.tab, appleURL: attempt.appleURL)
         response.setCookie(
             Cookie(
                 name: Self.cookieName, value: attempt.cookie, path: "/mustdo/", maxAge: attempt.secondsLeft + 5,
                 secure: false, sameSite: .lax))
-        return LocalSignInPages.secured(response)
+        return response
     }
 
-    /// Apple's callback (directly, or through the relay's bounce): cookie, token, `users/caller`, save.
+    /// Apple's callback (directly, or through the relay's bounce): nothing is stored here. A browser holding
+    /// the attempt's cookie gets the page that POSTs the query with its tab's nonce (`finishCallback`).
     private func callback(_ request: Request, attempt: Attempt) async -> Response {
-        let cookie = request.cookie(Self.cookieName) ?? ""
-        guard attempt.outcome == nil, ConstantTime.equals(Array(cookie.utf8), Array(attempt.cookie.utf8)) else {
+        guard attempt.outcome == nil, holdsCookie(request, attempt) else {
             return LocalSignInPages.redirect(.notStartedHere)
         }
-        guard let token = CloudKitSignInCallback.webAuthToken(in: request) else {
+        return LocalSignInPages.finishing()
+    }
+
+    /// The callback page's POST: same origin, cookie, the tab's nonce, then token, `users/caller`, save.
+    /// Another tab (another site's navigation or `window.open`, a second tab) is refused and the attempt
+    /// stays open for the tab that started it.
+    private func finishCallback(_ request: Request, attempt: Attempt) async -> Response {
+        guard TabBinding.isSameOrigin(request, origin: "http://" + (request.headers["host"] ?? "")) else {
+            return LocalSignInPages.redirect(.wrongTab)
+        }
+        guard attempt.outcome == nil, holdsCookie(request, attempt) else {
+            return LocalSignInPages.redirect(.notStartedHere)
+        }
+        guard let form = try? request.formBody(), form.repeatedNames.isEmpty,
+            ConstantTime.equals(Array((form[TabBinding.nonceField] ?? "").utf8), Array(attempt.tab.utf8))
+        else {
+            logger.log(LogEvent(.warning, "local.sign_in_wrong_tab"))
+            return LocalSignInPages.redirect(.wrongTab)
+        }
+        // Once: a second POST of the same page (a double submit, a replay) changes nothing.
+        guard attempt.claim() else { return LocalSignInPages.redirect(.notStartedHere) }
+        guard let token = CloudKitSignInCallback.webAuthToken(inQuery: form[TabBinding.queryField] ?? "") else {
             finish(attempt, .failed("Apple sent no sign-in token."), linger: .seconds(10))
             return LocalSignInPages.redirect(.noToken)
         }
@@ -240,6 +307,11 @@ final class LocalSignIn: Sendable {
         }
         finish(attempt, .signedIn, linger: .seconds(10))
         return LocalSignInPages.redirect(.signedIn)
+    }
+
+    private func holdsCookie(_ request: Request, _ attempt: Attempt) -> Bool {
+        let cookie = request.cookie(Self.cookieName) ?? ""
+        return ConstantTime.equals(Array(cookie.utf8), Array(attempt.cookie.utf8))
     }
 }
 

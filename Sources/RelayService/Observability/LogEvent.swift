@@ -131,9 +131,13 @@ package struct StaticOrRoute: Sendable, Hashable, ExpressibleByStringLiteral, Cu
 package struct LogReason: Sendable, Hashable, CustomStringConvertible {
     package let description: String
 
-    package init(_ error: AWSError) {
+    package init(_ error: AWSError) { self.init(errorDescription: error.description) }
+
+    /// The description of an error whose type keeps secrets out of it (`OAuthEvent.failure`'s
+    /// reason, a `StoreError`, a `VaultError`): control characters dropped, at most 400 characters.
+    package init(errorDescription: String) {
         description = String(
-            error.description.unicodeScalars.filter { $0.value >= 0x20 }.prefix(400).map(Character.init))
+            errorDescription.unicodeScalars.filter { $0.value >= 0x20 }.prefix(400).map(Character.init))
     }
 }
 

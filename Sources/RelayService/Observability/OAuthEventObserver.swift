@@ -70,8 +70,9 @@ struct OAuthEventObserver: Sendable {
             line = LogEvent(.warning, "oauth.metadata_document_refused")
         case .metadataDocumentStale:
             line = LogEvent(.warning, "oauth.metadata_document_stale")
-        case .failure:
+        case .failure(let reason):
             line = LogEvent(.error, "oauth.failure")
+            line.reason = LogReason(errorDescription: reason)
         }
         metrics.increment("relay_oauth_events_total", ["\(line.event)"])
         logger.log(line)

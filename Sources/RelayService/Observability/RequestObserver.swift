@@ -50,7 +50,19 @@ struct RequestObserver: Sendable {
         metrics.observe("relay_http_request_duration_seconds", label: route, seconds)
         var response = response
         response.headers.set("X-Request-Id", id.description)
-        var event = LogEvent(response.status.code >= 500 ? .error : .info, "http.request")
+        // A 503 or 504 is the relay telling a client to retry while a backend is away; the cause is an
+        // error line of its own with its reason (`oauth.failure`, `store.rotation_unsaved`…): a warning
+        // here. Any other 5xx is the relay's own failure (`http.unhandled_error` names its type).
+        let level: LogEvent.Level =
+            switch response.status.code {
+            case 503, 504: .warning
+            case 500...: .error
+            default: .info
+            }
+        var event = LogEvent(level, "http.request")
+        if level == .error {
+            event.reason = LogReason(errorDescription: "the relay failed the request (see http.unhandled_error)")
+        }
         event.requestID = id
         event.route = StaticOrRoute(name: route)
         event.status = response.status.code

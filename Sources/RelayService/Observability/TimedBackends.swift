@@ -2,6 +2,7 @@ import RelayCrypto
 import RelayJSON
 import RelayStore
 import RelayVault
+import Synchronization
 
 /// Store and key-service latency for `/metrics`: thin decorators around the backends the app is
 /// given, recording each call's duration and failure kind. Labels are operation and error names
@@ -28,6 +29,10 @@ enum BackendTiming {
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double { (ContinuousClock.now - start).seconds }
+
+    /// Store and key-service calls of this process that found the service away (unavailable or
+    /// throttled): `/readyz` checks again, rather than repeat a cached "ready", once this moves.
+    static let outages = Atomic<Int>(0)
 }
 
 /// A `Store` that times every call on its way to the real one.
@@ -58,6 +63,8 @@ struct TimedStore: Store {
                 case .unavailable: "unavailable"
                 case .invalid: "invalid"
                 }
+            if case .unavailable = error { BackendTiming.outages.add(1, ordering: .relaxed) }
+            if case .throttled = error { BackendTiming.outages.add(1, ordering: .relaxed) }
             metrics.increment("relay_store_errors_total", [operation, kind])
             throw error
         }
@@ -130,6 +137,10 @@ struct TimedKeyService: KeyService {
                 case .keyServiceThrottled: "throttled"
                 case .keyFile: "key_file"
                 }
+            switch error {
+            case .keyServiceUnavailable, .keyServiceThrottled: BackendTiming.outages.add(1, ordering: .relaxed)
+            default: break
+            }
             metrics.increment("relay_key_service_errors_total", [operation, kind])
             throw error
         }

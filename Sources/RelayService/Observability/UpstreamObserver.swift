@@ -31,8 +31,16 @@ struct UpstreamObserver: Sendable {
                     logger.log(LogEvent(.error, "cloudkit.api_token_refused"))
                 case .accepted where previous == .refused:
                     logger.log(LogEvent(.info, "cloudkit.api_token_accepted"))
+                case .unknown where previous != .unknown:
+                    // At start above all: a mistyped RELAY_CLOUDKIT_BASE_URL would otherwise be silent
+                    // until the first person's call. Once per change, not per check.
+                    var event = LogEvent(.warning, "cloudkit.unreachable")
+                    event.reason = LogReason(
+                        errorDescription:
+                            "users/caller got no verdict from CloudKit: check RELAY_CLOUDKIT_BASE_URL and the network")
+                    logger.log(event)
                 case .accepted, .unknown:
-                    break  // counted; an unanswered check already shows as failed CloudKit calls
+                    break  // counted
                 }
             },
             check: { await cloudKit.checkAPIToken() })
@@ -49,8 +57,9 @@ struct UpstreamObserver: Sendable {
         metrics.observe("relay_cloudkit_call_duration_seconds", [], elapsed.seconds)
     }
 
-    func event(_ level: LogEvent.Level, _ name: StaticString, grant: BearerGrant) {
+    func event(_ level: LogEvent.Level, _ name: StaticString, grant: BearerGrant, reason: String? = nil) {
         var event = LogEvent(level, name)
+        event.reason = reason.map { LogReason(errorDescription: $0) }
         event.user = UserTag(userID: grant.userID)
         event.client = ClientTag(clientID: grant.clientID)
         logger.log(event)

@@ -4,15 +4,18 @@ import RelayCloudKit
 /// One person's to-do records in their CloudKit private database, reached through their session (one call
 /// at a time, token rotation handled there). Reads here; writes in `TodoDatabase+Writes.swift`.
 ///
-/// Queries (`TodoQueries`) need what `deploy/cloudkit/schema.ckdb` declares: `recordName` QUERYABLE on `Todo`,
-/// `todoId` QUERYABLE on `Occurrence`. A zone that does not exist yet (the app never synced) reads as empty.
+/// Listings (many to-dos at once) are in `TodoDatabase+Listing.swift`; their queries (`TodoQueries`) need the
+/// indexes `deploy/cloudkit/schema.ckdb` declares. A zone that does not exist yet (the app never synced) reads as
+/// empty.
 struct TodoDatabase: Sendable {
     let environment: TodoToolEnvironment
     let session: any CloudKitSession
+    /// The person the call is for (`TodoPrincipal.cursorOwner`): `list_todos` cursors are bound to them.
+    var owner = ""
+    /// What seals and checks this person's `list_todos` cursors.
+    var cursorSeal: CursorSeal { CursorSeal(key: environment.cursorKey, owner: owner) }
     var client: CloudKitClient { environment.client }
     var schema: RecordSchema { environment.schema }
-    /// Most Todo records a listing reads (10 pages of 200).
-    static let maxListed = 2000
 
     /// What one lookup found for a tool call: the Account, the to-do (nil when missing or not a `Todo`) and
     /// the Occurrence records found, by record name.
@@ -94,30 +97,5 @@ struct TodoDatabase: Sendable {
     func todo(_ record: Record) throws(CloudKitError) -> TodoRecord? {
         guard record.recordType == schema.todo.recordType else { return nil }
         return try TodoRecord(record: record, schema: schema.todo)
-    }
-
-    /// Every `Todo` record (up to `maxListed`); records that do not decode are left out.
-    func allTodos() async throws(CloudKitError) -> [TodoRecord] {
-        let records = try await queryAll(TodoQueries.allTodos(schema))
-        return records.compactMap { try? TodoRecord(record: $0, schema: schema.todo) }
-    }
-
-    /// The `Occurrence` records of the to-dos `ids` (at most 200 ids).
-    func occurrences(of ids: [String]) async throws(CloudKitError) -> [OccurrenceRecord] {
-        guard !ids.isEmpty else { return [] }
-        return try await queryAll(TodoQueries.occurrences(of: ids, schema)).compactMap {
-            try? OccurrenceRecord(record: $0, schema: schema.occurrence)
-        }
-    }
-
-    private func queryAll(_ query: RecordQuery) async throws(CloudKitError) -> [Record] {
-        do throws(CloudKitError) {
-            return try await session.perform { token throws(CloudKitError) in
-                try await client.queryAll(query, token: token, maxRecords: Self.maxListed)
-            }
-        } catch {
-            guard error.kind == .zoneNotFound else { throw error }
-            return []
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RelayCloudKit
+import RelayCrypto
 import RelayJSON
 import RelayMCP
 
@@ -20,7 +21,8 @@ package struct TodoTool<Principal: TodoPrincipal>: Tool {
 
     /// Runs the tool for `context.principal`.
     package func call(_ arguments: JSONObject, context: ToolContext<Principal>) async throws -> ToolResult {
-        let database = TodoDatabase(environment: environment, session: context.principal.session)
+        let database = TodoDatabase(
+            environment: environment, session: context.principal.session, owner: context.principal.cursorOwner)
         let structured: JSONValue
         do {
             structured = try await body(.object(arguments), database, environment.now())
@@ -33,7 +35,11 @@ package struct TodoTool<Principal: TodoPrincipal>: Tool {
         guard case .object(let object) = structured else {
             throw ToolError(code: ToolError.Code.internalError, message: "The tool failed unexpectedly.")
         }
-        return .structured(object)
+        var result = ToolResult.structured(object)
+        if TodayView.tools.contains(definition.name) {
+            result.meta = TodayView.connectionMeta(scopes: context.principal.scopes)
+        }
+        return result
     }
 }
 
@@ -44,11 +50,14 @@ final class TodoToolEnvironment: Sendable {
     let client: CloudKitClient
     let schema: RecordSchema
     let clock: @Sendable () -> Date
+    /// The key `list_todos` cursors are sealed with.
+    let cursorKey: SymmetricKey
 
-    init(client: CloudKitClient, schema: RecordSchema, clock: @escaping @Sendable () -> Date) {
+    init(client: CloudKitClient, schema: RecordSchema, clock: @escaping @Sendable () -> Date, cursorKey: SymmetricKey) {
         self.client = client
         self.schema = schema
         self.clock = clock
+        self.cursorKey = cursorKey
     }
 
     /// The clock's reading to the millisecond, as CloudKit stores it, so results show what was written.
@@ -63,12 +72,16 @@ extension TodoTools {
     /// let endpoint = try MCPEndpoint(configuration: configuration, tools: tools, authenticator: authenticator)
     /// ```
     ///
-    /// `schema` names the record types and fields (the app's by default); `clock` is for tests.
+    /// `schema` names the record types and fields (the app's by default); `clock` is for tests; `cursorKey` seals
+    /// `list_todos` cursors and must be the same on every instance that serves the same people (nil: a key of
+    /// this process, for tests and the one-process local server).
     package static func tools<Principal: TodoPrincipal>(
         client: CloudKitClient, schema: RecordSchema = RecordSchema(),
-        clock: @escaping @Sendable () -> Date = { Date() }, for principal: Principal.Type = Principal.self
+        clock: @escaping @Sendable () -> Date = { Date() }, cursorKey: SymmetricKey? = nil,
+        for principal: Principal.Type = Principal.self
     ) -> [any Tool<Principal>] {
-        let environment = TodoToolEnvironment(client: client, schema: schema, clock: clock)
+        let environment = TodoToolEnvironment(
+            client: client, schema: schema, clock: clock, cursorKey: cursorKey ?? CursorSeal.processKey)
         let bodies: [(ToolDefinition, TodoTool<Principal>.Body)] = [
             (GetMe.definition, GetMe.run), (ListTodos.definition, ListTodos.run),
             (SearchTodos.definition, SearchTodos.run), (FetchTodo.definition, FetchTodo.run),
@@ -76,6 +89,8 @@ extension TodoTools {
             (UpdateTodo.definition, UpdateTodo.run), (CompleteTodo.definition, CompleteTodo.run),
             (SnoozeTodo.definition, SnoozeTodo.run), (DeleteTodo.definition, DeleteTodo.run),
         ]
-        return bodies.map { TodoTool<Principal>(definition: $0.0, environment: environment, body: $0.1) }
+        return bodies.map {
+            TodoTool<Principal>(definition: TodayView.attach(to: $0.0), environment: environment, body: $0.1)
+        }
     }
 }

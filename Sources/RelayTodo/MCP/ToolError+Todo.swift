@@ -34,8 +34,10 @@ extension CloudKitError {
         case .accountUnsupported: return TodoError.accountUnsupported.toolError
         case .quotaExceeded:
             return TodoError(
-                code: .upstreamUnavailable,
-                message: "The user's iCloud storage is full, so iCloud refused the change. Free up space and retry."
+                code: .quotaExceeded,
+                message:
+                    "The user's iCloud storage is full, so iCloud refused the change. Retrying will not help: tell "
+                    + "the user to free up iCloud space (or upgrade their storage), then try again."
             ).toolError
         case .conflict: return TodoError.conflict.toolError
         case .notFound, .zoneNotFound, .badRequest, .accessDenied, .invalidResponse, .invalidRecord, .cancelled,

@@ -55,7 +55,14 @@ package struct Account: Sendable, Equatable {
         }
         self.trialStartedAt = trialStartedAt
         self.subscribedUntil = subscribedUntil
-        canAddTodosHint = canAddTodos.map { $0 != 0 }
+        // The app mirrors a 0/1 verdict; another value is not one, so the trial and subscription decide (issue 42).
+        if let canAddTodos, canAddTodos != 0, canAddTodos != 1 {
+            warnings.append(
+                "The MustDo app saved canAddTodos as \(canAddTodos), which is neither 0 nor 1, so it is ignored: the "
+                    + "trial and subscription dates decide whether to-dos can be added.")
+        } else {
+            canAddTodosHint = canAddTodos.map { $0 == 1 }
+        }
         self.changedAt = changedAt
     }
 

@@ -41,8 +41,9 @@ extension MustDoPrompts {
                 Review my week in MustDo: \(span).
 
                 1. Call \(ToolName.getMe) first for today's date and my time zone.
-                2. Call \(ToolName.listTodos) with from set to \(from), to set to \(to) and status "done": what I \
-                finished.
+                2. Call \(ToolName.listTodos) with status "done", includeRepeating false and no dates: what I \
+                finished this week are the ones whose completedAt falls from \(from) through \(to) (the dates filter \
+                by due time, and a to-do done this week may have been due in another).
                 3. Call \(ToolName.listTodos) with the same from and to (status pending, repeating to-dos included). \
                 One-off to-dos still open are what slipped. Each repeating to-do carries that week's occurrences \
                 (done, skipped, snoozed), which show how often it was kept.

@@ -39,8 +39,9 @@ extension MustDoPrompts {
                 MustDoで私の一週間を振り返ってください。対象は\(span)です。日本語で答えてください。
 
                 1. 最初に \(ToolName.getMe) を呼んで、今日の日付と私のタイムゾーンを確認してください。
-                2. \(ToolName.listTodos) を、from に \(from)、to に \(to)、status に "done" を指定して呼んでください。\
-                終わらせたものです。
+                2. \(ToolName.listTodos) を、status に "done"、includeRepeating に false を指定し、日付は指定せずに\
+                呼んでください。completedAt が \(from) から \(to) までのものが、この週に終わらせたものです(日付の指定は\
+                期限で絞り込むため、今週終わらせたTODOの期限が別の週のこともあります)。
                 3. 同じ from と to で(status は pending、繰り返しのTODOを含めて)\(ToolName.listTodos) を呼んでください。\
                 まだ残っている単発のTODOは、できなかったものです。繰り返しのTODOにはその週の occurrences(完了・スキップ・\
                 スヌーズ)が付いているので、どのくらい続けられたかがわかります。

@@ -119,6 +119,15 @@ package enum MustDoPrompts {
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw PromptArgumentError(argument: "focus", "one line of text, without control characters.")
         }
+        // Bidi embeddings, overrides and isolates would make the request read differently to the person than to
+        // the model (issue 42; the "Trojan Source" characters, CVE-2021-42574).
+        guard
+            !trimmed.unicodeScalars.contains(where: {
+                (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+            })
+        else {
+            throw PromptArgumentError(argument: "focus", "plain text, without bidirectional override characters.")
+        }
         return trimmed
     }
 

@@ -69,7 +69,42 @@ struct ArgumentObject {
                 path(key),
                 "must not contain control or text-direction characters (\(code) at character \(index + 1)); \(allowed)")
         }
+        // Issue 42: text a person cannot see (tag characters outside a flag emoji carry hidden ASCII; zero-width
+        // characters alone show nothing) would be stored and read by the model but never seen in the app.
+        if Self.hasHiddenTags(trimmed) {
+            throw .invalidArgument(path(key), "must not contain invisible tag characters (U+E0000–U+E007F)")
+        }
+        if !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: Self.isVisible) {
+            throw .invalidArgument(path(key), "must contain a visible character")
+        }
         return trimmed
+    }
+
+    /// Whether `scalar` shows something: not white space, not a format character (zero-width space and joiners,
+    /// bidi marks), not a variation selector or a tag.
+    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        if properties.isWhitespace || properties.generalCategory == .format || properties.isVariationSelector {
+            return false
+        }
+        return !(0xE0000...0xE007F).contains(scalar.value) && scalar.value != 0x3164 && scalar.value != 0x115F
+    }
+
+    /// Tag characters anywhere but in an emoji tag sequence (U+1F3F4, tags, U+E007F: the flags of Scotland and
+    /// Wales), where they belong.
+    static func hasHiddenTags(_ text: String) -> Bool {
+        var inFlag = false
+        for scalar in text.unicodeScalars {
+            if scalar.value == 0x1F3F4 {
+                inFlag = true
+            } else if (0xE0000...0xE007F).contains(scalar.value) {
+                guard inFlag else { return true }
+                if scalar.value == 0xE007F { inFlag = false }
+            } else {
+                inFlag = false
+            }
+        }
+        return false
     }
 
     /// An integer member within `range`.
@@ -101,13 +136,32 @@ struct ArgumentObject {
         guard let date = LocalDate(text) else {
             throw .invalidArgument(path(key), "must be a date as YYYY-MM-DD")
         }
+        try Self.checkYear(date, path(key))
         return date
+    }
+
+    /// The first year a tool date may name: CloudKit timestamps count from 1970, and a year such as 0001 is a
+    /// model's mistake, not a to-do (issue 42).
+    static let firstYear = 1970
+
+    static func checkYear(_ date: LocalDate, _ field: String) throws(TodoError) {
+        guard date.year >= firstYear else {
+            throw .invalidArgument(field, "must be a date from \(firstYear) on (YYYY-MM-DD)")
+        }
     }
 
     /// A time input member (`due`, `until`).
     func time(_ key: String) throws(TodoError) -> TimeInput? {
         guard let text = try string(key) else { return nil }
-        return try TimeInput(parsing: text, field: path(key))
+        let input = try TimeInput(parsing: text, field: path(key))
+        switch input {
+        case .date(let date), .wallClock(let date, _): try Self.checkYear(date, path(key))
+        case .instant(let instant):
+            guard instant.timeIntervalSince1970 >= 0 else {
+                throw .invalidArgument(path(key), "must be a time from \(Self.firstYear) on")
+            }
+        }
+        return input
     }
 
     /// A member that must be one of the cases of `T`.

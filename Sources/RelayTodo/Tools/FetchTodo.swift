@@ -36,7 +36,7 @@ package enum FetchTodo {
         _ request: Request, todo: Todo?, occurrences: [Occurrence], account: Account, now: Date
     ) throws(TodoError) -> JSONValue {
         guard let todo, !todo.isDeleted else { throw notFound }
-        let document = TodoDocument(todo: todo, account: account, now: now)
+        let document = TodoDocument(todo: todo, account: account, now: now, occurrences: occurrences)
         return [
             "id": .string(todo.id), "title": .string(document.title),
             "text": .string(document.text(occurrences: occurrences)),

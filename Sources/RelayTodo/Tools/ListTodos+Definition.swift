@@ -13,7 +13,8 @@ extension ListTodos {
             Wednesday at 07:30") and the occurrences (per-day done, skipped or snoozed records) dated in the \
             range; includeRepeating: false leaves them out. Deleted to-dos never appear. At most 200 entries \
             per call: when nextCursor is present, call again with cursor set to it and the same filters \
-            (other filters with it are refused).
+            (other filters with it are refused). complete is false only when iCloud held more than could be \
+            read; then warning says what may be missing: tell the user.
             """,
         requiredScopes: [TodoScope.read],
         inputSchema: Schema.object(
@@ -37,8 +38,10 @@ extension ListTodos {
                 ("items", Schema.array(of: Schema.todo, description: "One-off to-dos, by due time.")),
                 ("repeating", Schema.array(of: repeatingEntry, description: "Repeating to-dos, as templates.")),
                 ("nextCursor", Schema.string("Present when more entries exist.")),
+                ("complete", Schema.completeness),
+                ("warning", Schema.warning),
             ],
-            required: ["timeZone", "items", "repeating"]),
+            required: ["timeZone", "items", "repeating", "complete"]),
         annotations: ToolAnnotations(
             readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
 

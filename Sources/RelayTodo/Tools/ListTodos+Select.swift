@@ -6,15 +6,19 @@ extension ListTodos {
     /// needed: everything is filtered here). Soft-deleted to-dos never appear. One-offs match by the date of
     /// `dueAt` in the Account zone and by `status`; repeating to-dos (unless `includeRepeating` is false)
     /// match when their first occurrence is not after `to` and an `until` end is not before `from`, whatever
-    /// the status filter, and carry their Occurrences dated within the range. Entries are ordered by due
+    /// the status filter, and carry their Occurrences that ring within the range on the person's clock (a
+    /// snooze or the to-do's own zone can move a day; days the rule no longer has are left out). One-offs match
+    /// by the day they ring: a pending one snoozed past its due time by the snooze. Entries are ordered by due
     /// time, then id, and cut into pages of `pageSize` (at most 200).
     package static func select(
-        _ request: Request, todos: [Todo], occurrences: [Occurrence], account: Account, pageSize: Int = 200
+        _ request: Request, todos: [Todo], occurrences: [Occurrence], account: Account, pageSize: Int = 200,
+        seal: CursorSeal = .process
     ) -> Page {
         let rules = account.rules
         var entries: [(key: ListCursor, todo: Todo)] = []
         for todo in todos where !todo.isDeleted {
-            let day = todo.dueAt.map { rules.today(now: $0) }
+            // The day it rings on the person's clock: a pending one-off snoozed past its due time rings then.
+            let day = (todo.isRepeating ? todo.dueAt : todo.ringsAt).map { rules.today(now: $0) }
             if let rule = todo.repeatRule {
                 guard request.includeRepeating else { continue }
                 if let to = request.to, let day, day > to { continue }
@@ -32,12 +36,20 @@ extension ListTodos {
         if let cursor = request.cursor { entries.removeAll { !(cursor < $0.key) } }
         let size = min(max(pageSize, 1), 200)
         let page = entries.prefix(size)
-        let nextCursor = entries.count > size ? page.last?.key.text : nil
+        let nextCursor = entries.count > size ? page.last?.key.text(seal: seal) : nil
 
+        let onPage = Dictionary(page.map { ($0.todo.id, $0.todo) }, uniquingKeysWith: { first, _ in first })
         var byTodo: [String: [Occurrence]] = [:]
         for occurrence in occurrences {
-            if let from = request.from, occurrence.date < from { continue }
-            if let to = request.to, occurrence.date > to { continue }
+            guard let todo = onPage[occurrence.todoId] else { continue }
+            // A day the repeat no longer rings on (its rule changed since) is not reported.
+            if let schedule = todo.schedule(account: account), !schedule.contains(occurrence.date) { continue }
+            // In range by the day it rings on the person's clock (a snooze, or the to-do's own zone, can move it).
+            let ringDay =
+                todo.ringsAt(on: occurrence.date, occurrence: occurrence, account: account)
+                .map { rules.today(now: $0) } ?? occurrence.date
+            if let from = request.from, ringDay < from { continue }
+            if let to = request.to, ringDay > to { continue }
             byTodo[occurrence.todoId, default: []].append(occurrence)
         }
         return Page(
@@ -48,8 +60,9 @@ extension ListTodos {
             nextCursor: nextCursor)
     }
 
-    /// The result's `structuredContent`: `{timeZone, items, repeating, nextCursor?}`.
-    package static func result(_ page: Page, account: Account) -> JSONValue {
+    /// The result's `structuredContent`: `{timeZone, items, repeating, nextCursor?, complete, warning?}`; `warning`
+    /// (what could not be read, for the model to pass on) makes `complete` false.
+    package static func result(_ page: Page, account: Account, warning: String? = nil) -> JSONValue {
         var object: JSONObject = [
             "timeZone": .string(account.rules.zoneName),
             "items": .array(page.items.map { $0.json(account: account) }),
@@ -61,6 +74,8 @@ extension ListTodos {
                 }),
         ]
         if let nextCursor = page.nextCursor { object["nextCursor"] = .string(nextCursor) }
+        object["complete"] = .bool(warning == nil)
+        if let warning { object["warning"] = .string(warning) }
         return .object(object)
     }
 }

@@ -73,7 +73,7 @@ package enum ListTodos {
 
     /// Validates the arguments: `date` excludes `from`/`to`, `from` must not be after `to`, a `cursor` must come
     /// from a call with the same filters.
-    package static func parse(_ arguments: JSONValue?) throws(TodoError) -> Request {
+    package static func parse(_ arguments: JSONValue?, seal: CursorSeal = .process) throws(TodoError) -> Request {
         let object = try ArgumentObject(
             arguments, field: "", allowed: ["date", "from", "to", "status", "includeRepeating", "cursor"])
         var request = Request(from: try object.date("from"), to: try object.date("to"))
@@ -89,7 +89,7 @@ package enum ListTodos {
         request.status = try object.choice("status", of: StatusFilter.self) ?? .pending
         request.includeRepeating = try object.bool("includeRepeating") ?? true
         if let text = try object.string("cursor") {
-            guard let cursor = ListCursor(text) else {
+            guard let cursor = ListCursor(text, seal: seal) else {
                 throw .invalidArgument("cursor", "is not a nextCursor from list_todos; call again without cursor")
             }
             guard cursor.filters == request.filterKey else {

@@ -72,6 +72,11 @@ enum Schema {
 
     /// The account time zone member every result carries.
     static let timeZone = string("The account time zone; times in this result carry its UTC offset.")
+    /// `complete` of a listing.
+    static let completeness = boolean(
+        "Whether every record this answer needs was read. When false, some to-dos may be missing: repeat warning.")
+    /// `warning` of a listing.
+    static let warning = string("Present when complete is false: tell the user this, in their language.")
 
     /// The `sound` enum.
     static let sounds = Sound.allCases.map(\.rawValue)

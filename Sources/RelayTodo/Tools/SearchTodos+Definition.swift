@@ -14,7 +14,8 @@ extension SearchTodos {
             best first: to-dos with every word in the title, then to-dos still to do, soonest first, then \
             finished ones. Each result has id (pass it to fetch for the whole to-do), title, text (one line: \
             when it is due or how it repeats, in the user's time zone) and url (always empty: a to-do has no \
-            web page). Deleted to-dos never appear. To see to-dos by date, use list_todos.
+            web page). Deleted to-dos never appear. To see to-dos by date, use list_todos. complete is false \
+            only when iCloud held more than could be read; then warning says what may be missing: tell the user.
             """,
         requiredScopes: [TodoScope.read],
         inputSchema: Schema.object(
@@ -33,9 +34,11 @@ extension SearchTodos {
                             ],
                             required: ["id", "title", "url", "text"]),
                         description: "Best first.")
-                )
+                ),
+                ("complete", Schema.completeness),
+                ("warning", Schema.warning),
             ],
-            required: ["results"]),
+            required: ["results", "complete"]),
         annotations: ToolAnnotations(
             readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
 }

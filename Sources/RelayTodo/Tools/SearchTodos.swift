@@ -49,7 +49,9 @@ package enum SearchTodos {
     /// one-offs, repeats that have not ended) soonest first, by due time (a snoozed one-off: the time it was
     /// snoozed to) or, for a repeat, its next occurrence; then finished ones (done or skipped one-offs, ended repeats), latest first; no due time
     /// last; the id breaks ties.
-    package static func select(_ request: Request, todos: [Todo], account: Account, now: Date) -> [Hit] {
+    package static func select(
+        _ request: Request, todos: [Todo], account: Account, now: Date, occurrences: [Occurrence] = []
+    ) -> [Hit] {
         var ranked: [(key: RankKey, hit: Hit)] = []
         for todo in todos where !todo.isDeleted {
             let title = SearchText.fold(todo.title)
@@ -59,23 +61,31 @@ package enum SearchTodos {
                 guard request.words.allSatisfy({ title.contains($0) || notes.contains($0) }) else { continue }
             }
             ranked.append(
-                (RankKey(todo, inTitle: inTitle, account: account, now: now), Hit(todo: todo, inTitle: inTitle)))
+                (
+                    RankKey(todo, inTitle: inTitle, account: account, now: now, occurrences: occurrences),
+                    Hit(todo: todo, inTitle: inTitle)
+                ))
         }
         ranked.sort { $0.key < $1.key }
         return ranked.prefix(maxResults).map(\.hit)
     }
 
-    /// The result's `structuredContent`: `{results: [{id, title, url, text}]}`. `url` is empty (a to-do has no
-    /// web page); `text` is one line saying when it rings, in the Account zone.
-    package static func result(_ hits: [Hit], account: Account, now: Date) -> JSONValue {
+    /// The result's `structuredContent`: `{results: [{id, title, url, text}], complete, warning?}`. `url` is empty
+    /// (a to-do has no web page); `text` is one line saying when it rings, in the Account zone; `warning` (what
+    /// could not be read, for the model to pass on) makes `complete` false.
+    package static func result(
+        _ hits: [Hit], account: Account, now: Date, occurrences: [Occurrence] = [], warning: String? = nil
+    ) -> JSONValue {
         let results = hits.map { hit -> JSONValue in
-            let document = TodoDocument(todo: hit.todo, account: account, now: now)
+            let document = TodoDocument(todo: hit.todo, account: account, now: now, occurrences: occurrences)
             return [
                 "id": .string(hit.todo.id), "title": .string(document.title), "url": "",
                 "text": .string(document.summary),
             ]
         }
-        return ["results": .array(results)]
+        var object: JSONObject = ["results": .array(results), "complete": .bool(warning == nil)]
+        if let warning { object["warning"] = .string(warning) }
+        return .object(object)
     }
 
     /// Sort order of a hit (see `select`).
@@ -84,7 +94,7 @@ package enum SearchTodos {
         let time: Int
         let id: String
 
-        init(_ todo: Todo, inTitle: Bool, account: Account, now: Date) {
+        init(_ todo: Todo, inTitle: Bool, account: Account, now: Date, occurrences: [Occurrence]) {
             let finished = todo.isFinished(account: account, now: now)
             let when: Date?
             if !todo.isRepeating {
@@ -92,7 +102,7 @@ package enum SearchTodos {
             } else if finished {
                 when = todo.schedule(account: account)?.last.flatMap { todo.alarm(on: $0, account: account) }
             } else {
-                when = todo.nextOccurrence(account: account, now: now)?.alarm
+                when = todo.nextOccurrence(account: account, now: now, occurrences: occurrences)?.alarm
             }
             tier = (inTitle ? 0 : 2) + (finished ? 1 : 0)
             let milliseconds = when.map { Int(($0.timeIntervalSince1970 * 1000).rounded(.down)) }

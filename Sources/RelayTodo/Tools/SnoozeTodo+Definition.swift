@@ -11,10 +11,15 @@ extension SnoozeTodo {
             postpones: a snooze never makes it ring earlier (change due with update_todo for that). A one-off \
             to-do stays pending (a done one is reopened). For a repeating to-do only one day's occurrence is \
             snoozed: occurrenceDate (YYYY-MM-DD) picks a day it repeats on, default today in the to-do's time \
-            zone. If until is at or after the next occurrence's alarm, that day is marked skipped instead (as \
-            "tomorrow" in the app: the next occurrence rings anyway) and snoozedUntil is null. A time inside the \
-            user's quiet hours is moved to their end and the result has quietHoursAdjusted. Tell the user the \
-            result's message.
+            zone. If until is at or after the next occurrence's alarm, or is a later day given as YYYY-MM-DD, \
+            that day is marked skipped instead (as "tomorrow" in the app: the next occurrence rings anyway) and \
+            snoozedUntil is null. A time inside the user's quiet hours is moved to their end and the result has \
+            quietHoursAdjusted; a time the clocks skip or show twice (daylight saving) gives notices. Tell the \
+            user the result's message and notices. The alarm's buttons in the app: "done" is \
+            complete_todo; "10 minutes" and "1 hour" are snooze_todo with until = now (get_me) plus 10 minutes \
+            or 1 hour, as YYYY-MM-DDTHH:mm; "tomorrow" is snooze_todo with until = tomorrow's date as \
+            YYYY-MM-DD (a repeat: today's occurrence is skipped; a one-off: it rings tomorrow at the default \
+            time).
             """,
         requiredScopes: [TodoScope.write],
         inputSchema: Schema.object(
@@ -32,6 +37,7 @@ extension SnoozeTodo {
                 ("snoozedUntil", Schema.string("When it rings again; null when the day was skipped.", nullable: true)),
                 ("message", Schema.string("What happened, for the user.")),
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
+                ("notices", Schema.notices),
             ],
             required: ["timeZone", "todo", "occurrence", "snoozedUntil", "message"]),
         annotations: ToolAnnotations(

@@ -39,6 +39,8 @@ package enum SnoozeTodo {
         package let quietHoursAdjusted: QuietHoursAdjustment?
         /// For a skipped occurrence: the next occurrence, which rings instead.
         package let next: NextOccurrence?
+        /// What the clock did to the time asked for (a time the clocks skip, or one they show twice).
+        package var notices: [String] = []
 
         /// A result with every part given.
         package init(
@@ -77,8 +79,9 @@ package enum SnoozeTodo {
     /// one-off's `dueAt`, or that day's alarm of a repeating to-do): a snooze never makes an alarm ring
     /// earlier (`INVALID_ARGUMENT` on `until`; `update_todo` moves `due`). Inside quiet hours it moves to their
     /// next end, as for a one-off, because a snooze is a single alarm even on a repeating to-do. A repeating
-    /// to-do's day must be one it repeats on; when `until` is at or after the next occurrence's alarm, that day
-    /// is marked skipped instead (the app's "tomorrow": the next occurrence already rings, so nothing rings twice).
+    /// to-do's day must be one it repeats on; when `until` is at or after the next occurrence's alarm, or is a
+    /// later day without a time (`YYYY-MM-DD`: the app's "tomorrow" button), that day is marked skipped instead:
+    /// the next occurrence already rings, so nothing rings twice.
     package static func apply(_ request: Request, current: Todo?, account: Account, now: Date) throws(TodoError)
         -> Snoozed
     {
@@ -98,9 +101,14 @@ package enum SnoozeTodo {
         }
         let adjustment = account.quietHours?.adjust(requested, repeating: false, rules: account.rules)
         let until = adjustment?.actual ?? requested
+        let notices = clockNotices(request.until, resolved: requested, rules: account.rules)
         if let date {
+            // The app's "tomorrow" on a repeat: a day (no time) after the occurrence's skips it and schedules
+            // nothing new, so the next occurrence rings once, at its own time.
+            var tomorrowButton = false
+            if case .date(let day) = request.until, day > date { tomorrowButton = true }
             if let nextDate = todo.schedule(account: account)?.next(after: date),
-                let nextAlarm = todo.alarm(on: nextDate, account: account), until >= nextAlarm
+                let nextAlarm = todo.alarm(on: nextDate, account: account), until >= nextAlarm || tomorrowButton
             {
                 let skipped = Occurrence(todoId: todo.id, date: date, state: .skipped, changedAt: now)
                 return Snoozed(
@@ -109,15 +117,49 @@ package enum SnoozeTodo {
             }
             let occurrence = Occurrence(
                 todoId: todo.id, date: date, state: .snoozed, snoozedUntil: until, changedAt: now)
-            return Snoozed(outcome: .occurrence(todo, occurrence), until: until, quietHoursAdjusted: adjustment)
+            var snoozed = Snoozed(outcome: .occurrence(todo, occurrence), until: until, quietHoursAdjusted: adjustment)
+            snoozed.notices = notices
+            return snoozed
         }
         var snoozed = todo
         snoozed.snoozedUntil = until
         snoozed.status = .pending
         snoozed.completedAt = nil
-        return Snoozed(
+        var result = Snoozed(
             outcome: .updated(TodoChange(from: todo, to: snoozed, now: now)), until: until,
             quietHoursAdjusted: adjustment)
+        result.notices = notices
+        return result
+    }
+
+    /// Issue 42: what the person's clock does to a wall-clock `until`, said as `add_todo` says it. A time the
+    /// clocks skip (spring forward) rings at the first minute that exists; a time they show twice (fall back)
+    /// rings the first time, and the notice names both so nobody waits for the second.
+    static func clockNotices(_ input: TimeInput, resolved: Date, rules: TimeRules) -> [String] {
+        let wanted: (LocalDate, LocalTime)
+        switch input {
+        case .wallClock(let date, let time): wanted = (date, time)
+        case .date(let date): wanted = (date, rules.defaultTime)
+        case .instant: return []
+        }
+        let (date, time) = wanted
+        if rules.wallClock(at: resolved).time != time {
+            return [
+                "\(time) does not exist on \(date) in \(rules.zoneName) (the clocks go forward), so it rings at "
+                    + "\(rules.wallClock(at: resolved).time) (\(rules.format(resolved))). Tell the user."
+            ]
+        }
+        for shift in [3600.0, 1800.0] {
+            let later = resolved.addingTimeInterval(shift)
+            let wall = rules.wallClock(at: later)
+            if wall.date == date, wall.time == time {
+                return [
+                    "\(time) happens twice on \(date) in \(rules.zoneName) (the clocks go back): it rings the first "
+                        + "time, \(rules.format(resolved)), not at \(rules.format(later)). Tell the user."
+                ]
+            }
+        }
+        return []
     }
 
     /// The result's `structuredContent`: `{timeZone, todo, occurrence, snoozedUntil, message,
@@ -133,11 +175,15 @@ package enum SnoozeTodo {
         let message: String
         if let next = snoozed.next, let day = occurrence?.date {
             message =
-                "Skipped the occurrence on \(day) instead of snoozing it: the next occurrence already rings at "
-                + "\(rules.format(next.alarm)), not later than \(rules.format(snoozed.until)), the time asked for. "
-                + "This is what \"tomorrow\" does in the MustDo app."
+                "Skipped the occurrence on \(day) instead of snoozing it, as \"tomorrow\" does in the MustDo app: "
+                + "nothing new is scheduled, and the next occurrence rings at \(rules.format(next.alarm))."
         } else if let day = occurrence?.date {
             message = "The occurrence on \(day) rings again at \(rules.format(snoozed.until)); the repeat continues."
+        } else if case .updated(let change) = snoozed.outcome, change.fields.contains(.status) {
+            // The app's snooze reopens a finished one-off; the person must hear that it is pending again.
+            message =
+                "It was marked done or skipped; the snooze reopens it: it is pending again and rings at "
+                + "\(rules.format(snoozed.until)). Tell the user."
         } else {
             message = "It rings again at \(rules.format(snoozed.until))."
         }
@@ -150,6 +196,7 @@ package enum SnoozeTodo {
         if let adjustment = snoozed.quietHoursAdjusted {
             object["quietHoursAdjusted"] = adjustment.json(account: account)
         }
+        if !snoozed.notices.isEmpty { object["notices"] = .array(snoozed.notices.map(JSONValue.string)) }
         return .object(object)
     }
 }

@@ -10,6 +10,8 @@ struct TodoDocument {
     let todo: Todo
     let account: Account
     let now: Date
+    /// The to-do's Occurrence records known to the caller: "next" skips days done or skipped and takes a snooze.
+    var occurrences: [Occurrence] = []
 
     /// Days before today whose state `fetch` shows.
     static let pastDays = 14
@@ -31,7 +33,7 @@ struct TodoDocument {
             return line + " (\(rules.zoneName))."
         }
         var line = "Repeats \(repeatDescription(repeatRule))"
-        if let next = todo.nextOccurrence(account: account, now: now) {
+        if let next = todo.nextOccurrence(account: account, now: now, occurrences: occurrences) {
             line += "; next \(rules.readable(next.alarm)) (\(rules.zoneName))"
         } else if todo.isFinished(account: account, now: now) {
             line += "; ended"
@@ -49,7 +51,7 @@ struct TodoDocument {
                 lines.append("繰り返し: \(repeatRule.japaneseDescription(start: start, zone: ownZone)).")
             }
             if let dueAt = todo.dueAt { lines.append("First occurrence: \(rules.readable(dueAt)).") }
-            if let next = todo.nextOccurrence(account: account, now: now) {
+            if let next = todo.nextOccurrence(account: account, now: now, occurrences: occurrences) {
                 lines.append("Next occurrence: \(rules.readable(next.alarm)).")
             } else if let last = todo.schedule(account: account)?.last {
                 lines.append("The repeat has ended; its last occurrence was on \(last).")
@@ -80,7 +82,7 @@ struct TodoDocument {
         add("due", todo.dueAt)
         if let repeatRule = todo.repeatRule {
             metadata["repeat"] = .string(repeatRule.englishDescription(start: start, zone: ownZone))
-            add("nextOccurrence", todo.nextOccurrence(account: account, now: now)?.alarm)
+            add("nextOccurrence", todo.nextOccurrence(account: account, now: now, occurrences: occurrences)?.alarm)
         }
         add("snoozedUntil", todo.snoozedUntil)
         add("completedAt", todo.completedAt)
@@ -115,7 +117,8 @@ struct TodoDocument {
         for offset in -Self.pastDays...Self.comingDays {
             let date = today.adding(days: offset)
             let recorded = byDate[date]
-            guard recorded != nil || schedule?.contains(date) == true else { continue }
+            // A day the repeat no longer rings on (its rule changed) is not one of its days, whatever was recorded.
+            guard schedule?.contains(date) ?? (recorded != nil) else { continue }
             var line = "- \(date.weekday.englishName) \(date)"
             if offset == 0 { line += " (today)" }
             switch recorded?.state {

@@ -19,6 +19,9 @@ package struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
         case rateLimited = "RATE_LIMITED"
         /// The iCloud account cannot be used (for example Advanced Data Protection is on).
         case accountUnsupported = "ACCOUNT_UNSUPPORTED"
+        /// The person's iCloud storage is full (CloudKit's QUOTA_EXCEEDED on the private database): retrying will
+        /// not help until they free space (issue 42: was UPSTREAM_UNAVAILABLE, which invites a retry).
+        case quotaExceeded = "QUOTA_EXCEEDED"
     }
 
     /// What went wrong.

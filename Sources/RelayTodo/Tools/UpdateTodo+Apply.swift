@@ -67,9 +67,12 @@ extension UpdateTodo {
         if request.due != nil || request.repeatRule != .keep || (new.status == .pending && todo.status != .pending) {
             notices += new.pastNotices(account: account, now: now)
         }
+        let change = TodoChange(from: todo, to: new, now: now)
+        // Nothing written, nothing to tell: a notice about an unchanged due time would read as news (issue 42).
+        if change.isEmpty { notices = [] }
         return Updated(
-            change: TodoChange(from: todo, to: new, now: now), quietHoursAdjusted: plan?.quietHoursAdjusted,
-            dueAligned: plan?.dueAligned, notices: notices)
+            change: change, quietHoursAdjusted: change.isEmpty ? nil : plan?.quietHoursAdjusted,
+            dueAligned: change.isEmpty ? nil : plan?.dueAligned, notices: notices)
     }
 
     /// The result's `structuredContent`: `{timeZone, todo, changed, quietHoursAdjusted?, dueAligned?, notices?}`.

@@ -38,6 +38,8 @@ struct RelayClient: Sendable {
         var cookie: String
         var requestID: String
         var csrf: String
+        /// The nonce the consent page's tab keeps in `sessionStorage` (issue 37's `TabBinding`).
+        var tab: String
     }
 
     /// `GET /authorize` at `base`: the consent page, its form fields and the binding cookie.
@@ -52,11 +54,12 @@ struct RelayClient: Sendable {
         let page = try await http.send(ClientRequest(url: base + "/authorize?" + query))
         guard page.status == 200,
             let cookie = page.headers.values("set-cookie").first(where: { $0.hasPrefix("mdr_") }),
-            let requestID = Self.hidden("request", in: page.text), let csrf = Self.hidden("csrf", in: page.text)
+            let requestID = Self.hidden("request", in: page.text), let csrf = Self.hidden("csrf", in: page.text),
+            let tab = Self.quoted("data-tab", in: page.text)
         else { throw AcceptanceFailure("no consent page: \(page.status) \(page.text.prefix(300))") }
         return Authorization(
             verifier: verifier, state: state, cookie: String(cookie.prefix { $0 != ";" }), requestID: requestID,
-            csrf: csrf)
+            csrf: csrf, tab: tab)
     }
 
     /// Presses "Continue with Apple" at `base`; returns the Apple (emulator) sign-in URL.
@@ -94,10 +97,21 @@ struct RelayClient: Sendable {
         return String(query)
     }
 
-    /// Apple's redirect arriving at `base` with the browser's cookie. Returns the raw response.
-    func callback(_ query: String, cookie: String, at base: String) async throws -> ClientResponse {
-        try await http.send(
+    /// Apple's redirect arriving at `base` with the browser's cookie, then the callback page's POST with
+    /// the consenting tab's nonce (issue 37). Returns the POST's raw response (or the GET's, when it
+    /// answered anything but the callback page).
+    func callback(_ query: String, cookie: String, tab: String, at base: String) async throws -> ClientResponse {
+        let page = try await http.send(
             ClientRequest(url: base + "/oauth/apple/callback?" + query, headers: ["Cookie": cookie]))
+        guard page.status == 200, page.text.contains("<form id=finish ") else { return page }
+        return try await http.send(
+            ClientRequest(
+                method: .post, url: base + "/oauth/apple/callback",
+                headers: [
+                    "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie,
+                    "Sec-Fetch-Site": "same-origin",
+                ],
+                body: Array(FormDecoding.encode([("q", query), ("tab", tab)]).utf8)))
     }
 
     /// The code in a successful callback's redirect to the client, or nil.
@@ -115,7 +129,7 @@ struct RelayClient: Sendable {
         let authorization = try await authorize(at: base)
         let signInURL = try await consent(authorization, at: base)
         let query = try await signIn(signInURL, appleID: appleID)
-        let response = try await callback(query, cookie: authorization.cookie, at: base)
+        let response = try await callback(query, cookie: authorization.cookie, tab: authorization.tab, at: base)
         guard let code = code(from: response, authorization) else {
             throw AcceptanceFailure("callback failed: \(response.status) \(response.headers["location"] ?? "")")
         }
@@ -166,6 +180,12 @@ struct RelayClient: Sendable {
         let client = try await register(http: http, at: base)
         let (code, verifier) = try await client.connect(appleID: appleID, at: base)
         return (client, try await client.exchange(code: code, verifier: verifier, at: base).get())
+    }
+
+    /// The first quoted attribute `name` in a page.
+    static func quoted(_ name: String, in page: String) -> String? {
+        guard let start = page.range(of: name + "=\"") else { return nil }
+        return String(page[start.upperBound...].prefix { $0 != "\"" })
     }
 
     static func hidden(_ name: String, in page: String) -> String? {

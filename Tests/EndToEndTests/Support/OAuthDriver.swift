@@ -123,13 +123,14 @@ final class OAuthDriver: @unchecked Sendable {
         let page = try await browse(.get, issuer + "/disconnect")
         guard page.status == 200 else { throw Failure(description: "disconnect page: \(page.status)") }
         let form = try Self.form(page.text)
+        tab = Self.attribute("data-tab", in: page.text)
         let confirmed = try await browse(
             .post, resolve(form.action, against: issuer + "/disconnect"), form: form.fields)
         guard let signInPage = confirmed.headers["location"] else {
             throw Failure(description: "disconnect confirm: \(confirmed.status) \(confirmed.text)")
         }
         let callback = try await appleSignIn(signInPage, appleID: appleID)
-        let done = try await browse(.get, callback)
+        let done = try await followCallback(callback)
         guard done.status == 200 else { throw Failure(description: "disconnect callback: \(done.status)") }
         return done.text
     }
@@ -154,6 +155,7 @@ final class OAuthDriver: @unchecked Sendable {
         guard consent.status == 200 else { throw Failure(description: "authorize: \(consent.status) \(consent.text)") }
         lastConsentPage = consent.text
         let consentForm = try Self.form(consent.text)
+        tab = Self.attribute("data-tab", in: consent.text)
         let afterConsent = try await browse(
             .post, resolve(consentForm.action, against: authorizationURL),
             form: consentForm.fields + [("action", "continue")])
@@ -161,7 +163,7 @@ final class OAuthDriver: @unchecked Sendable {
             throw Failure(description: "consent: \(afterConsent.status) \(afterConsent.text)")
         }
         let callback = try await appleSignIn(signInPage, appleID: appleID, keepSignedIn: keepSignedIn)
-        let back = try await browse(.get, callback)
+        let back = try await followCallback(callback)
         guard let location = back.headers["location"], let items = URLComponents(string: location)?.queryItems,
             let code = items.first(where: { $0.name == "code" })?.value,
             items.first(where: { $0.name == "state" })?.value == state,
@@ -169,6 +171,20 @@ final class OAuthDriver: @unchecked Sendable {
         else { throw Failure(description: "callback: \(back.status) \(back.headers["location"] ?? back.text)") }
         lastRedirect = location
         return code
+    }
+
+    /// This tab's `sessionStorage` nonce (`TabBinding`): kept from the page whose form was sent.
+    private var tab: String?
+
+    /// Apple's callback as a browser tab runs it (issue 37): the callback page, then the POST its
+    /// script makes with the raw query and this tab's nonce (read once).
+    private func followCallback(_ url: String) async throws -> ClientResponse {
+        let page = try await browse(.get, url)
+        guard page.status == 200, page.text.contains("<form id=finish ") else { return page }
+        let path = String(url.prefix { $0 != "?" })
+        let query = url.contains("?") ? String(url.drop { $0 != "?" }.dropFirst()) : ""
+        defer { tab = nil }
+        return try await browse(.post, path, form: [("q", query), ("tab", tab ?? "")], sameOrigin: true)
     }
 
     /// The emulator's Apple sign-in page as `appleID`; returns the callback URL it redirects to.
@@ -212,10 +228,11 @@ final class OAuthDriver: @unchecked Sendable {
         return try JSONValue(parsing: response.body)
     }
 
-    private func browse(_ method: HTTPMethod, _ url: String, form: [(String, String)]? = nil) async throws
-        -> ClientResponse
-    {
+    private func browse(
+        _ method: HTTPMethod, _ url: String, form: [(String, String)]? = nil, sameOrigin: Bool = false
+    ) async throws -> ClientResponse {
         var headers: HTTPHeaders = ["Accept-Language": "en"]
+        if sameOrigin { headers.add("Sec-Fetch-Site", "same-origin") }
         let origin = Self.origin(url)
         if let jar = cookies[origin], !jar.isEmpty {
             headers.add("Cookie", jar.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
@@ -263,7 +280,7 @@ final class OAuthDriver: @unchecked Sendable {
         return (action, fields)
     }
 
-    private static func attribute(_ name: String, in tag: String) -> String? {
+    static func attribute(_ name: String, in tag: String) -> String? {
         let pattern = name + #"\s*=\s*(?:"([^"]*)"|([^\s>]+))"#
         guard let regex = try? NSRegularExpression(pattern: pattern),
             let match = regex.firstMatch(in: tag, range: NSRange(tag.startIndex..., in: tag))

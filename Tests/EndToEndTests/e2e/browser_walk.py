@@ -2,7 +2,8 @@
 the emulator's Apple sign-in page, the callback (landing on a tiny local redirect-URI catcher) and
 the disconnect page (confirmed through the same sign-in), in English and Japanese at phone and
 desktop widths, with a screenshot of every page. It also checks that the consent page cannot be
-framed and runs no script, even with a client name made of markup registered through DCR.
+framed and runs no script but its own (the tab-binding script allowed by its hash, issue 37), even
+with a client name made of markup registered through DCR.
 
     python3 browser_walk.py --relay http://127.0.0.1:R --emulator http://127.0.0.1:E --out DIR
 
@@ -147,15 +148,19 @@ class Walk:
         driver.save_screenshot(os.path.join(self.out, name + ".png"))
 
     def page_checks(self, driver, label: str, language: str | None) -> None:
-        """Every relay page: its language, no script at all, nothing wider than the screen."""
+        """Every relay page: its language, no script but at most one inline tab-binding script (issue 37;
+        the CSP allows it by hash only), no image, nothing wider than the screen."""
         state = driver.execute_script(
             "return {lang: document.documentElement.lang, scripts: document.scripts.length,"
+            " external: Array.from(document.scripts).filter(s => s.src).length,"
+            " binding: Array.from(document.scripts).filter(s => s.text.includes('mustdo-tab')).length,"
             " images: document.images.length, pwned: window.__pwned === undefined ? null : window.__pwned,"
             " overflow: document.documentElement.scrollWidth - window.innerWidth}"
         )
         if language is not None:
             self.expect(state["lang"] == language, f"{label}: lang is {state['lang']!r}, not {language!r}")
-        self.expect(state["scripts"] == 0 and state["images"] == 0, f"{label}: script or image elements: {state}")
+        only_binding = state["scripts"] <= 1 and state["external"] == 0 and state["binding"] == state["scripts"]
+        self.expect(only_binding and state["images"] == 0, f"{label}: script or image elements: {state}")
         self.expect(state["pwned"] is None, f"{label}: injected script ran: {state}")
         self.expect(state["overflow"] <= 0, f"{label}: content wider than the viewport by {state['overflow']}px")
 
@@ -215,6 +220,9 @@ class Walk:
             driver.find_element(By.CSS_SELECTOR, "form button").click()
             self.sign_in(driver, apple_id, label + "-disconnect")
             WebDriverWait(driver, 30).until(lambda d: d.current_url.startswith(self.relay + "/oauth/apple/callback"))
+            # The callback page POSTs (issue 37); the result is the page after it.
+            WebDriverWait(driver, 30, ignored_exceptions=(Exception,)).until(
+                lambda d: count_word in d.find_element(By.TAG_NAME, "main").text)
             self.snap(driver, f"{label}-5-disconnected")
             self.page_checks(driver, f"{label} disconnected", language)
             result = driver.find_element(By.TAG_NAME, "main").text
@@ -259,7 +267,9 @@ class Walk:
         headers, policy = self.page_headers(self.authorization()[0], ("Content-Security-Policy", "X-Frame-Options"))
         result["headers"] = headers
         self.expect("default-src 'none'" in policy and "frame-ancestors 'none'" in policy, f"consent CSP: {policy}")
-        self.expect(not any(part.startswith("script-src") for part in policy), f"consent CSP allows script: {policy}")
+        scripts = [part for part in policy if part.startswith("script-src")]
+        only_hash = len(scripts) == 1 and len(scripts[0].split()) == 2 and scripts[0].split()[1].startswith("'sha256-")
+        self.expect(only_hash, f"consent CSP allows more than one script by hash: {policy}")
         self.expect(headers["X-Frame-Options"] == "DENY", f"consent X-Frame-Options: {headers}")
         self.expect(not result["consent"]["location"].startswith(self.relay), f"the consent page was framed: {result}")
         framed = result["control"]["location"].startswith(self.emulator)

@@ -19,7 +19,9 @@ final class TestServer: Sendable {
         pageSize: Int = 100,
         maxBodyBytes: Int = 4096,
         tools: [any Tool<TestPrincipal>] = SampleTools.all,
-        prompts: [Prompt] = []
+        prompts: [Prompt] = [],
+        resources: [Resource] = [],
+        extensions: JSONObject = [:]
     ) throws {
         let records = Recorder<ToolCallRecord>()
         let errors = Recorder<String>()
@@ -36,7 +38,8 @@ final class TestServer: Sendable {
             onError: { tool, error in errors.append("\(tool): \(error)") }
         )
         endpoint = try MCPEndpoint(
-            configuration: configuration, tools: tools, prompts: prompts, authenticator: authenticator)
+            configuration: configuration, tools: tools, prompts: prompts, resources: resources,
+            extensions: extensions, authenticator: authenticator)
         var router = Router()
         router.get("/healthz", immediate: { _ in .text("ok") })
         endpoint.mount(on: &router)

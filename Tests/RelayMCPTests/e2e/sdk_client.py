@@ -83,7 +83,33 @@ async def exercise(client, summary):
             except Exception as error:
                 errors[label] = error_code(error)
         summary["promptErrors"] = errors
+    await resources(client, summary)
     summary["afterError"] = describe_call(await client.call_tool("echo", {"text": "still here"}))
+
+
+async def resources(client, summary):
+    """resources/list and resources/read, parsed by the SDK's own types (the spec's wire schema), and a
+    URI not served (the conformance suite's sep-2164-resource-not-found)."""
+    try:
+        listed = await client.list_resources()
+    except Exception as error:  # the server has no resources: an MCP error, not a dead connection
+        summary["resources"] = type(error).__name__
+        return
+    summary["resources"] = [
+        {"uri": str(r.uri), "name": r.name, "mimeType": field(r, "mime_type", "mimeType")} for r in listed.resources
+    ]
+    if listed.resources:
+        read = await client.read_resource(str(listed.resources[0].uri))
+        summary["read"] = [
+            {"uri": str(c.uri), "mimeType": field(c, "mime_type", "mimeType"), "text": getattr(c, "text", None),
+             "meta": field(c, "meta", "_meta")}
+            for c in read.contents
+        ]
+    try:
+        await client.read_resource("test://nonexistent-resource-for-conformance-testing")
+        summary["missing"] = "answered"
+    except Exception as error:
+        summary["missing"] = error_code(error)
 
 
 async def run_v1(summary):

@@ -8,19 +8,33 @@ import Testing
 /// `GET /authorize` over HTTP: local pages versus redirects, the consent page, its headers and
 /// cookie.
 struct AuthorizeEndpointTests {
-    static func expectPageHeaders(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// Every page's headers. Since issue 37 a page that starts or finishes an Apple sign-in carries
+    /// one of `TabBinding`'s constant scripts, allowed by its hash and nothing else; no other script.
+    static func expectPageHeaders(
+        _ response: TestResponse, script: Bool? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(response.header("x-frame-options") == "DENY", sourceLocation: sourceLocation)
         let csp = response.header("content-security-policy") ?? ""
         #expect(csp.contains("default-src 'none'"), sourceLocation: sourceLocation)
         #expect(csp.contains("frame-ancestors 'none'"), sourceLocation: sourceLocation)
         #expect(csp.contains("base-uri 'none'"), sourceLocation: sourceLocation)
         #expect(csp.contains("style-src 'sha256-"), sourceLocation: sourceLocation)
-        #expect(!csp.contains("script-src"), sourceLocation: sourceLocation)
+        let known = [TabBinding.keepScript, TabBinding.finishScript]
+        let scripts = csp.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("script-src") }
+        #expect(
+            scripts.isEmpty || known.contains { scripts == ["script-src \(TabBinding.hash($0))"] },
+            "\(scripts)", sourceLocation: sourceLocation)
+        if let script { #expect(scripts.isEmpty != script, sourceLocation: sourceLocation) }
+        #expect(!csp.contains("unsafe-inline"), sourceLocation: sourceLocation)
         #expect(response.header("referrer-policy") == "no-referrer", sourceLocation: sourceLocation)
         #expect(response.header("cache-control") == "no-store", sourceLocation: sourceLocation)
         #expect(response.header("access-control-allow-origin") == nil, sourceLocation: sourceLocation)
         if response.status == 200 || response.status >= 400 {
-            #expect(!response.text.contains("<script"), sourceLocation: sourceLocation)
+            var text = response.text
+            for script in known { text = text.replacingOccurrences(of: "<script>\(script)</script>", with: "") }
+            #expect(!text.contains("<script"), sourceLocation: sourceLocation)
+            #expect(response.text.contains("<script") == !scripts.isEmpty, sourceLocation: sourceLocation)
             #expect(response.text.contains("name=\"viewport\""), sourceLocation: sourceLocation)
         }
     }
@@ -57,7 +71,8 @@ struct AuthorizeEndpointTests {
             let cases: [([(String, String)], String)] = [
                 ([("code_challenge_method", "plain")], "invalid_request"),
                 ([("resource", "https://other.example/mcp")], "invalid_target"),
-                ([("scope", "admin")], "invalid_scope"),
+                // Issue 41: an unknown scope is dropped now; a malformed one is still refused.
+                ([("scope", "todos:read \"bad")], "invalid_scope"),
             ]
             for (extra, code) in cases {
                 var path = OAuthHarness.authorizePath(
@@ -96,9 +111,11 @@ struct AuthorizeEndpointTests {
                 OAuthHarness.authorizePath(clientID: client.id, verifier: OAuthHarness.newVerifier()))
             #expect(response.status == 200)
             Self.expectPageHeaders(response)
-            #expect(response.text.contains("Test Client"))
+            // Issue 41: a known platform's callback is shown under the platform's name, verified;
+            // the name the client gave itself ("Test Client") is not shown.
+            #expect(response.text.contains("<strong><bdi>Claude</bdi></strong>"))
             #expect(response.text.contains("claude.ai"))
-            #expect(response.text.contains("registered itself automatically"))
+            #expect(response.text.contains(">Verified<"))
             #expect(response.text.contains("Continue with Apple"))
             let csp = try #require(response.header("content-security-policy"))
             #expect(csp.contains("form-action 'self' https://idmsa.apple.com"))
@@ -117,13 +134,18 @@ struct AuthorizeEndpointTests {
         try await withHarness { h in
             let response = try await h.client.postJSON(
                 "/register",
-                #"{"redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"token_endpoint_auth_method":"none","client_name":"<script>alert('x')</script>&\"Evil\""}"#
+                // Issue 41: a self-registered redirect, where the page shows the claimed name (a known
+                // platform's callback shows the platform's name instead).
+                #"{"redirect_uris":["https://notes.example.org/cb"],"token_endpoint_auth_method":"none","client_name":"<script>alert('x')</script>&\"Evil\""}"#
             )
             let id = try #require(JSONValue(parsing: response.body)["client_id"]?.stringValue)
             let page = try await h.browser().get(
-                OAuthHarness.authorizePath(clientID: id, verifier: OAuthHarness.newVerifier()))
+                OAuthHarness.authorizePath(
+                    clientID: id, verifier: OAuthHarness.newVerifier(), redirectURI: "https://notes.example.org/cb"))
             #expect(page.status == 200)
-            #expect(!page.text.contains("<script>"))
+            // The page's own script (issue 37's `TabBinding`) is the only one.
+            let others = page.text.replacingOccurrences(of: "<script>\(TabBinding.keepScript)</script>", with: "")
+            #expect(!others.contains("<script>"))
             #expect(page.text.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;Evil&quot;"))
         }
     }
@@ -142,6 +164,27 @@ struct AuthorizeEndpointTests {
             let english = try await browser.get(
                 OAuthHarness.authorizePath(clientID: client.id, verifier: OAuthHarness.newVerifier()))
             #expect(english.text.contains("Continue with Apple"))
+        }
+    }
+
+    /// Issue 39 (moved to 37): a Japanese error page says everything in Japanese; the English detail line
+    /// stays on the English page only.
+    @Test func japaneseErrorPageHasNoEnglishDetailLine() async throws {
+        try await withHarness { h in
+            let browser = h.browser()
+            browser.acceptLanguage = "en"
+            let english = try await browser.get("/authorize?client_id=unknown-client&response_type=code")
+            #expect(english.status >= 400)
+            #expect(english.text.contains("<p class=muted>"), "the English page keeps its detail")
+            browser.acceptLanguage = "ja"
+            let japanese = try await browser.get("/authorize?client_id=unknown-client&response_type=code")
+            #expect(japanese.status == english.status)
+            #expect(japanese.text.contains("<html lang=\"ja\">"))
+            #expect(!japanese.text.contains("<p class=muted>"), "no English detail line")
+            let body = (japanese.text.components(separatedBy: "<main>").last ?? "")
+                .replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression)
+            let latin = body.unicodeScalars.filter { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
+            #expect(latin.count < 12, "almost no Latin letters in the Japanese body: \(body)")
         }
     }
 

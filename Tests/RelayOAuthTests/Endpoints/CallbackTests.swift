@@ -15,8 +15,10 @@ struct CallbackTests {
         return (browser, id)
     }
 
+    /// The failure code of a callback answer: 302 from the callback URL, or 303 from the callback
+    /// page's POST (issue 37), to the clean failure URL.
     static func failure(_ response: TestResponse) -> String? {
-        guard response.status == 302, let location = response.header("location") else { return nil }
+        guard [302, 303].contains(response.status), let location = response.header("location") else { return nil }
         #expect(location.hasPrefix("https://relay.example/oauth/apple/callback?failed="))
         #expect(!location.contains("ckWebAuthToken"))
         return response.locationQuery["failed"]?.first
@@ -90,13 +92,19 @@ struct CallbackTests {
             #expect(Self.failure(response) == "binding_mismatch")
             #expect(try await h.store.get(OAuthKeys.pendingRequest(id)) != nil)
             #expect(h.signIn.identifyCalls == 0)
-            // A duplicated cookie name (a planted second copy) is not believed either.
-            let planted = try await h.client.get(
-                h.callbackPath(token: h.signIn.token(for: "mallory@example.com")),
+            // A duplicated cookie name (a planted second copy) is not believed either, even with the
+            // victim's tab nonce.
+            let planted = try await h.client.postForm(
+                "/oauth/apple/callback",
+                [
+                    ("q", "ckWebAuthToken=" + FormDecoding.encode(h.signIn.token(for: "mallory@example.com"))),
+                    ("tab", victim.tab ?? ""),
+                ],
                 headers: [
                     ("Cookie", victim.cookies.map { "\($0.key)=\($0.value); \($0.key)=forged" }.joined(separator: "; "))
                 ])
             #expect(Self.failure(planted) != nil)
+            #expect(try await h.store.get(OAuthKeys.pendingRequest(id)) != nil)
         }
     }
 
@@ -117,15 +125,22 @@ struct CallbackTests {
         try await withHarness { h in
             let (browser, _) = try await Self.consented(h)
             let cookies = browser.cookies
-            let path = h.callbackPath(token: h.signIn.token(for: "alice@example.com"))
+            let query = "ckWebAuthToken=" + FormDecoding.encode(h.signIn.token(for: "alice@example.com"))
             let header = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            // Twelve POSTs of the callback page, each with the starting tab's nonce.
+            let form = [("q", query), ("tab", browser.tab ?? "")]
             let responses = try await withThrowingTaskGroup(of: TestResponse.self) { group in
-                for _ in 0..<12 { group.addTask { try await h.client.get(path, headers: [("Cookie", header)]) } }
+                for _ in 0..<12 {
+                    group.addTask {
+                        try await h.client.postForm("/oauth/apple/callback", form, headers: [("Cookie", header)])
+                    }
+                }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            let winners = responses.filter { $0.status == 303 }
+            let winners = responses.filter { $0.status == 303 && $0.locationQuery["code"] != nil }
             #expect(winners.count == 1)
-            #expect(responses.filter { Self.failure($0) == "already_used" }.count == 11)
+            #expect(
+                responses.filter { $0.locationQuery["code"] == nil && Self.failure($0) == "already_used" }.count == 11)
             #expect(h.sealer.sealed.withLock { $0.count } == 1, "one grant")
         }
     }
@@ -182,6 +197,79 @@ struct CallbackTests {
                 grant.sealed, secret: try h.oauth.grantSecret(for: grant, in: request), userID: grant.userID,
                 grantID: grant.grantID)
             #expect(opened.hasSuffix("rotated"))
+        }
+    }
+
+    /// Issue 37: the callback URL stores nothing; only the callback page's POST from the tab that
+    /// pressed Continue does.
+    @Test func callbackUrlShowsOnlyThePageThatPostsFromTheTab() async throws {
+        try await withHarness { h in
+            let (browser, id) = try await Self.consented(h)
+            let page = try await h.client.get(
+                h.callbackPath(token: h.signIn.token(for: "mallory@example.com")),
+                headers: browser.cookies.map { ("Cookie", "\($0.key)=\($0.value)") })
+            #expect(page.status == 200)
+            #expect(page.text.contains("<form id=finish method=post action=\"/oauth/apple/callback\">"))
+            #expect(!page.text.contains("mallory"), "the token is not written into the page")
+            let csp = try #require(page.header("content-security-policy"))
+            #expect(csp.contains("script-src 'sha256-"))
+            #expect(!csp.contains("unsafe-inline"))
+            AuthorizeEndpointTests.expectPageHeaders(page, script: true)
+            #expect(h.signIn.identifyCalls == 0)
+            #expect(try await h.store.get(OAuthKeys.pendingRequest(id)) != nil)
+        }
+    }
+
+    @Test func anotherTabStoresNothingAndTheStartingTabStillFinishes() async throws {
+        try await withHarness { h in
+            let (person, id) = try await Self.consented(h)
+            let query = "ckWebAuthToken=" + FormDecoding.encode(h.signIn.token(for: "mallory@example.com"))
+            let header = [("Cookie", person.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))]
+            // Another tab of the same browser (its cookies, no nonce), a wrong nonce, and a cross-site POST
+            // with the right one.
+            for (tab, site) in [("", "same-origin"), ("forged", "same-origin"), (person.tab ?? "", "cross-site")] {
+                let response = try await h.client.postForm(
+                    "/oauth/apple/callback", [("q", query), ("tab", tab)], headers: header + [("Sec-Fetch-Site", site)])
+                #expect(Self.failure(response) == "wrong_tab", "\(tab) \(site)")
+            }
+            let foreignOrigin = try await h.client.postForm(
+                "/oauth/apple/callback", [("q", query), ("tab", person.tab ?? "")],
+                headers: header + [("Origin", "https://evil.example")])
+            #expect(Self.failure(foreignOrigin) == "wrong_tab")
+            #expect(h.signIn.identifyCalls == 0, "nothing was asked of CloudKit")
+            #expect(h.sealer.sealed.withLock { $0.count } == 0, "no grant")
+            #expect(try await h.store.get(OAuthKeys.pendingRequest(id)) != nil, "not consumed")
+            let page = try await person.get("/oauth/apple/callback?failed=wrong_tab")
+            #expect(page.status == 403)
+            #expect(page.text.contains("start this sign-in"))
+            person.acceptLanguage = "ja"
+            let ja = try await person.get("/oauth/apple/callback?failed=wrong_tab")
+            #expect(ja.text.contains("このタブで始めたサインインではありません"))
+            #expect(!ja.text.contains("class=muted"), "no English detail line on a Japanese page")
+            // The person's own tab still finishes.
+            let finished = try await person.get(h.callbackPath(token: h.signIn.token(for: "alice@example.com")))
+            #expect(finished.status == 303)
+            #expect(finished.locationQuery["code"]?.first?.hasPrefix("mdr_ac_") == true)
+            #expect(person.tab == nil, "the nonce is read once")
+        }
+    }
+
+    /// The pages that start a sign-in keep their nonce with `data-tab` and the keep script; the disconnect
+    /// and connections pages cut a cross-origin opener (COOP), the consent page does not (web clients open
+    /// it as a popup and wait on it).
+    @Test func startingPagesCarryTheTabNonceAndTheOpenerPolicy() async throws {
+        try await withHarness { h in
+            let (_, consent, _, _) = try await ConsentTests.consentPage(h)
+            for (path, isolated) in [("/disconnect", true), ("/connections", true)] {
+                let page = try await h.browser().get(path)
+                #expect(page.header("cross-origin-opener-policy") == (isolated ? "same-origin" : nil), "\(path)")
+                #expect(TestBrowser.attribute("data-tab", in: page.text)?.count == 43, "\(path)")
+                #expect(page.text.contains("<script>\(TabBinding.keepScript)</script>"), "\(path)")
+                AuthorizeEndpointTests.expectPageHeaders(page, script: true)
+            }
+            #expect(consent.header("cross-origin-opener-policy") == nil)
+            #expect(TestBrowser.attribute("data-tab", in: consent.text)?.count == 43)
+            AuthorizeEndpointTests.expectPageHeaders(consent, script: true)
         }
     }
 }

@@ -54,7 +54,9 @@ struct RegistrationEndpointTests {
     @Test func refusalsAreJSONErrors() async throws {
         try await withHarness { h in
             let cases: [(String, String)] = [
-                (#"{"redirect_uris":["https://evil.example/cb"]}"#, "invalid_redirect_uri"),
+                // Issue 41: a harmless https callback off the list is now accepted as self-registered
+                // (`RegistrationIdentityTests` checks that the allowlist mode still refuses it).
+                (#"{"redirect_uris":["http://evil.example/cb"]}"#, "invalid_redirect_uri"),
                 (#"{"redirect_uris":["javascript:alert(1)"]}"#, "invalid_redirect_uri"),
                 (#"{"redirect_uris":[]}"#, "invalid_redirect_uri"),
                 (

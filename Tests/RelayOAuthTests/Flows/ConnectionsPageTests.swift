@@ -35,7 +35,7 @@ struct ConnectionsPageTests {
         async throws -> (browser: TestBrowser, page: TestResponse)
     {
         let (browser, callback) = try await confirm(h, appleID: appleID, language: language)
-        #expect(callback.status == 302, "a GET redirected to a GET")
+        #expect(callback.status == 303, "the callback page's POST redirected to a GET (issue 37)")
         #expect(callback.header("location") == OAuthHarness.issuer + "/connections")
         #expect(browser.cookies[cookie] != nil)
         let page = try await browser.get("/connections")
@@ -301,7 +301,7 @@ struct ConnectionsPageTests {
     @Test func theCallbackOpensOneSessionOnlyOnce() async throws {
         try await withHarness { h in
             let (browser, callback) = try await Self.confirm(h)
-            #expect(callback.status == 302, "a GET redirected to a GET")
+            #expect(callback.status == 303, "the callback page's POST redirected to a GET (issue 37)")
             let path = h.callbackPath(token: h.signIn.token(for: "alice@example.com"))
             let replayed = try await browser.get(path)
             #expect(

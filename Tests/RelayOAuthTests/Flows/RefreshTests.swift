@@ -108,10 +108,17 @@ struct RefreshTests {
                 try #require(full.refreshToken), clientID: full.clientID, extra: [("scope", "todos:read")])
             #expect(narrowed.status == 200)
             #expect(try Tokens(narrowed, clientID: full.clientID).scope == "todos:read")
-            // Claude Code sends no scope on refresh: the grant's scope is kept.
+            // Claude Code sends no scope on refresh: the presented refresh token's scope is kept. Since
+            // issue 37 a narrowed connection stays narrowed (before, this went back to the grant's scope).
             let again = try Tokens(narrowed, clientID: full.clientID)
             let kept = try await h.refresh(try #require(again.refreshToken), clientID: full.clientID)
-            #expect(try Tokens(kept, clientID: full.clientID).scope == "todos:read todos:write")
+            let keptTokens = try Tokens(kept, clientID: full.clientID)
+            #expect(keptTokens.scope == "todos:read")
+            // Nor can the narrowed refresh token ask for the grant's scope again.
+            let widened = try await h.refresh(
+                try #require(keptTokens.refreshToken), clientID: full.clientID,
+                extra: [("scope", "todos:read todos:write")])
+            #expect(error(widened) == "invalid_scope")
         }
     }
 

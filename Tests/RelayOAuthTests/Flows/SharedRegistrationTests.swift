@@ -113,30 +113,59 @@ struct SharedRegistrationTests {
         }
     }
 
-    @Test func theCapOnUnusedClientsAnswers503AndFreesRoomAsClientsAreUsed() async throws {
+    /// Issue 41 changed this: past the day's share a new client is accepted and the oldest unused
+    /// client is evicted, instead of 503 until the next UTC day (which let junk freeze
+    /// registration for everyone). Storage stays bounded; used clients are never evicted.
+    @Test func theCapOnUnusedClientsEvictsTheOldestUnusedAndNeverRefuses() async throws {
         // 30-day unused clients: a day's share is maximum / 31 = 2.
         let settings: (inout OAuthConfiguration) -> Void = { $0.maximumUnusedClients = 62 }
         try await withHarness(configure: settings) { h in
             let first = try await h.client.postJSON("/register", Self.publicClient("A"))
             #expect(first.status == 201)
-            #expect(try await h.client.postJSON("/register", Self.publicClient("B")).status == 201)
-            let full = try await h.client.postJSON("/register", Self.publicClient("C"))
-            #expect(full.status == 503, "\(full.text)")
-            #expect(try JSONValue(parsing: full.body)["error"] == "temporarily_unavailable")
-            let wait = try #require(full.header("retry-after").flatMap(Int.init))
-            #expect(wait > 0 && wait <= 86400)
+            h.clock.advance(by: 1)
+            let second = try await h.client.postJSON("/register", Self.publicClient("B"))
+            #expect(second.status == 201)
+            h.clock.advance(by: 1)
+            let third = try await h.client.postJSON("/register", Self.publicClient("C"))
+            #expect(third.status == 201, "\(third.text)")
             #expect(h.recordedEvents.contains(.limitReached(limit: .unusedClients)))
-            // Known metadata is still answered.
-            #expect(try await h.client.postJSON("/register", Self.publicClient("A")).status == 201)
-            // Refused attempts are not counted as clients: once A is used, a new one fits
-            // (after the minute this instance waits before asking the store again).
-            let id = try #require(try JSONValue(parsing: first.body)["client_id"]?.stringValue)
-            _ = try await h.connect(clientID: id)
-            #expect(try await h.client.postJSON("/register", Self.publicClient("C")).status == 503)
-            h.clock.advance(by: 61)
-            #expect(try await h.client.postJSON("/register", Self.publicClient("C")).status == 201)
-            #expect(try await h.client.postJSON("/register", Self.publicClient("D")).status == 503)
+            #expect(try await Self.clientItems(h.store) == 2, "A, the oldest unused, was evicted")
+            let a = try #require(try JSONValue(parsing: first.body)["client_id"]?.stringValue)
+            #expect(try await h.store.get(OAuthKeys.client(a)) == nil)
+            // A used client is never evicted: B connects, then D and E arrive.
+            let b = try #require(try JSONValue(parsing: second.body)["client_id"]?.stringValue)
+            _ = try await h.connect(clientID: b)
+            h.clock.advance(by: 1)
+            #expect(try await h.client.postJSON("/register", Self.publicClient("D")).status == 201)
+            h.clock.advance(by: 1)
+            #expect(try await h.client.postJSON("/register", Self.publicClient("E")).status == 201)
+            #expect(try await h.store.get(OAuthKeys.client(b)) != nil)
+            #expect(try await Self.clientItems(h.store) == 3, "B (used) and the two newest unused")
+            // A flood: 40 more, and storage stays at the share plus the used one.
+            for index in 0..<40 {
+                h.clock.advance(by: 1)
+                #expect(try await h.client.postJSON("/register", Self.publicClient("junk \(index)")).status == 201)
+            }
             #expect(try await Self.clientItems(h.store) == 3)
+        }
+    }
+
+    /// Issue 41: 25 distinct registrations from one address (Copilot Studio's per-connector
+    /// callbacks; an office of native clients behind one NAT) are all answered 201 by default.
+    @Test func twentyFiveDistinctRegistrationsFromOneAddressAreNotRefused() async throws {
+        try await withHarness { h in
+            for index in 0..<25 {
+                let copilot = try await h.client.postJSON(
+                    "/register",
+                    #"{"redirect_uris":["https://global.consent.azure-apim.net/redirect/cr938-connector-\#(index)"],"token_endpoint_auth_method":"client_secret_post"}"#
+                )
+                #expect(copilot.status == 201, "connector \(index): \(copilot.text)")
+                let native = try await h.client.postJSON(
+                    "/register",
+                    #"{"client_name":"Claude Code (\#(index))","redirect_uris":["http://localhost:\#(40000 + index)/callback"],"token_endpoint_auth_method":"none"}"#
+                )
+                #expect(native.status == 201, "person \(index): \(native.text)")
+            }
         }
     }
 

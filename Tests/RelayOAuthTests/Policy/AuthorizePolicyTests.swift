@@ -166,7 +166,15 @@ struct AuthorizePolicyTests {
             return
         }
         #expect(narrow.scope.tokens == ["todos:read"])
-        #expect(redirectCode(decide(query([("scope", "admin")]))) == .invalidScope)
+        // Issue 41: scopes this server does not offer are dropped (RFC 6749 §3.3), not refused.
+        guard case .consent(let dropped) = decide(query([("scope", "admin")])),
+            case .consent(let openID) = decide(query([("scope", "openid profile email todos:read mcp")]))
+        else {
+            Issue.record("unknown scopes are dropped")
+            return
+        }
+        #expect(dropped.scope.tokens == ["todos:read", "todos:write"])
+        #expect(openID.scope.tokens == ["todos:read"])
         #expect(redirectCode(decide(query([("scope", "todos:read \"bad")]))) == .invalidScope)
         var limited = client
         limited.scope = ScopeSet(tokens: ["todos:read"])

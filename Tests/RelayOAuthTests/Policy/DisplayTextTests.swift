@@ -89,12 +89,16 @@ struct DisplayTextTests {
             for (index, name) in Self.hidden.enumerated() {
                 let client = RegisteredClient(
                     id: "stored-earlier-\(index)", source: .registration, name: name,
-                    redirectURIs: [OAuthHarness.claudeRedirect], authMethod: .none,
+                    // Issue 41: a self-registered redirect, where the page shows the claimed name (a
+                    // known platform's callback shows the platform's name instead).
+                    redirectURIs: ["https://notes.example.org/cb"], authMethod: .none,
                     grantTypes: ["authorization_code", "refresh_token"], scope: nil, secretHash: nil,
                     secretPepperVersion: nil, issuedAt: 0)
                 _ = try await h.store.put(OAuthKeys.client(client.id), attributes: client.attributes)
                 let page = try await h.browser().get(
-                    OAuthHarness.authorizePath(clientID: client.id, verifier: OAuthHarness.newVerifier()))
+                    OAuthHarness.authorizePath(
+                        clientID: client.id, verifier: OAuthHarness.newVerifier(),
+                        redirectURI: "https://notes.example.org/cb"))
                 #expect(page.status == 200)
                 let shown = page.text.unicodeScalars.filter { DisplayText.isHidden($0) && $0 != "\n" && $0 != "\t" }
                 #expect(shown.isEmpty, "\(index): \(shown.map { String($0.value, radix: 16) })")
@@ -108,12 +112,15 @@ struct DisplayTextTests {
         try await withHarness { h in
             let response = try await h.client.postJSON(
                 "/register",
-                "{\"redirect_uris\":[\"\(OAuthHarness.claudeRedirect)\"],\"client_name\":\"עוזר\",\"token_endpoint_auth_method\":\"none\"}"
+                // Issue 41: a self-registered redirect, where the name is shown as a claim.
+                "{\"redirect_uris\":[\"https://notes.example.org/cb\"],\"client_name\":\"עוזר\",\"token_endpoint_auth_method\":\"none\"}"
             )
             let client = try #require(JSONValue(parsing: response.body)["client_id"]?.stringValue)
             let page = try await h.browser().get(
-                OAuthHarness.authorizePath(clientID: client, verifier: OAuthHarness.newVerifier()))
-            #expect(page.text.contains("<strong><bdi>עוזר</bdi></strong>"))
+                OAuthHarness.authorizePath(
+                    clientID: client, verifier: OAuthHarness.newVerifier(), redirectURI: "https://notes.example.org/cb")
+            )
+            #expect(page.text.contains("“<bdi>עוזר</bdi>”"))
         }
     }
 

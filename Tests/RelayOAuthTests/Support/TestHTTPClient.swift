@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RelayHTTP
+import RelayOAuth
 import RelayTestSupport
 
 #if canImport(Glibc)
@@ -89,13 +90,16 @@ struct TestHTTPClient: Sendable {
     }
 }
 
-/// A browser for the page flows: a cookie jar (Set-Cookie honoured, Max-Age=0 deletes), and
-/// helpers that read the hidden fields of a page's form.
+/// A browser for the page flows: a cookie jar (Set-Cookie honoured, Max-Age=0 deletes), one tab's
+/// `sessionStorage` as `TabBinding`'s scripts use it (a page's `data-tab` kept, the callback page's
+/// POST made with it), and helpers that read the hidden fields of a page's form. The scripts
+/// themselves run in Chromium (`BrowserTests`); this plays what they do.
 final class TestBrowser: @unchecked Sendable {
     // Unchecked: each test drives its browser from one task at a time; the lock makes the jar
     // safe when a test fires parallel requests from copies of it.
     private let lock = NSLock()
     private var jar: [String: String] = [:]
+    private var storedTab: String?
     let client: TestHTTPClient
     var acceptLanguage = "en"
 
@@ -119,15 +123,44 @@ final class TestBrowser: @unchecked Sendable {
         return [("Cookie", cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))]
     }
 
+    /// This tab's `sessionStorage` entry (`TabBinding.storageKey`).
+    var tab: String? {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return storedTab
+        }
+        set {
+            lock.lock()
+            storedTab = newValue
+            lock.unlock()
+        }
+    }
+
+    /// A GET in this tab. A page whose form carries `data-tab` leaves its nonce in the tab; the
+    /// callback page is followed by its POST (query and the tab's nonce, read once), whose answer
+    /// is returned.
     func get(_ target: String) async throws -> TestResponse {
         let response = try await client.get(target, headers: cookieHeader + [("Accept-Language", acceptLanguage)])
         absorb(response)
+        if response.status == 200, let nonce = Self.attribute("data-tab", in: response.text) { tab = nonce }
+        if response.status == 200, response.text.contains("<form id=\(TabBinding.formID) ") {
+            let path = String(target.prefix { $0 != "?" })
+            let query = target.contains("?") ? String(target.drop { $0 != "?" }.dropFirst()) : ""
+            let nonce = tab ?? ""
+            tab = nil
+            return try await post(
+                path, [(TabBinding.queryField, query), (TabBinding.nonceField, nonce)],
+                headers: [("Sec-Fetch-Site", "same-origin")])
+        }
         return response
     }
 
-    func post(_ target: String, _ pairs: [(String, String)]) async throws -> TestResponse {
+    func post(_ target: String, _ pairs: [(String, String)], headers: [(String, String)] = []) async throws
+        -> TestResponse
+    {
         let response = try await client.postForm(
-            target, pairs, headers: cookieHeader + [("Accept-Language", acceptLanguage)])
+            target, pairs, headers: cookieHeader + [("Accept-Language", acceptLanguage)] + headers)
         absorb(response)
         return response
     }
@@ -139,6 +172,14 @@ final class TestBrowser: @unchecked Sendable {
             let deleted = header.contains("Max-Age=0")
             setCookie(String(parts[0]), deleted ? nil : String(parts.count > 1 ? parts[1] : ""))
         }
+    }
+
+    /// The value of the first quoted attribute `name` in a page.
+    static func attribute(_ name: String, in page: String) -> String? {
+        guard let range = page.range(of: "\(name)=\"") else { return nil }
+        let rest = page[range.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end])
     }
 
     /// The value of the hidden input `name` in a page.

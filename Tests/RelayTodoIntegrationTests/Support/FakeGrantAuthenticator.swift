@@ -8,6 +8,8 @@ struct TestGrant: TodoPrincipal {
     let user: String
     let session: any CloudKitSession
     var scopes: [String] = [TodoScope.read, TodoScope.write]
+    /// The person, as the hosted relay's user ID would be.
+    var cursorOwner: String { user }
 }
 
 /// Bearer tokens → grants, as the OAuth authenticator would resolve them. `sessionEnded` forgets the grant

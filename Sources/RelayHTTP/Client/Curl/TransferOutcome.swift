@@ -30,7 +30,9 @@ enum TransferOutcome {
             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_CRL_BADFILE:
             return .tls(text)
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_BAD_FUNCTION_ARGUMENT:
+        // The scheme is checked before libcurl sees a request, so CURLE_UNSUPPORTED_PROTOCOL here is
+        // the server's answer (HTTP/0.9, a status line libcurl does not take): a transport failure.
+        case CURLE_URL_MALFORMAT, CURLE_BAD_FUNCTION_ARGUMENT:
             return .invalidRequest(text)
         default:
             return .transport(text)

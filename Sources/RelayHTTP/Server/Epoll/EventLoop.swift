@@ -31,11 +31,6 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     var draining = false
     var drainDeadline: Int64 = 0
     let readBuffer: UnsafeMutableRawBufferPointer
-    /// The part of the upstream client this thread drives (`DirectLoop+Hosting`), set before `run`.
-    var guest: DirectLoop?
-    var guestFD: Int32 = -1
-    /// epoll said the guest's descriptor is ready this round.
-    var guestReady = false
     /// Connections as they became idle, oldest first from `idleHead`, each with the time it did
     /// (entries of connections that moved on since are skipped when reached): the shedding order.
     var idleQueue: [(Connection, Int64)] = []
@@ -133,15 +128,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         now = Socket.monotonicMilliseconds()
         lastSweep = now
         date.refresh()
-        if let guest {
-            guest.attachHost()
-            guestFD = guest.readinessDescriptor
-            register(guestFD, events: EPOLLIN.rawValue)
-        }
         while true {
             let busy = listenerReady || !localJobs.isEmpty || hasLowPriorityWork
-            var timeout: Int32 = busy ? 0 : Int32(Self.sweepInterval)
-            if !busy, let due = guest?.waitTimeout(), due >= 0 { timeout = min(timeout, due) }
+            let timeout: Int32 = busy ? 0 : Int32(Self.sweepInterval)
             let count = epoll_wait(epollFD, events, Self.maxEvents, timeout)
             now = Socket.monotonicMilliseconds()
             date.refresh()
@@ -150,11 +139,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             }
             if board.requested.load(ordering: .relaxed) > 0 { serveShedRequests() }
             if listenerReady { acceptConnections() }
-            // Upstream answers first, so the handlers they resume run in this round's jobs.
-            turnGuest()
             runJobs()
-            // The exchanges those jobs started go out now rather than after the next wait.
-            if guest?.hostPending == true { turnGuest() }
             // Low-priority requests go last in the round, a bounded number of them.
             if hasLowPriorityWork { serveLowPriority() }
             flushDirty()
@@ -168,23 +153,6 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         stopped.store(true, ordering: .releasing)
         for connection in connections.compactMap({ $0 }) { closeConnection(connection) }
         runJobs()
-        // Exchanges still in flight (a handler's save after its answer) finish on the guest's own thread.
-        guest?.detachHost()
-        guest = nil
-    }
-
-    /// Turns the guest when it has something to do. A guest whose client shut down is let go
-    /// (and its descriptor unwatched, or epoll would keep reporting it).
-    private func turnGuest() {
-        guard let guest, guest.needsTurn(ready: guestReady) else { return }
-        let polled = guestReady
-        guestReady = false
-        guard guest.turn(waitingUpTo: polled ? 0 : nil) else {
-            epoll_ctl(epollFD, EPOLL_CTL_DEL, guestFD, nil)
-            guestFD = -1
-            self.guest = nil
-            return
-        }
     }
 
     private func handle(_ event: epoll_event) {
@@ -197,10 +165,6 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         }
         if fd == listenFD {
             listenerReady = true
-            return
-        }
-        if fd == guestFD {
-            guestReady = true
             return
         }
         guard fd >= 0, Int(fd) < connections.count, let connection = connections[Int(fd)] else { return }

@@ -43,4 +43,12 @@ package protocol CloudKitSession: Sendable {
 package protocol TodoPrincipal: MCPPrincipal {
     /// The session of the grant the request was authenticated with.
     var session: any CloudKitSession { get }
+    /// Who the call is for, stable across their grants and the relay's instances (the hosted relay: the user ID):
+    /// `list_todos` cursors are bound to it, so one person's cursor is refused for another.
+    var cursorOwner: String { get }
+}
+
+extension TodoPrincipal {
+    /// No owner: one person only (the local server, tests).
+    package var cursorOwner: String { "" }
 }

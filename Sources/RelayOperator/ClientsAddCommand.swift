@@ -1,0 +1,69 @@
+import Foundation
+import RelayCrypto
+import RelayJSON
+import RelayOAuth
+import RelayService
+
+/// `mustdo-relayctl clients add`: a pre-registered client (issue 41).
+extension ClientsCommands {
+    static let add = AdminCommand(
+        "clients", "add",
+        arguments:
+            "--redirect-uri URI [--redirect-uri URI…] [--name NAME] [--confidential [--method client_secret_post|client_secret_basic]]",
+        summary: "Pre-register a client with its redirect URIs; a confidential one gets a secret, shown once.",
+        details: """
+            For AI clients that only accept a pasted client ID (and secret) instead of registering
+            themselves: the Gemini app, Copilot Studio's manual mode, ChatGPT's user-defined OAuth
+            client. Each redirect URI must be safe (https, loopback http, or a private-use scheme;
+            never javascript:, data:, file:, plain http off loopback, fragments or userinfo) and is
+            matched exactly. A public client authenticates with `none` (PKCE only). A confidential
+            one gets a secret printed once; only its HMAC under the current pepper is stored (a
+            pepper rotation keeps it working until the rotation after next). The client never
+            expires and the consent page shows it as verified, under its name and return host.
+
+            Example:
+              mustdo-relayctl clients add --name "Gemini" --confidential \\
+                --redirect-uri https://oauth-redirect.googleusercontent.com/r/my-project
+            """
+    ) { parser, context in
+        var redirects: [String] = []
+        while let uri = try parser.value(for: "--redirect-uri") { redirects.append(uri) }
+        let name = try parser.value(for: "--name")
+        let confidential = parser.flag("--confidential")
+        let method = try parser.value(for: "--method") ?? (confidential ? "client_secret_basic" : "none")
+        try parser.finish()
+        guard !redirects.isEmpty else { throw AdminContext.Failure("give at least one --redirect-uri") }
+        guard confidential == (method != "none") else {
+            throw AdminContext.Failure("--method client_secret_post or client_secret_basic needs --confidential")
+        }
+        let configuration = try context.loadConfiguration()
+        let peppers: [(version: Int, key: SymmetricKey)]
+        do { peppers = try SecretFiles.readVersionedKeys(configuration.secrets.pepperFile) } catch {
+            throw AdminContext.Failure("\(error)")
+        }
+        let current = peppers[peppers.count - 1]
+        try await context.withAdmin { admin in
+            let added: OAuthAdmin.AddedClient
+            do {
+                added = try await admin.addClient(
+                    name: name, redirectURIs: redirects, method: method,
+                    pepper: .init(version: current.version, key: current.key), now: Int(Date().timeIntervalSince1970))
+            } catch let error as OAuthError {
+                throw AdminContext.Failure("\(error.code.rawValue): \(error.detail ?? "refused")")
+            }
+            var value: JSONObject = [
+                "client_id": .string(added.id), "token_endpoint_auth_method": .string(method),
+                "redirect_uris": .array(redirects.map { .string($0) }),
+            ]
+            value["client_secret"] = added.secret.map { .string($0) } ?? .null
+            context.output(
+                .object(value),
+                text: """
+                    client_id     \(added.id)
+                    auth method   \(method)
+                    \(added.secret.map { "client_secret \($0)\n(shown once: only its hash is kept)" } ?? "public client: no secret (PKCE)")
+                    """)
+        }
+        return 0
+    }
+}
