@@ -8,7 +8,7 @@ FUZZ_SECONDS ?= 60
 DEMO_PORT ?= 8080
 
 .PHONY: deps build release lint format test unit fuzz deploy-check demo package package-test bench bench-http \
-	bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-registration bench-soak acceptance faults capacity clean
+	bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-registration bench-flood bench-soak acceptance faults capacity clean
 
 deps:
 	@scripts/install-deps.sh
@@ -67,7 +67,7 @@ package-test: deps
 	timeout --kill-after=30 3600 packaging/test/run
 
 # Benchmarks print their numbers and ratios; bench/README.md says what each one measures.
-bench: bench-http bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-registration
+bench: bench-http bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-registration bench-flood
 
 # The long runs, not part of `make test`: the package on a bare Debian root, then the 15-minute
 # soak and the 2,000-call burst (SOAK_MINUTES=2 make acceptance for a smoke run, SOAK_MINUTES=60
@@ -103,6 +103,12 @@ bench-mcp: deps
 
 bench-registration: deps
 	bench/registration
+
+# Cheap traffic against the production defaults (issue 38): idle keep-alive fill and reconnecting
+# slow head, each from 80 x 256 and 1,000 x 20 addresses, with 8 quadratic-shape pings in flight;
+# prints the probe table. Four runs of at most a minute each.
+bench-flood: deps
+	bench/flood
 
 bench-peers: deps
 	EXTRA_APT_PACKAGES="wrk" scripts/install-deps.sh

@@ -34,7 +34,8 @@ struct Demo {
                 stateFile: directory + "/emulator-state.json"))
         try emulator.start()
 
-        var configuration = Configuration()
+        // The production defaults (per-address cap, deadlines, budgets), then what only the demo differs in.
+        var configuration = Configuration.defaults
         configuration.issuer = issuer
         configuration.host = "127.0.0.1"
         configuration.port = relayPort

@@ -35,6 +35,13 @@ package protocol MCPAuthenticator<Principal>: Sendable {
     /// batch counts exactly as if it had come in its own request.
     func admitToolCall(_ principal: Principal) -> ToolError?
 
+    /// Whether `principal` may make one more JSON-RPC request other than an admitted `tools/call`
+    /// (`ping`, `initialize`, `tools/list`, a `tools/call` refused before it ran): nil lets it be
+    /// answered; a number of seconds answers it 429 with that `Retry-After`. Asked once per request,
+    /// batched or not, against the same budget as `admitToolCall`, so no request is free: parsing and
+    /// answering even a `ping` costs the relay something (issue 38).
+    func admitRequest(_ principal: Principal) -> Int?
+
     /// The `WWW-Authenticate` value for a `tools/call` that needs scopes `principal` lacks: the
     /// endpoint answers it with HTTP 403 and a JSON-RPC error. `needed` lists every scope the
     /// refused request needs (for a batch: every tool call in it), held ones included; the
@@ -50,4 +57,7 @@ extension MCPAuthenticator {
 
     /// By default every call is admitted.
     package func admitToolCall(_ principal: Principal) -> ToolError? { nil }
+
+    /// By default every request is admitted.
+    package func admitRequest(_ principal: Principal) -> Int? { nil }
 }

@@ -70,6 +70,15 @@ package struct MCPError: Error, Sendable, Equatable {
             ])
     }
 
+    /// -32000 (implementation-defined server error): the connection's request budget is spent
+    /// (`MCPAuthenticator.admitRequest`); `data.retryAfter` is the wait in seconds, as the 429's
+    /// `Retry-After` header says.
+    package static func rateLimited(retryAfter: Int) -> MCPError {
+        MCPError(
+            code: Code.serverError, message: "Too many requests for this connection. Retry in \(retryAfter) s.",
+            data: ["retryAfter": .int(retryAfter)])
+    }
+
     /// The JSON-RPC codes RelayMCP uses.
     package enum Code {
         /// Invalid JSON.

@@ -169,7 +169,7 @@ package func buildApplication(
         responder = plainHTTP.wrap(responder)
     }
     var serverConfiguration = configuration.server
-    serverConfiguration.onEvent = ConnectionObserver(metrics: metrics).record
+    serverConfiguration.onEvent = ConnectionObserver(metrics: metrics, logger: logger).record
     serverConfiguration.lowPriority = { oauth.shedsRegistration($0) }
     let server = Server(configuration: serverConfiguration, responder: observer.wrap(responder))
     metrics.declareGauge("relay_http_open_connections", help: "Open client connections.") {

@@ -14,6 +14,15 @@ import RelayJSON
     @main
     struct ReplayFuzzInputs {
         static func main() throws {
+            // `--complexity`: the parser's complexity check (issue 38), a table of cost per byte at
+            // two sizes for every adversarial shape; exits 1 when a shape is not linear.
+            if CommandLine.arguments.dropFirst().first == "--complexity" {
+                let report = JSONFuzzing.complexityReport()
+                for line in report.lines { print(line) }
+                let linear = report.worstRatio <= 4 && report.keysRatio <= 15
+                print(linear ? "complexity: linear" : "complexity: NOT LINEAR")
+                exit(linear ? 0 : 1)
+            }
             for path in CommandLine.arguments.dropFirst() {
                 guard let file = fopen(path, "rb") else { continue }
                 var bytes: [UInt8] = []

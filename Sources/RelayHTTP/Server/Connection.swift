@@ -45,6 +45,13 @@ final class Connection: @unchecked Sendable {
     var bodyStarted: Int64 = 0
     /// When the last body byte arrived, for the idle deadline.
     var lastBodyByte: Int64 = 0
+    /// When the current request began to arrive (the accept, or its first byte after an idle
+    /// period): its place in the loop's reading queue and the start its head deadline shrinks from.
+    var requestStarted: Int64 = 0
+    /// Bytes received since `requestStarted`, for the rate that names the slowest request (`LoadShedding`).
+    var requestBytes = 0
+    /// When the connection last became idle: its place in the loop's idle queue.
+    var idleSince: Int64 = 0
     /// A low-priority request waiting for its turn (`EventLoop.serveLowPriority`); the connection
     /// is `busy` meanwhile, so it reads nothing more.
     var deferred: ParsedRequest?

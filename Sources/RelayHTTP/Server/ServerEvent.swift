@@ -1,5 +1,5 @@
-/// Something the server did on its own, without a handler: refusing a connection or cutting a
-/// request that arrived too slowly. Reported through `ServerConfiguration.onEvent` so the app can
+/// Something the server did on its own, without a handler: refusing a connection, closing one to
+/// make room for another, or cutting a request that arrived too slowly. Reported through `ServerConfiguration.onEvent` so the app can
 /// count them; the server itself logs nothing (a flood of them must not become a flood of lines).
 package enum ServerEvent: Sendable, Equatable {
     /// Why a new connection was answered 503 and closed (or, out of descriptors, just closed).
@@ -25,8 +25,18 @@ package enum ServerEvent: Sendable, Equatable {
         case bodyIdle = "body_idle"
     }
 
+    /// Which connection a full table closed to admit a new one (`LoadShedding`).
+    package enum Shed: String, Sendable {
+        /// An idle keep-alive connection (the oldest idle).
+        case idleKeepAlive = "idle_keepalive"
+        /// A connection still sending its head or body (the slowest of the oldest).
+        case slowRequest = "slow_request"
+    }
+
     /// A new connection was turned away.
     case refused(Refusal)
+    /// The connection table was full: this connection was closed to admit a new one.
+    case shed(Shed)
     /// A request was cut with 408.
     case timedOut(Timeout)
 }

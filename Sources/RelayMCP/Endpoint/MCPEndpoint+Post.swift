@@ -23,7 +23,13 @@ extension MCPEndpoint {
         if case .array(let elements) = body {
             return batch(elements, version: version, request: request, principal: principal, format: format)
         }
-        switch JSONRPCMessage.parse(body) {
+        let message = JSONRPCMessage.parse(body)
+        if case .message(.request(let call)) = message, call.method != "tools/call",
+            let wait = authenticator.admitRequest(principal)
+        {
+            return .now(MCPResponses.rateLimited(id: call.id, retryAfter: wait))
+        }
+        switch message {
         case .invalid(let id, let error):
             return .now(MCPResponses.error(.badRequest, error, id: id))
         case .message(.request(let message)) where message.method == "initialize" && version.version?.isModern == true:
@@ -114,6 +120,10 @@ extension MCPEndpoint {
                 if ModernEnvelope.isNamed(by: call.params) {
                     let error = MCPError.invalidRequest("A 2026-07-28 request must be sent alone, never in a batch.")
                     return .now(MCPResponses.error(.badRequest, error))
+                }
+                if call.method != "tools/call", let wait = authenticator.admitRequest(principal) {
+                    answers.append(.ready(JSONRPCEncoding.error(id: call.id, .rateLimited(retryAfter: wait)), .ok))
+                    continue
                 }
                 answers.append(answerLegacy(call, version: negotiated))
             case .message(.notification), .message(.response):

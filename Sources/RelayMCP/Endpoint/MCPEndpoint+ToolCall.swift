@@ -15,7 +15,12 @@ extension MCPEndpoint {
     /// The one path every `tools/call` takes, whatever the protocol revision or framing: looks the
     /// tool up, checks the principal's scopes against the tool's, validates the arguments against
     /// its input schema, runs it, and turns whatever it throws into a result (or the 401 signal).
+    /// A call refused before it ran (no valid tool, no scope, invalid arguments) still counts
+    /// against the connection's budget (`MCPAuthenticator.admitRequest`); one that runs counts in
+    /// `admitToolCall`. Either way each `tools/call` counts once.
     func callTool(_ call: JSONRPCRequest, version: ProtocolVersion, principal: Principal) async -> ToolCallOutcome {
+        var admitted = false
+        defer { if !admitted { _ = authenticator.admitRequest(principal) } }
         guard let name = call.params?["name"]?.stringValue else {
             return .error(.invalidParams("tools/call needs params.name (a string)."))
         }
@@ -42,8 +47,10 @@ extension MCPEndpoint {
         if let violation = entry.input.validate(.object(arguments)) {
             result = ToolResult(error: violation.toolError)
         } else if let refusal = authenticator.admitToolCall(principal) {
+            admitted = true
             result = ToolResult(error: refusal)
         } else {
+            admitted = true
             let context = ToolContext(principal: principal, protocolVersion: version, requestID: call.id)
             do {
                 result = checked(try await entry.tool.call(arguments, context: context), entry, name)

@@ -58,6 +58,14 @@ enum MCPResponses {
         Response(status: status, headers: jsonHeaders, body: JSONRPCEncoding.error(id: id, error))
     }
 
+    /// 429 for a request over its connection's budget (`MCPAuthenticator.admitRequest`), with
+    /// `Retry-After` and the JSON-RPC error naming the wait.
+    static func rateLimited(id: JSONRPCID, retryAfter: Int) -> Response {
+        var response = error(.tooManyRequests, .rateLimited(retryAfter: retryAfter), id: id)
+        response.headers.add("Retry-After", String(retryAfter))
+        return response
+    }
+
     /// An HTTP-level refusal (403, 405, 406, 413, 415, 421) with an id-less JSON-RPC error body.
     static func refusal(_ status: HTTPStatus, _ message: String) -> Response {
         error(status, MCPError(code: MCPError.Code.serverError, message: message))

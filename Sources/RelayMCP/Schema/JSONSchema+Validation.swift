@@ -64,8 +64,9 @@ extension JSONSchema {
             return fail(path, "must have at most \(Self.itemCount(maxItems))")
         }
         if uniqueItems {
-            for (index, element) in elements.enumerated()
-            where elements[..<index].contains(where: { Self.same($0, element) }) {
+            // Hashed, not compared pairwise: a pairwise check is quadratic in the array (issue 38).
+            var seen = Set<String>()
+            for element in elements where !seen.insert(Self.sameKey(element)).inserted {
                 return fail(path, "must not repeat \(element.jsonString)")
             }
         }
@@ -151,6 +152,35 @@ extension JSONSchema {
     static func same(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
         if let left = lhs.doubleValue, let right = rhs.doubleValue { return left == right }
         return lhs == rhs
+    }
+
+    /// A text equal for two values exactly when `same` holds: a number at the top by its value,
+    /// anything else by its kind and contents (inside an array or object 1 and 1.0 differ, as
+    /// `JSONValue ==` has them).
+    static func sameKey(_ value: JSONValue) -> String {
+        if let number = value.doubleValue { return "n\(number == 0 ? 0 : number)" }
+        var key = ""
+        appendKey(value, to: &key)
+        return key
+    }
+
+    private static func appendKey(_ value: JSONValue, to key: inout String) {
+        switch value {
+        case .null: key += "z"
+        case .bool(let bool): key += bool ? "t" : "f"
+        case .int(let int): key += "i\(int);"
+        case .double(let double): key += "d\(double == 0 ? 0 : double);"
+        case .string(let string): key += "s\(string.utf8.count):" + string
+        case .array(let elements):
+            key += "[\(elements.count):"
+            for element in elements { appendKey(element, to: &key) }
+        case .object(let object):
+            key += "{\(object.count):"
+            for (name, member) in object {
+                key += "\(name.utf8.count):" + name
+                appendKey(member, to: &key)
+            }
+        }
     }
 
     private static func describe(_ types: [String]) -> String {

@@ -90,6 +90,12 @@ struct RelayAuthenticator: MCPAuthenticator {
         ).toolError
     }
 
+    /// Counts any other request (`ping`, `tools/list`, `initialize`, a refused `tools/call`) against
+    /// the same per-grant budget: every request costs a parse and an answer, so none is free.
+    func admitRequest(_ principal: GrantPrincipal) -> Int? {
+        toolCalls?.admit(key: principal.grant.grantID, now: clock.epochSeconds())
+    }
+
     func insufficientScopeChallenge(principal: GrantPrincipal, needed: [String]) -> String {
         oauth.insufficientScopeChallenge(needed: needed, granted: principal.grant.scopes)
     }

@@ -80,6 +80,14 @@ package struct Configuration: Sendable {
         return configuration
     }
 
+    /// What an operator gets with no setting at all: every default exactly as reading the `RELAY_*`
+    /// variables applies it, the one place the defaults are written. The demo starts from it, so
+    /// what a newcomer measures (connection caps, deadlines, budgets) is what production does.
+    package static var defaults: Configuration {
+        var reader = SettingsReader([:])
+        return read(&reader)
+    }
+
     /// Every variable the configuration reads (the `RELAY_*` settings and the AWS region
     /// variables), sorted: what `config/relay.env.example` must list.
     package static let settingNames: [String] = {

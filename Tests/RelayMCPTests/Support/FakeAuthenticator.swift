@@ -30,14 +30,18 @@ final class FakeAuthenticator: MCPAuthenticator, Sendable {
     let immediate: Bool
     /// Tool calls admitted in all before `admitToolCall` answers `RATE_LIMITED`; nil: no limit.
     let toolCallBudget: Int?
+    /// Other requests (`admitRequest`) admitted in all before it answers 9 s to wait; nil: no limit.
+    let requestBudget: Int?
+    private let requests = Locked(0)
     private let endedSessions = Locked<[String]>([])
     private let calls = Locked(0)
 
     init(
         tokens: [String: String] = ["test-token": "alice", FakeAuthenticator.readOnlyToken: "reader"],
         scopes: [String: [String]] = ["reader": ["todos:read"]],
-        allowsAnonymous: Bool = false, immediate: Bool = true, toolCallBudget: Int? = nil
+        allowsAnonymous: Bool = false, immediate: Bool = true, toolCallBudget: Int? = nil, requestBudget: Int? = nil
     ) {
+        self.requestBudget = requestBudget
         self.tokens = tokens
         self.scopes = scopes
         self.allowsAnonymous = allowsAnonymous
@@ -55,6 +59,18 @@ final class FakeAuthenticator: MCPAuthenticator, Sendable {
         }
         guard let toolCallBudget, count > toolCallBudget else { return nil }
         return ToolError(code: "RATE_LIMITED", message: "Too many calls.", details: ["retryAfter": 7])
+    }
+
+    /// How many times `admitRequest` was asked.
+    var requestsAsked: Int { requests.withLock { $0 } }
+
+    func admitRequest(_ principal: TestPrincipal) -> Int? {
+        let count = requests.withLock { count in
+            count += 1
+            return count
+        }
+        guard let requestBudget, count > requestBudget else { return nil }
+        return 9
     }
 
     /// Users whose session a tool reported as ended.

@@ -6,6 +6,8 @@ import CEpoll
 
 extension EventLoop {
     private static let acceptBatch = 64
+    /// How far past `maxConnections` the table may run while other loops close what they were asked to.
+    static let overshoot = 64
 
     /// Accepts pending connections, a batch at a time so one busy listener cannot starve the rest.
     func acceptConnections() {
@@ -30,10 +32,11 @@ extension EventLoop {
                 return
             }
             let total = state.connectionCount.wrappingAdd(1, ordering: .relaxed).newValue
-            if total > state.configuration.maxConnections || draining {
+            if draining {
                 refuse(fd, .capacity)
                 continue
             }
+            // The address's share first: a connection it refuses must not cost another its slot.
             var counted: AddressBlock?
             if let perAddress = state.perAddress, let peer, !state.configuration.trustedProxies.trusts(peer) {
                 let block = peer.block
@@ -42,6 +45,14 @@ extension EventLoop {
                     continue
                 }
                 counted = block
+            }
+            // At the cap, the cheapest connection of the process makes room (`LoadShedding`); another
+            // loop's closes a moment later, so the table may run over by its outstanding requests.
+            let maxConnections = state.configuration.maxConnections
+            if total > maxConnections, total > maxConnections + Self.overshoot || !makeRoom() {
+                if let counted { state.perAddress?.release(counted) }
+                refuse(fd, .capacity)
+                continue
             }
             adopt(fd, peer: peer, countedBlock: counted)
         }
@@ -53,6 +64,7 @@ extension EventLoop {
             fd: fd, peer: peer, countedBlock: countedBlock, limits: state.configuration.limits)
         connection.timer = .header
         connection.deadline = now + Int64(state.configuration.headerReadTimeoutMilliseconds)
+        queueReading(connection)
         if Int(fd) >= connections.count {
             connections.append(contentsOf: repeatElement(nil, count: max(Int(fd) + 1 - connections.count, 64)))
         }
@@ -66,13 +78,15 @@ extension EventLoop {
     /// read first so the close is a FIN, not a reset that could destroy the 503.
     private func refuse(_ fd: Int32, _ reason: ServerEvent.Refusal) {
         state.report(.refused(reason))
+        // Uncounted before the client can see the close: whoever reads the count after the 503
+        // (a test, a gauge) must not find the refused connection still in it.
+        state.connectionCount.wrappingSubtract(1, ordering: .relaxed)
         ResponseSerializer.overloaded.withUnsafeBytes {
             _ = send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
         }
         _ = recv(fd, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
         shutdown(fd, Int32(SHUT_WR))
         close(fd)
-        state.connectionCount.wrappingSubtract(1, ordering: .relaxed)
     }
 
     /// Out of descriptors: free the spare one, accept and drop a connection, take the spare back.

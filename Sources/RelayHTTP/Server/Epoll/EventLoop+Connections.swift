@@ -18,6 +18,7 @@ extension EventLoop {
             guard connection.readable else { return }
             let count = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
             if count > 0 {
+                connection.requestBytes += count
                 if count < readBuffer.count { connection.readable = false }
                 let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<count])
                 if connection.input.isEmpty {
@@ -97,6 +98,7 @@ extension EventLoop {
         } else if connection.parser.hasPartialRequest && connection.timer != .header {
             connection.timer = .header
             connection.deadline = now + Int64(state.configuration.headerReadTimeoutMilliseconds)
+            queueReading(connection)
         }
     }
 
@@ -227,6 +229,7 @@ extension EventLoop {
         if close { connection.closeAfterWrite = true }
         connection.timer = .keepAlive
         connection.deadline = now + Int64(state.configuration.keepAliveTimeoutMilliseconds)
+        queueIdle(connection)
         markDirty(connection)
         if !connection.inDispatch { drive(connection) }
     }
@@ -288,6 +291,7 @@ extension EventLoop {
         if wasBlocked && connection.timer == .write {
             connection.timer = .keepAlive
             connection.deadline = now + Int64(state.configuration.keepAliveTimeoutMilliseconds)
+            queueIdle(connection)
         }
         // Output no longer holds processing back: continue with buffered or readable input.
         drive(connection)

@@ -1,8 +1,25 @@
 extension EventLoop {
     /// Closes connections whose deadline passed. A request that is too slow to arrive gets 408
-    /// first; idle keep-alive, stalled writes and lingering closes are just closed.
+    /// first; idle keep-alive, stalled writes and lingering closes are just closed. The idle and
+    /// read deadlines shrink as the process's table fills (`LoadShedding.deadlineScale`). Also
+    /// counts what this loop could shed, for the other loops.
     func sweepTimers() {
-        for case let connection? in connections where connection.timer != .none && now >= connection.deadline {
+        let scale = LoadShedding.deadlineScale(
+            open: state.connectionCount.load(ordering: .relaxed), capacity: state.configuration.maxConnections)
+        var idle = 0
+        var reading = 0
+        for case let connection? in connections where connection.timer != .none {
+            if !connection.busy {
+                switch connection.timer {
+                // Only what `shedOne` would take: idle or reading long enough.
+                case .keepAlive where now - connection.idleSince >= LoadShedding.minimumIdleAge: idle += 1
+                case .header where now - connection.requestStarted >= LoadShedding.minimumReadingAge,
+                    .body where now - connection.requestStarted >= LoadShedding.minimumReadingAge:
+                    reading += 1
+                default: break
+                }
+            }
+            guard now >= (scale < 1 ? shrunkDeadline(connection, scale: scale) : connection.deadline) else { continue }
             switch connection.timer {
             case .header, .body:
                 if connection.parser.hasPartialRequest || !connection.input.isEmpty {
@@ -20,6 +37,21 @@ extension EventLoop {
                 break
             }
         }
+        publishSheddable(idle: idle, reading: reading)
+    }
+
+    /// `connection`'s deadline with the time it allows scaled by `scale`, for the timers that let a
+    /// client hold a slot without being served (head, body, keep-alive); the others as they are.
+    private func shrunkDeadline(_ connection: Connection, scale: Double) -> Int64 {
+        let start: Int64
+        switch connection.timer {
+        case .header: start = connection.requestStarted
+        case .body: start = connection.bodyStarted
+        case .keepAlive: start = connection.idleSince
+        case .none, .write, .linger: return connection.deadline
+        }
+        guard connection.deadline > start else { return connection.deadline }
+        return start + Int64(Double(connection.deadline - start) * scale)
     }
 
     /// The earliest of a body's deadlines and the limit it stands for: the idle timeout after the

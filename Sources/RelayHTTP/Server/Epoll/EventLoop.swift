@@ -31,6 +31,15 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     var draining = false
     var drainDeadline: Int64 = 0
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// Connections as they became idle, oldest first from `idleHead`, each with the time it did
+    /// (entries of connections that moved on since are skipped when reached): the shedding order.
+    var idleQueue: [(Connection, Int64)] = []
+    var idleHead = 0
+    /// Connections as their current request began to arrive, oldest first from `readingHead`.
+    var readingQueue: [(Connection, Int64)] = []
+    var readingHead = 0
+    /// This loop's part in shedding across the process's loops.
+    private(set) var board: ShedBoard!
 
     private var localJobs: [UnownedJob] = []
     private let remoteJobs = Locked<[UnownedJob]>([])
@@ -52,6 +61,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         register(wakeFD, events: EPOLLIN.rawValue)
         register(listenFD, events: EPOLLIN.rawValue | EPOLLET.rawValue)
+        let board = ShedBoard { [weak self] in self?.wake() }
+        self.board = board
+        state.shedBoards.withLock { $0.append(board) }
     }
 
     deinit {
@@ -125,6 +137,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             if count > 0 {
                 for index in 0..<Int(count) { handle(events[index]) }
             }
+            if board.requested.load(ordering: .relaxed) > 0 { serveShedRequests() }
             if listenerReady { acceptConnections() }
             runJobs()
             // Low-priority requests go last in the round, a bounded number of them.
