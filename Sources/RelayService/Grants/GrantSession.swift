@@ -80,7 +80,6 @@ final class GrantSession: CloudKitSession {
     }
 
     /// After CloudKit refused a call: the newer stored token to try next, or the error to throw.
-    @inline(never)
     private func recover(
         from failure: CloudKitError, started: ContinuousClock.Instant, current: GrantStates.State, followed: Int
     ) async throws(CloudKitError) -> GrantStates.State {
@@ -105,7 +104,6 @@ final class GrantSession: CloudKitSession {
     /// instance can hold: the store holds it, and has held it, refused, for `endGrace` (an instance
     /// cut off from the store, holding a newer token unsaved, writes it the moment the store answers
     /// it again: `UnsavedRotations`). Until then the call fails as `unavailable`, never ending the grant.
-    @inline(never)
     private func afterRefusal(
         _ error: CloudKitError, current: GrantStates.State, followed: Int
     ) async throws(CloudKitError) -> GrantStates.State {
@@ -147,7 +145,6 @@ final class GrantSession: CloudKitSession {
         throw CloudKitError(.unavailable, reason: "CloudKit refused the stored token; waiting for other instances")
     }
 
-    @inline(never)
     private func unseal(_ sealed: [UInt8]) async throws(CloudKitError) -> String {
         let opened: Result<[UInt8], VaultError>
         do throws(VaultError) {
@@ -163,7 +160,6 @@ final class GrantSession: CloudKitSession {
 
     /// The CloudKit token, or what a vault failure means for the call; a synchronous step kept
     /// out of `unseal`'s task frame (see "Counting what a call costs" in docs/architecture.md).
-    @inline(never)
     private func unsealed(_ opened: Result<[UInt8], VaultError>) throws(CloudKitError) -> String {
         switch opened {
         case .success(let bytes):
