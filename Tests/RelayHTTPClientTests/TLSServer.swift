@@ -53,14 +53,7 @@ final class TLSServer {
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try await Self.run(
-            "/usr/bin/openssl",
-            [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                "-keyout", directory.appendingPathComponent("key.pem").path, "-out",
-                directory.appendingPathComponent("cert.pem").path, "-days", "2", "-subj", "/CN=localhost",
-                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-            ])
+        try await Self.makeCertificate(in: directory)
         port = try freePort()
         let path = directory.path
         let location =
@@ -112,6 +105,19 @@ final class TLSServer {
             if (try? process.waitBlocking(timeout: .seconds(10))) == nil { process.signalGroup(SIGKILL) }
             try? FileManager.default.removeItem(at: directory)
         }.start()
+    }
+
+    /// A fresh self-signed certificate for `localhost` and 127.0.0.1: `cert.pem` and `key.pem` in
+    /// `directory`.
+    static func makeCertificate(in directory: URL) async throws {
+        try await run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", directory.appendingPathComponent("key.pem").path, "-out",
+                directory.appendingPathComponent("cert.pem").path, "-days", "2", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ])
     }
 
     private static func run(_ tool: String, _ arguments: [String]) async throws {
