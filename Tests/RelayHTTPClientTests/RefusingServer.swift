@@ -32,7 +32,10 @@ final class RefusingServer {
             "Tests/RelayHTTPClientTests/python/refusing_h2_server.py")
         process = try ChildProcess(
             executable: try ChildProcess.tool("python3"),
-            [script.path, directory.appendingPathComponent("cert.pem").path, directory.appendingPathComponent("key.pem").path, "\(keep)"])
+            [
+                script.path, directory.appendingPathComponent("cert.pem").path,
+                directory.appendingPathComponent("key.pem").path, "\(keep)",
+            ])
         port = Int(try await process.waitForOutput(matching: #"port (\d+)"#)) ?? 0
     }
 
