@@ -92,7 +92,9 @@ final class GrantSession: CloudKitSession {
     /// and saves the token it names, over the token this process holds for the grant now.
     private func saveLate(_ late: LateAnswer) async {
         guard let rotated = await late.rotatedToken() else {
-            observer.event(.warning, "cloudkit.late_answer_missing", grant: grant)
+            // An answer without a token (a refusal) leaves nothing to save; no answer at all may
+            // mean CloudKit carried the call out later still, and the token it named is lost.
+            if await !late.arrived() { observer.event(.warning, "cloudkit.late_answer_missing", grant: grant) }
             return
         }
         let current = states.current(
