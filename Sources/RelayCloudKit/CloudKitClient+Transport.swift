@@ -59,16 +59,75 @@ extension CloudKitClient {
         while true {
             let url = attempts.url(configuration, database ?? configuration.database, operation)
             let sent: Result<ClientResponse, ClientError>
-            do throws(ClientError) {
-                sent = .success(try await http.send(request(method, url: url, body: body)))
-            } catch {
-                sent = .failure(error)
+            if configuration.lateAnswerWait > .zero, attempts.current != nil {
+                switch await sendListeningLate(request(method, url: url, body: body)) {
+                case .finished(let result):
+                    sent = result
+                case .late(let late):
+                    // CloudKit may still carry this call out: no retry with a token it may be
+                    // replacing; the late answer's token is the caller's to save.
+                    var error = CloudKitError(.unavailable, reason: "CloudKit did not answer in time")
+                    error.rotatedToken = attempts.rotated
+                    error.lateAnswer = late
+                    throw error
+                }
+            } else {
+                do throws(ClientError) {
+                    sent = .success(try await http.send(request(method, url: url, body: body)))
+                } catch {
+                    sent = .failure(error)
+                }
             }
             switch try attempts.settle(sent, idempotent: idempotent, retry: configuration.retry) {
             case .reply(let reply): return reply
             case .retry(let delay): try await Self.pause(delay, rotated: attempts.rotated)
             }
         }
+    }
+
+    private enum Listened {
+        case finished(Result<ClientResponse, ClientError>)
+        case late(LateAnswer)
+    }
+
+    /// Sends `request` with the transfer's own limit raised by `lateAnswerWait`, and waits only the
+    /// configured `timeout` for it; past that the transfer goes on in the background (`LateAnswer`).
+    /// Cancelling the caller cancels the transfer, as before.
+    private func sendListeningLate(_ request: ClientRequest) async -> Listened {
+        var listening = request
+        listening.timeout = (request.timeout ?? configuration.timeout) + configuration.lateAnswerWait
+        let first = FirstOutcome()
+        let http = self.http
+        let transfer = Task { () -> Result<ClientResponse, ClientError> in
+            let result: Result<ClientResponse, ClientError>
+            do throws(ClientError) {
+                result = .success(try await http.send(listening))
+            } catch {
+                result = .failure(error)
+            }
+            first.settle(.finished(result))
+            return result
+        }
+        let timeout = configuration.timeout
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            first.settle(.timedOut)
+        }
+        let outcome = await withTaskCancellationHandler {
+            await first.wait()
+        } onCancel: {
+            transfer.cancel()
+        }
+        timer.cancel()
+        switch outcome {
+        case .finished(let result): return .finished(result)
+        case .timedOut: return .late(LateAnswer(transfer))
+        }
+    }
+
+    /// The token a response names (`X-Apple-CloudKit-Web-Auth-Token`, or the older session header).
+    static func rotatedToken(of response: ClientResponse) -> CloudKitWebAuthToken? {
+        outcome(of: response).rotatedToken
     }
 
     /// The token each attempt uses and what the attempts so far decided.

@@ -20,6 +20,11 @@ package struct CloudKitConfiguration: Sendable {
     package var maxResponseBytes: Int
     /// Retries for reads.
     package var retry: CloudKitRetryPolicy
+    /// How long a call the caller stopped waiting for at `timeout` keeps listening in the
+    /// background for CloudKit's answer (`LateAnswer`): a hung CloudKit may still carry the call out
+    /// and rotate the token, and with Apple's strict rotation the late answer names the only live
+    /// token. Zero: the transfer ends at `timeout`, as before.
+    package var lateAnswerWait: Duration
 
     /// A configuration; the defaults are Apple's service, the private database, zone `MustDo`,
     /// connect 5 s, total 15 s.
@@ -33,7 +38,8 @@ package struct CloudKitConfiguration: Sendable {
         connectTimeout: Duration = .seconds(5),
         timeout: Duration = .seconds(15),
         maxResponseBytes: Int = 8 << 20,
-        retry: CloudKitRetryPolicy = CloudKitRetryPolicy()
+        retry: CloudKitRetryPolicy = CloudKitRetryPolicy(),
+        lateAnswerWait: Duration = .zero
     ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.container = container
@@ -45,6 +51,7 @@ package struct CloudKitConfiguration: Sendable {
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
         self.retry = retry
+        self.lateAnswerWait = lateAnswerWait
     }
 }
 

@@ -56,6 +56,9 @@ package struct CloudKitError: Error, Sendable, Equatable, CustomStringConvertibl
     package var recordName: String?
     /// A token CloudKit rotated to before the failure. Store it like a successful call's.
     package var rotatedToken: CloudKitWebAuthToken?
+    /// A call that timed out but is still listening for CloudKit's answer (`CloudKitConfiguration.lateAnswerWait`):
+    /// the token of that answer must be saved like a successful call's.
+    package var lateAnswer: LateAnswer?
 
     /// An error.
     package init(

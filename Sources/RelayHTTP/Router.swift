@@ -35,6 +35,9 @@ package struct Router: Sendable {
     private var patterns: [Route] = []
     /// Called with every error that became a 500.
     package var onError: @Sendable (any Error, Request) -> Void
+    /// What an unknown path answers; nil: the JSON 404 (`HTTPError`). The relay answers a browser
+    /// a page (`AuthorizationServer.register(on:)`).
+    package var notFound: (@Sendable (Request) -> Response)?
 
     /// An empty router.
     package init(onError: @escaping @Sendable (any Error, Request) -> Void = { _, _ in }) {
@@ -97,7 +100,7 @@ package struct Router: Sendable {
         if let methods = exact[String(request.path)] { return answer(request, methods) }
         var request = request
         guard let methods = matchPattern(&request) else {
-            return .now(Self.notFound)
+            return .now(notFound?(request) ?? Self.notFound)
         }
         return answer(request, methods)
     }

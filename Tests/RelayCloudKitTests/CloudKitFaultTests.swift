@@ -141,6 +141,43 @@ import Testing
         #expect(error?.kind == .unavailable)
     }
 
+    /// A call past the timeout fails on time without a retry, but keeps listening: CloudKit carries it
+    /// out late and rotates the token (the old one dies at once), and the late answer names the new one.
+    @Test func aTimedOutCallKeepsListeningForTheTokenOfItsLateAnswer() async throws {
+        let harness = try Harness(timeout: .milliseconds(200), lateAnswerWait: .seconds(5))
+        let token = try harness.signIn()
+        harness.emulator.setLatency(milliseconds: 800)
+        let started = ContinuousClock.now
+        let error = try #require(await failure { try await harness.client.zones(token: token) })
+        #expect(ContinuousClock.now - started < .milliseconds(700), "the caller waits only the timeout")
+        #expect(error.kind == .unavailable)
+        let late = try #require(error.lateAnswer)
+        let rotated = try #require(await late.rotatedToken())
+        harness.emulator.setLatency(milliseconds: 0)
+        #expect(await failure { try await harness.client.zones(token: token) }?.kind == .sessionDead)
+        #expect(try await harness.client.zones(token: rotated).value.isEmpty == false)
+    }
+
+    @Test func aCallWithoutATokenHasNoLateAnswer() async throws {
+        let harness = try Harness(
+            retry: CloudKitRetryPolicy(maxAttempts: 1), timeout: .milliseconds(150), lateAnswerWait: .seconds(5))
+        harness.emulator.setLatency(milliseconds: 600)
+        let error = await failure { try await harness.client.signInURL() }
+        #expect(error?.kind == .unavailable)
+        #expect(error?.lateAnswer == nil)
+    }
+
+    @Test func cancellationStopsACallThatWouldListenLate() async throws {
+        let harness = try Harness(lateAnswerWait: .seconds(5))
+        let token = try harness.signIn()
+        harness.emulator.setLatency(milliseconds: 3000)
+        let client = harness.client
+        let task = Task { await failure { try await client.zones(token: token) } }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        #expect(await task.value?.kind == .cancelled)
+    }
+
     @Test func cancellationStopsTheCall() async throws {
         let harness = try Harness()
         let token = try harness.signIn()

@@ -18,6 +18,7 @@ final class Harness: Sendable {
         zoneName: String = "MustDo",
         apiToken: String = "emulator-api-token",
         timeout: Duration = .seconds(15),
+        lateAnswerWait: Duration = .zero,
         schema: ContainerSchema = .relay
     ) throws {
         emulator = try Emulator(
@@ -27,7 +28,8 @@ final class Harness: Sendable {
         client = CloudKitClient(
             configuration: CloudKitConfiguration(
                 baseURL: emulator.baseURL, container: "iCloud.jp.lightning.mustdo", environment: .production,
-                apiToken: CloudKitAPIToken(apiToken), zoneName: zoneName, timeout: timeout, retry: retry),
+                apiToken: CloudKitAPIToken(apiToken), zoneName: zoneName, timeout: timeout, retry: retry,
+                lateAnswerWait: lateAnswerWait),
             http: http)
     }
 

@@ -5,6 +5,8 @@ extension AuthorizationServer {
     /// Adds every route: discovery (with CORS and preflights), `/register`, `/authorize`, the
     /// consent POST, the Apple callback, `/token`, `/revoke`, `/disconnect` and `/connections`.
     package func register(on router: inout Router) {
+        let pages = self.pages
+        router.notFound = { pages.notFound($0) }
         let resourceDocument = discovery.protectedResource
         let serverDocument = discovery.authorizationServer
         router.get(paths.protectedResource, immediate: { _ in Self.document(resourceDocument) })

@@ -94,9 +94,16 @@ package struct Backends: Sendable {
                 apiToken: CloudKitAPIToken(apiToken),
                 zoneName: configuration.cloudKit.zone,
                 connectTimeout: .milliseconds(Int(configuration.cloudKit.connectTimeoutSeconds * 1000)),
-                timeout: .milliseconds(Int(configuration.cloudKit.timeoutSeconds * 1000))),
+                timeout: .milliseconds(Int(configuration.cloudKit.timeoutSeconds * 1000)),
+                lateAnswerWait: lateAnswerWait),
             http: http)
     }
+
+    /// How long a CloudKit call past `RELAY_CLOUDKIT_TIMEOUT` keeps listening for a late answer whose
+    /// rotated token must be saved (`LateAnswer`; docs/operations.md, "A grant ends only when its
+    /// newest token is dead"). Shorter than the default `RELAY_CLOUDKIT_SESSION_END_GRACE` (30 s with
+    /// DynamoDB), so another instance waiting for that token sees it saved before the grant may end.
+    static let lateAnswerWait = Duration.seconds(25)
 
     static func oauthSecrets(peppers: [(version: Int, key: SymmetricKey)], userIDKey: SymmetricKey) -> OAuthSecrets {
         let current = peppers[peppers.count - 1]

@@ -52,7 +52,7 @@ final class GrantSession: CloudKitSession {
         _ call: (CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Value>
     ) async throws(CloudKitError) -> Value {
         try await serializer.runWithRemainder(grant: grant.grantID) {
-            () async throws(CloudKitError) -> (Value, GrantSerializer.Remainder?) in
+            () async throws(CloudKitError) -> (Result<Value, CloudKitError>, GrantSerializer.Remainder?) in
             var current = states.current(
                 grant.grantID, snapshot: GrantStates.State(sealed: grant.sealed, version: grant.grantVersion))
             var followed = 0
@@ -63,6 +63,15 @@ final class GrantSession: CloudKitSession {
                 do throws(CloudKitError) {
                     response = try await call(CloudKitWebAuthToken(webAuthToken))
                 } catch {
+                    if let late = error.lateAnswer {
+                        // Past RELAY_CLOUDKIT_TIMEOUT: the call fails now, but CloudKit may still carry
+                        // it out and name the only live token. Its answer is awaited, and its token
+                        // saved, in the grant's turn: no call of this grant here goes out meanwhile
+                        // with the token that answer may replace.
+                        observer.upstream(started: started, outcome: error.kind.rawValue)
+                        await save(error.rotatedToken, replacing: current)
+                        return (.failure(error), { await self.saveLate(late) })
+                    }
                     // Throws unless there is a newer stored token to try (the failure path has a
                     // task frame of its own: inline here, it made this one 1.2 KB on every call).
                     current = try await recover(from: error, started: started, current: current, followed: followed)
@@ -72,11 +81,26 @@ final class GrantSession: CloudKitSession {
                 observer.upstream(started: started, outcome: "ok")
                 // The answer goes out now; the save runs after it, still in the grant's turn, so
                 // the grant's next call starts with the rotated token saved (or kept in memory).
-                guard let rotated = response.rotatedToken else { return (response.value, nil) }
+                guard let rotated = response.rotatedToken else { return (.success(response.value), nil) }
                 let replaced = current
-                return (response.value, { await self.save(rotated, replacing: replaced) })
+                return (.success(response.value), { await self.save(rotated, replacing: replaced) })
             }
+        }.get()
+    }
+
+    /// Waits (at most `CloudKitConfiguration.lateAnswerWait`) for the answer to a call that timed out
+    /// and saves the token it names, over the token this process holds for the grant now.
+    private func saveLate(_ late: LateAnswer) async {
+        guard let rotated = await late.rotatedToken() else {
+            // An answer without a token (a refusal) leaves nothing to save; no answer at all may
+            // mean CloudKit carried the call out later still, and the token it named is lost.
+            if await !late.arrived() { observer.event(.warning, "cloudkit.late_answer_missing", grant: grant) }
+            return
         }
+        let current = states.current(
+            grant.grantID, snapshot: GrantStates.State(sealed: grant.sealed, version: grant.grantVersion))
+        observer.event(.info, "cloudkit.late_answer_saved", grant: grant)
+        await save(rotated, replacing: current)
     }
 
     /// After CloudKit refused a call: the newer stored token to try next, or the error to throw.
