@@ -17,7 +17,7 @@ import Testing
                 todoId: "a", recordName: "a", isOccurrence: false, changeTag: "7",
                 action: .restore,
                 previous: [
-                    "title": .string("Old title"), "notes": .some(nil), "dueAt": .timestamp(1_781_000_000_000),
+                    "title": .string("Old title"), "notes": nil, "dueAt": .timestamp(1_781_000_000_000),
                     "repeatRule": .string(#"{"kind":"daily"}"#),
                 ], digest: [1, 2, 3]),
             UndoHandle.Entry(

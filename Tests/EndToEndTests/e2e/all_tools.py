@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.abspath(EXAMPLES))
 from mcp_client import Callback, open_session, provider  # noqa: E402
 
 TOOLS = ["get_me", "list_todos", "search", "fetch", "add_todo", "update_todo", "complete_todo", "snooze_todo",
-         "delete_todo"]
+         "delete_todo", "add_todos", "complete_todos", "snooze_todos", "delete_todos", "undo"]
 
 
 class Checks:
