@@ -25,7 +25,8 @@ final class UndoBatchPrivacyTests: XCTestCase {
         handles.append(batch?["undo"]?.stringValue ?? "")
         let some: JSONValue = .array(ids.prefix(5).map { .string($0) })
         for (tool, arguments) in [
-            ("complete_todos", ["ids": some] as JSONValue), ("snooze_todos", ["ids": some, "until": "2031-05-06T09:00"]),
+            ("complete_todos", ["ids": some] as JSONValue),
+            ("snooze_todos", ["ids": some, "until": "2031-05-06T09:00"]),
             ("update_todo", ["id": .string(ids[6]), "title": .string(canary + " renamed")]),
             ("delete_todos", ["ids": some]),
         ] {

@@ -20,7 +20,10 @@ import Testing
         #expect(!added.isError, "\(added)")
         let results = try #require(added.content["results"]?.arrayValue)
         #expect(results.count == 25)
-        #expect(results.allSatisfy { $0["ok"] == true && $0["id"]?.stringValue?.isEmpty == false && $0.objectValue?.count == 2 })
+        #expect(
+            results.allSatisfy {
+                $0["ok"] == true && $0["id"]?.stringValue?.isEmpty == false && $0.objectValue?.count == 2
+            })
         let after = Self.operations(harness)
         #expect(after["records/modify"]?.intValue == (before["records/modify"]?.intValue ?? 0) + 1, "\(after)")
         #expect(after["records/lookup"]?.intValue == (before["records/lookup"]?.intValue ?? 0) + 1, "\(after)")
@@ -131,7 +134,7 @@ import Testing
 
         let undone = try await harness.call("undo", ["undo": reply.content["undo"] ?? .null], as: alice)
         #expect(undone.content["results"] == [["id": "one", "ok": true], ["id": "rep", "ok": true]], "\(undone)")
-        #expect(try harness.stored(alice, "Todo") .mapValues { $0["fields"] } == todos.mapValues { $0["fields"] })
+        #expect(try harness.stored(alice, "Todo").mapValues { $0["fields"] } == todos.mapValues { $0["fields"] })
         #expect(try harness.stored(alice, "Occurrence").isEmpty)
     }
 

@@ -26,7 +26,8 @@ import Testing
         ]
         for error in refusals {
             #expect(error?.code == .invalidArgument, "\(String(describing: error))")
-            #expect(error?.message.contains("at most 25") == true && error?.message.contains("nothing was changed") == true)
+            #expect(
+                error?.message.contains("at most 25") == true && error?.message.contains("nothing was changed") == true)
         }
         #expect(throws: TodoError.self) { try DeleteTodos.parse(["ids": []]) }
         #expect((try? DeleteTodos.parse(["ids": .array((0..<25).map { .string("t\($0)") })]))?.count == 25)

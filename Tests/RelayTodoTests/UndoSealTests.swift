@@ -73,7 +73,8 @@ import Testing
         var after = before
         after.fields["status"] = .string("done")
         after.fields["dueAt"] = .timestamp(5)
-        #expect(UndoDigest.changed(after, names: names, since: UndoDigest.of(before, names: names)) == ["status", "dueAt"])
+        #expect(
+            UndoDigest.changed(after, names: names, since: UndoDigest.of(before, names: names)) == ["status", "dueAt"])
         #expect(UndoDigest.changed(before, names: names, since: UndoDigest.of(before, names: names)).isEmpty)
     }
 }

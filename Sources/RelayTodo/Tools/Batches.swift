@@ -52,7 +52,7 @@ package enum Batch {
                     continue
                 }
                 items.append(.valid(request))
-            } catch where error.field == "id" {
+            } catch  where error.field == "id" {
                 items.append(
                     .refused(
                         id: id,

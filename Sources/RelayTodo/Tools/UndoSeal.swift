@@ -15,8 +15,10 @@ package struct UndoSeal: Sendable {
 
     /// The prefix of every handle of this format.
     static let prefix = "u1."
-    /// The longest handle accepted: a batch of 25 restores with long notes stays far below it.
-    package static let maxLength = 60_000
+    /// The longest handle accepted: the MCP endpoint's body limit (`MCPEndpointConfiguration.maxBodyBytes`), so
+    /// nothing that can arrive is refused for its size. An update's handle carries the fields it replaced, 4,000
+    /// characters of notes at most when the relay wrote them (about 22 KB sealed).
+    package static let maxLength = 256 * 1024
 
     /// A seal for `owner` under the key derived from `toolKey` (the tools' shared key material).
     package init(toolKey: SymmetricKey, owner: String) {
@@ -34,7 +36,8 @@ package struct UndoSeal: Sendable {
     /// The sealed text of `handle`.
     package func seal(_ handle: UndoHandle) -> String {
         // Sealing fails only for a key of the wrong size, which `derive` never makes.
-        let box = (try? AES256GCM.seal(handle.json.bytes, key: key, authenticatedData: associatedData, prefix: [1]))
+        let box =
+            (try? AES256GCM.seal(handle.json.bytes, key: key, authenticatedData: associatedData, prefix: [1]))
             ?? []
         return Self.prefix + Base64URL.encode(box)
     }
