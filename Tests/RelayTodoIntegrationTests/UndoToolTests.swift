@@ -142,6 +142,26 @@ import Testing
         #expect(try harness.stored(alice, "Todo")["a"] == before)
     }
 
+    /// A real race: the app saves the to-do after undo's lookup and before its write. Undo's `replace` carries the
+    /// change tag it checked, the emulator refuses it as Apple documents (CONFLICT), and the app's change stays.
+    @Test func theAppWritingBetweenUndosLookupAndWriteWins() async throws {
+        let harness = try ToolHarness(now: "2026-06-10T12:00:00Z")
+        let signedIn = try harness.connect("bob@example.com")
+        try harness.seedAppTodo(signedIn, "a")
+        let update = try await harness.call("update_todo", ["id": "a", "title": "By the AI"], as: signedIn)
+        let interposed = FakeInterposingSession(signedIn.session) { call in
+            // Call 1 is undo's lookup, call 2 its write.
+            guard call == 2 else { return }
+            _ = try? harness.seedAppTodo(
+                signedIn, "a", title: "By the app", extra: ["changedAt": timestamp("2026-06-10T12:01:00Z")])
+        }
+        let bob = try harness.connect("bob@example.com", session: interposed)
+        let raced = try await harness.call("undo", ["undo": update.content["undo"] ?? .null], as: bob)
+        #expect(raced.errorCode == "CONFLICT" && raced.text.contains("at the same moment"), "\(raced)")
+        #expect(try harness.fields(signedIn, "a")["title"] == field("By the app"))
+        #expect(try harness.fields(signedIn, "a")["changedAt"] == timestamp("2026-06-10T12:01:00Z"))
+    }
+
     /// An edited handle, another person's, one of another key (another deployment, or a process that is gone) and
     /// an expired one are refused before any CloudKit call; nothing changes.
     @Test func forgedForeignAndExpiredHandlesAreRefused() async throws {
