@@ -1,6 +1,7 @@
 import Foundation
 import RelayCrypto
 import RelayJSON
+import RelayMCP
 import RelayTodo
 import Testing
 
@@ -195,6 +196,38 @@ import Testing
         harness.clock.set("2026-06-11T11:59:59Z")
         let inTime = try await harness.call("undo", ["undo": .string(handle)], as: alice)
         #expect(!inTime.isError, "\(inTime)")
+    }
+
+    /// Works across instances: a handle made by one is taken by another built from the same key material (the
+    /// hosted relay's user-ID key, `MCPFeatures.tools`), not from anything in the first one's memory; another
+    /// deployment's tools refuse it.
+    @Test func aHandleWorksOnAnotherInstanceWithTheSameKeyMaterial() async throws {
+        let key = SymmetricKey.random()
+        let harness = try ToolHarness(now: "2026-06-10T12:00:00Z", cursorKey: key)
+        let alice = try harness.connect()
+        try harness.seedAppTodo(alice, "a")
+        let before = try harness.fields(alice, "a")
+        let deleted = try await harness.call("delete_todo", ["id": "a"], as: alice)
+        let arguments: JSONObject = ["undo": deleted.content["undo"] ?? .null]
+        let context = ToolContext(
+            principal: TestGrant(user: alice.appleID, session: alice.session), protocolVersion: .v2025_06_18,
+            requestID: .int(1))
+        func undo(on key: SymmetricKey) async throws -> ToolResult {
+            let tools: [any Tool<TestGrant>] = TodoTools.tools(
+                client: harness.client, clock: { harness.clock.now }, cursorKey: key)
+            let tool = try #require(tools.first { $0.definition.name == "undo" })
+            return try await tool.call(arguments, context: context)
+        }
+        await #expect {
+            _ = try await undo(on: SymmetricKey.random())
+        } throws: { error in
+            (error as? ToolError)?.code == "INVALID_ARGUMENT"
+        }
+        #expect(try harness.fields(alice, "a") != before)
+        let copy = SymmetricKey(bytes: key.withUnsafeBytes { Array($0) })
+        let result = try await undo(on: copy)
+        #expect(result.structuredContent?["results"] == [["id": "a", "ok": true]], "\(result)")
+        #expect(try harness.fields(alice, "a") == before)
     }
 
     /// The handle carries the previous values sealed: neither the old title nor its base64 shows in it.
