@@ -103,14 +103,14 @@ let package = Package(
         .testTarget(name: "RelayHTTPTests", dependencies: ["RelayTestSupport", "RelayHTTP", "RelayJSON"]),
         .testTarget(
             name: "RelayTodoTests",
-            dependencies: ["RelayTestSupport", "RelayTodo", "RelayJSON", "RelayCloudKit", "RelayMCP"]),
+            dependencies: ["RelayTestSupport", "RelayTodo", "RelayJSON", "RelayCloudKit", "RelayMCP", "RelayCrypto"]),
         // The nine tools through a real MCPEndpoint and CloudKitClient against the in-process emulator (and, in
         // e2e/, driven by the official MCP Python SDK).
         .testTarget(
             name: "RelayTodoIntegrationTests",
             dependencies: [
                 "RelayTestSupport", "RelayTodo", "RelayMCP", "RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON",
-                "RelaySync",
+                "RelaySync", "RelayCrypto",
             ],
             exclude: ["e2e"]),
         .testTarget(

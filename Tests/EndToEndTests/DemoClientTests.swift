@@ -43,7 +43,8 @@ final class DemoClientTests: XCTestCase {
                 report["tools"] as? [String],
                 [
                     "get_me", "list_todos", "search", "fetch", "add_todo", "update_todo", "complete_todo",
-                    "snooze_todo", "delete_todo",
+                    "snooze_todo", "delete_todo", "add_todos", "complete_todos", "snooze_todos", "delete_todos",
+                    "undo",
                 ])
             let items = ((report["todos"] as? [String: Any])?["items"] as? [[String: Any]]) ?? []
             XCTAssertEqual(items.compactMap { $0["title"] as? String }, ["\(canary) \(line)"], "\(report)")

@@ -15,8 +15,8 @@ import XCTest
 /// and SIGKILL in the middle of token rotation. Afterwards no token and no query string is in any log.
 final class LocalServerTests: XCTestCase {
     static let tools = [
-        "add_todo", "complete_todo", "delete_todo", "fetch", "get_me", "list_todos", "search", "sign_in", "snooze_todo",
-        "update_todo",
+        "add_todo", "add_todos", "complete_todo", "complete_todos", "delete_todo", "delete_todos", "fetch", "get_me",
+        "list_todos", "search", "sign_in", "snooze_todo", "snooze_todos", "undo", "update_todo",
     ]
     static let prompts = [
         "plan_my_day", "weekly_review", "clear_backlog", "plan_my_day_ja", "weekly_review_ja", "clear_backlog_ja",

@@ -16,7 +16,7 @@ import XCTest
 final class ProxyTests: XCTestCase {
     static let tools = [
         "get_me", "list_todos", "search", "fetch", "add_todo", "update_todo", "complete_todo", "snooze_todo",
-        "delete_todo",
+        "delete_todo", "add_todos", "complete_todos", "snooze_todos", "delete_todos", "undo",
     ]
     static let registrationsPerHour = 5
 

@@ -32,6 +32,12 @@ final class ScopeEnforcementTests: XCTestCase {
             ("complete_todo", ["id": .string(id)]),
             ("snooze_todo", ["id": .string(id), "until": "2031-05-06T09:00"]),
             ("delete_todo", ["id": .string(id)]),
+            // Issue 44: the batches and undo change to-dos too.
+            ("add_todos", ["items": [["title": "sneaked in"]]]),
+            ("complete_todos", ["ids": [.string(id)]]),
+            ("snooze_todos", ["ids": [.string(id)], "until": "2031-05-06T09:00"]),
+            ("delete_todos", ["ids": [.string(id)]]),
+            ("undo", ["undo": "u1.AAAA"]),
             // Malformed arguments get the same answer: the scope is checked first.
             ("delete_todo", ["id": 5]),
         ]
@@ -60,7 +66,7 @@ final class ScopeEnforcementTests: XCTestCase {
         XCTAssertEqual(fetched.status, 200)
         XCTAssertEqual(document?["title"], "keep me", document?.jsonString ?? "")
         let tools = try await mcp.post("tools/list", token: readOnly.access)
-        XCTAssertEqual(tools.body?["result"]?["tools"]?.arrayValue?.count, 9)
+        XCTAssertEqual(tools.body?["result"]?["tools"]?.arrayValue?.count, 14)
 
         // A 2025-03-26 batch with one write is refused whole: its read did not run either.
         let batch: JSONValue = [

@@ -27,7 +27,7 @@ final class ScopeStepUpSDKTests: XCTestCase {
 
             let granted = try XCTUnwrap(report["granted"] as? [String: Any], run.output)
             XCTAssertEqual(granted["grantedScope"] as? String, "todos:read", venv)
-            XCTAssertEqual(granted["tools"] as? Int, 9, "\(venv): tools/list shows every tool")
+            XCTAssertEqual(granted["tools"] as? Int, 14, "\(venv): tools/list shows every tool")
             XCTAssertEqual(granted["read"] as? String, "ok", venv)
             XCTAssertEqual(granted["forbiddenBefore"] as? Int, 0, venv)
             XCTAssertEqual(granted["write"] as? String, "ok", "\(venv): the write succeeded after stepping up")

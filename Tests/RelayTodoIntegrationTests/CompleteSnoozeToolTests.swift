@@ -126,4 +126,17 @@ import Testing
         #expect(try harness.stored(alice, "Todo") == before)
         #expect(try harness.stored(alice, "Occurrence").isEmpty)
     }
+
+    /// A one-off snoozed to a time the clocks skip says so (issue 42's notice): the notices were computed but
+    /// dropped on the way to the result until issue 44 rebuilt this path for undo.
+    @Test func snoozingAOneOffIntoTheSkippedHourSaysSo() async throws {
+        let harness = try ToolHarness(now: "2026-03-07T12:00:00Z")
+        let alice = try harness.connect()
+        try harness.seedAccount(alice, ["timeZone": field("America/New_York")])
+        try harness.seedAppTodo(alice, "a", due: "2026-03-07T14:00:00Z", zone: "America/New_York")
+        let reply = try await harness.call("snooze_todo", ["id": "a", "until": "2026-03-08T02:30"], as: alice)
+        #expect(reply.content["snoozedUntil"] == "2026-03-08T03:00:00-04:00", "\(reply)")
+        #expect(
+            reply.content["notices"]?.arrayValue?.first?.stringValue?.contains("does not exist") == true, "\(reply)")
+    }
 }

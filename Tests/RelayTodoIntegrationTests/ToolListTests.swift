@@ -4,7 +4,8 @@ import RelayJSON
 import Testing
 
 @Suite struct ToolListTests {
-    @Test func theNineToolsAreListedWithSchemasAndHints() async throws {
+    /// The nine tools, then issue 44's batches and undo.
+    @Test func theToolsAreListedWithSchemasAndHints() async throws {
         let harness = try ToolHarness()
         let alice = try harness.connect()
         let body: JSONValue = ["jsonrpc": "2.0", "id": 7, "method": "tools/list"]
@@ -20,7 +21,7 @@ import Testing
         #expect(
             tools.compactMap { $0["name"]?.stringValue } == [
                 "get_me", "list_todos", "search", "fetch", "add_todo", "update_todo", "complete_todo", "snooze_todo",
-                "delete_todo",
+                "delete_todo", "add_todos", "complete_todos", "snooze_todos", "delete_todos", "undo",
             ])
         for tool in tools {
             #expect(tool["title"]?.stringValue?.isEmpty == false)

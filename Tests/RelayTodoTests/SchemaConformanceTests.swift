@@ -23,7 +23,7 @@ import Testing
             cases.append(["schema": tool.inputSchema, "check": "schema"])
             cases.append(["schema": tool.outputSchema ?? .null, "check": "schema"])
         }
-        for (tool, result) in try sampleResults() {
+        for (tool, result) in try sampleResults() + batchResults() {
             cases.append([
                 "schema": tool.outputSchema ?? .null, "instance": result, "valid": true, "label": .string(tool.name),
             ])
@@ -98,6 +98,23 @@ import Testing
         (SnoozeTodo.definition, #"{"id":"a"}"#, false),
         (DeleteTodo.definition, #"{"id":"a"}"#, true),
         (DeleteTodo.definition, #"{"id":""}"#, false),
+        (AddTodos.definition, #"{"items":[{"title":"x"},{"title":"y","due":"2026-06-10"}]}"#, true),
+        (AddTodos.definition, #"{"items":[]}"#, false),
+        (AddTodos.definition, #"{"title":"x"}"#, false),
+        (CompleteTodos.definition, #"{"ids":["a","b"],"occurrenceDate":"2026-06-10"}"#, true),
+        (CompleteTodos.definition, #"{"ids":"a"}"#, false),
+        (CompleteTodos.definition, #"{"id":"a"}"#, false),
+        (SnoozeTodos.definition, #"{"ids":["a"],"until":"2026-06-10T07:30"}"#, true),
+        (SnoozeTodos.definition, #"{"ids":["a"]}"#, false),
+        (DeleteTodos.definition, #"{"ids":["a","b","c"]}"#, true),
+        (DeleteTodos.definition, #"{"ids":[]}"#, false),
+        (
+            DeleteTodos.definition,
+            "{\"ids\":[" + (0..<26).map { "\"i\($0)\"" }.joined(separator: ",") + "]}", false
+        ),
+        (Undo.definition, #"{"undo":"u1.abc"}"#, true),
+        (Undo.definition, #"{}"#, false),
+        (Undo.definition, #"{"undo":""}"#, false),
     ]
 
     func parseArguments(_ tool: ToolDefinition, _ arguments: JSONValue) throws(TodoError) {
@@ -108,12 +125,38 @@ import Testing
         case "update_todo": _ = try UpdateTodo.parse(arguments)
         case "complete_todo": _ = try CompleteTodo.parse(arguments)
         case "snooze_todo": _ = try SnoozeTodo.parse(arguments)
+        case "add_todos": _ = try AddTodos.parse(arguments)
+        case "complete_todos": _ = try CompleteTodos.parse(arguments)
+        case "snooze_todos": _ = try SnoozeTodos.parse(arguments)
+        case "delete_todos": _ = try DeleteTodos.parse(arguments)
+        case "undo": _ = try Undo.parse(arguments)
         default: _ = try DeleteTodo.parse(arguments)
         }
     }
 
-    /// A result of every tool and every shape (one-off, repeating, Japanese, quiet hours, paging).
+    /// The batch tools' and undo's results: every item shape (ok, refused with and without an id, nothing).
+    func batchResults() -> [(ToolDefinition, JSONValue)] {
+        let results: [BatchResult] = [
+            .ok("a"), .failed("b", TodoError.notFound(id: "b")), .failed(nil, .invalidArgument("items[2].title", "x")),
+        ]
+        var samples: [(ToolDefinition, JSONValue)] = []
+        for tool in [AddTodos.definition, CompleteTodos.definition, SnoozeTodos.definition, DeleteTodos.definition] {
+            samples.append((tool, Batch.result(results, undo: "u1.x")))
+            samples.append((tool, Batch.result([], undo: "u1.x")))
+        }
+        samples += [(Undo.definition, Undo.result(Array(results.prefix(2)))), (Undo.definition, Undo.result([]))]
+        return samples
+    }
+
+    /// A result of every tool and every shape (one-off, repeating, Japanese, quiet hours, paging); writes carry
+    /// their undo handle as `run` adds it.
     func sampleResults() throws -> [(ToolDefinition, JSONValue)] {
+        try shapes().map { tool, result in
+            (tool, tool.annotations.readOnlyHint == true ? result : result.adding(undo: "u1.x"))
+        }
+    }
+
+    private func shapes() throws -> [(ToolDefinition, JSONValue)] {
         let now = instant("2026-03-07T20:00:00-05:00")
         let plain = Account(timeZone: "America/New_York")
         let japanese = Account(

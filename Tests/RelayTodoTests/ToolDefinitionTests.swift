@@ -15,7 +15,8 @@ import Testing
                 "get_me": ["todos:read"], "list_todos": ["todos:read"], "search": ["todos:read"],
                 "fetch": ["todos:read"], "add_todo": ["todos:write"],
                 "update_todo": ["todos:write"], "complete_todo": ["todos:write"], "snooze_todo": ["todos:write"],
-                "delete_todo": ["todos:write"],
+                "delete_todo": ["todos:write"], "add_todos": ["todos:write"], "complete_todos": ["todos:write"],
+                "snooze_todos": ["todos:write"], "delete_todos": ["todos:write"], "undo": ["todos:write"],
             ])
         for tool in TodoTools.definitions {
             let readOnly = tool.annotations.readOnlyHint == true
@@ -23,18 +24,20 @@ import Testing
         }
     }
 
-    @Test func theNineToolsWithTheirHints() {
+    /// Issue 44 adds the four batch tools and `undo` after the nine.
+    @Test func theToolsWithTheirHints() {
         let tools = TodoTools.definitions
         #expect(
             tools.map(\.name) == [
                 "get_me", "list_todos", "search", "fetch", "add_todo", "update_todo", "complete_todo", "snooze_todo",
-                "delete_todo",
+                "delete_todo", "add_todos", "complete_todos", "snooze_todos", "delete_todos", "undo",
             ])
         #expect(
             tools.map(\.title) == [
                 "Account and today", "List to-dos", "Search to-dos", "Read one to-do", "Add a to-do", "Update a to-do",
                 "Mark done", "Snooze",
-                "Delete a to-do",
+                "Delete a to-do", "Add several to-dos", "Mark several done", "Snooze several", "Delete several to-dos",
+                "Undo a change",
             ])
         let hints = Dictionary(uniqueKeysWithValues: tools.map { ($0.name, $0.annotations) })
         #expect(
@@ -91,6 +94,23 @@ import Testing
         #expect(AddTodo.definition.description.contains("PAYMENT_REQUIRED"))
         #expect(ListTodos.definition.description.contains("nextCursor"))
         #expect(UpdateTodo.definition.description.contains("notes: null clears"))
+    }
+
+    /// Issue 44: every write says it can be undone and returns the handle; the batch tools share one result shape.
+    @Test func everyWriteOffersUndo() {
+        let singles = [AddTodo.definition, UpdateTodo.definition, CompleteTodo.definition, SnoozeTodo.definition]
+        for tool in singles + [DeleteTodo.definition] {
+            #expect(tool.description.contains("call undo with it"), "\(tool.name)")
+            #expect(tool.outputSchema?["required"]?.arrayValue?.contains("undo") == true, "\(tool.name)")
+        }
+        #expect(DeleteTodo.definition.description.contains("tell the user it can be undone"))
+        for tool in [AddTodos.definition, CompleteTodos.definition, SnoozeTodos.definition, DeleteTodos.definition] {
+            #expect(tool.outputSchema?["required"] == ["results", "undo"], "\(tool.name)")
+            #expect(tool.description.contains("One undo"), "\(tool.name)")
+            #expect(tool.description.contains("25"), "\(tool.name)")
+        }
+        #expect(Undo.definition.inputSchema["required"] == ["undo"])
+        #expect(Undo.definition.description.contains("24 hours"))
     }
 
     @Test func inputSchemasAreClosedObjects() {

@@ -13,29 +13,30 @@ import RelayCloudKit
 extension TodoDatabase {
     /// How a to-do write ended.
     enum Saved {
-        /// Saved; the to-do as it now is (after a merge: the server copy with this call's fields).
-        case saved(Todo)
+        /// Saved; the to-do as it now is (after a merge: the server copy with this call's fields), and what undo
+        /// needs (nil when nothing was written).
+        case saved(Todo, UndoHandle.Entry?)
         /// The server copy turned out to be soft-deleted already; nothing was written.
         case deleted(Todo)
     }
 
     /// Creates `todo` (a new lowercase UUID record name). Creates the zone first if the app never did. A
     /// failure that may have come after the write landed (a timeout, a 5xx) is checked with a lookup, so a
-    /// retried call cannot leave two copies.
-    func create(_ todo: Todo) async throws(CloudKitError) {
+    /// retried call cannot leave two copies. Returns what undo needs to remove it again.
+    func create(_ todo: Todo) async throws(CloudKitError) -> UndoHandle.Entry {
         let operation = RecordOperation(.create, TodoRecord(creating: todo).record(schema: schema.todo))
         do throws(CloudKitError) {
-            _ = try await modify(operation)
+            return undoEntry(added: try await modify(operation))
         } catch {
             switch error.kind {
             case .zoneNotFound:
                 _ = try await session.perform { token throws(CloudKitError) in
                     try await client.createZone(token: token)
                 }
-                _ = try await modify(operation)
+                return undoEntry(added: try await modify(operation))
             case .unavailable:
-                let landed = (try? await lookup([todo.id]))?[todo.id] != nil
-                if !landed { throw error }
+                guard let landed = (try? await lookup([todo.id]))?[todo.id] else { throw error }
+                return undoEntry(added: landed)
             default: throw error
             }
         }
@@ -43,14 +44,19 @@ extension TodoDatabase {
 
     /// Saves `change` onto `base` (the record it was computed from), merging once on CONFLICT.
     func save(_ change: TodoChange, onto base: TodoRecord) async throws -> Saved {
-        guard !change.isEmpty else { return .saved(change.todo) }
+        guard !change.isEmpty else { return .saved(change.todo, nil) }
         do throws(CloudKitError) {
-            _ = try await replace(base, with: change)
-            return .saved(change.todo)
+            let after = try await replace(base, with: change)
+            return .saved(change.todo, undoEntry(restoring: change.fields, of: base, after: after))
         } catch {
             // Changed (or purged) by another writer since it was read: merge below.
             guard error.kind == .conflict || error.kind == .notFound else { throw error }
         }
+        return try await merge(change)
+    }
+
+    /// The second half of `save(_:onto:)`: the server copy is read again and this call's fields re-applied once.
+    func merge(_ change: TodoChange) async throws -> Saved {
         let id = change.todo.id
         guard let record = try await lookup([id])[id], let server = try todo(record) else {
             throw TodoError.notFound(id: id)
@@ -59,10 +65,10 @@ extension TodoDatabase {
         case .serverNewer: throw TodoError.conflict
         case .deleted(let todo): return .deleted(todo)
         case .save(let merged):
-            guard !merged.isEmpty else { return .saved(merged.todo) }
+            guard !merged.isEmpty else { return .saved(merged.todo, nil) }
             do throws(CloudKitError) {
-                _ = try await replace(server, with: merged)
-                return .saved(merged.todo)
+                let after = try await replace(server, with: merged)
+                return .saved(merged.todo, undoEntry(restoring: merged.fields, of: server, after: after))
             } catch {
                 throw error.kind == .conflict || error.kind == .notFound ? TodoError.conflict : error
             }
@@ -70,15 +76,19 @@ extension TodoDatabase {
     }
 
     /// Saves `occurrence` (create, or replace `base`), merging once on CONFLICT: last writer wins on
-    /// `changedAt`.
-    func save(_ occurrence: Occurrence, base: OccurrenceRecord?) async throws {
+    /// `changedAt`. Returns what undo needs to put the day back.
+    func save(_ occurrence: Occurrence, base: OccurrenceRecord?) async throws -> UndoHandle.Entry {
         do throws(CloudKitError) {
-            _ = try await write(occurrence, base: base)
-            return
+            return undoEntry(occurrence: try await write(occurrence, base: base), before: base)
         } catch {
             // Written by another device since it was read: merge below.
             guard error.kind == .conflict || error.kind == .notFound else { throw error }
         }
+        return try await merge(occurrence)
+    }
+
+    /// The second half of `save(_:base:)`: the server copy is read again and ours written if it is newer.
+    func merge(_ occurrence: Occurrence) async throws -> UndoHandle.Entry {
         let name = occurrence.recordName
         let server = try await lookup([name])[name].map { record throws(CloudKitError) in
             try OccurrenceRecord(record: record, schema: schema.occurrence)
@@ -89,24 +99,33 @@ extension TodoDatabase {
             throw TodoError.conflict
         }
         do throws(CloudKitError) {
-            _ = try await write(occurrence, base: server)
+            return undoEntry(occurrence: try await write(occurrence, base: server), before: server)
         } catch {
             throw error.kind == .conflict || error.kind == .notFound ? TodoError.conflict : error
         }
     }
 
+    /// The `replace` that writes `change` onto `record`.
+    func operation(replacing record: TodoRecord, with change: TodoChange) -> RecordOperation {
+        RecordOperation(.replace, record.applying(change.fields, from: change.todo).record(schema: schema.todo))
+    }
+
+    /// The `create` or `replace` that writes `occurrence` onto `base`.
+    func operation(writing occurrence: Occurrence, base: OccurrenceRecord?) -> RecordOperation {
+        let record = OccurrenceRecord(occurrence, base: base).record(schema: schema.occurrence)
+        return RecordOperation(base == nil ? .create : .replace, record)
+    }
+
     private func replace(_ record: TodoRecord, with change: TodoChange) async throws(CloudKitError) -> Record {
-        try await modify(
-            RecordOperation(.replace, record.applying(change.fields, from: change.todo).record(schema: schema.todo)))
+        try await modify(operation(replacing: record, with: change))
     }
 
     private func write(_ occurrence: Occurrence, base: OccurrenceRecord?) async throws(CloudKitError) -> Record {
-        let record = OccurrenceRecord(occurrence, base: base).record(schema: schema.occurrence)
-        return try await modify(RecordOperation(base == nil ? .create : .replace, record))
+        try await modify(operation(writing: occurrence, base: base))
     }
 
     /// Sends one operation; its item error is thrown like a whole-request one.
-    private func modify(_ operation: RecordOperation) async throws(CloudKitError) -> Record {
+    func modify(_ operation: RecordOperation) async throws(CloudKitError) -> Record {
         let results = try await session.perform { token throws(CloudKitError) in
             try await client.modify([operation], token: token)
         }

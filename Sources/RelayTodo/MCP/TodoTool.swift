@@ -65,7 +65,7 @@ final class TodoToolEnvironment: Sendable {
 }
 
 extension TodoTools {
-    /// The nine tools for an `MCPEndpoint` whose authenticator yields `Principal`, in `definitions` order:
+    /// The tools for an `MCPEndpoint` whose authenticator yields `Principal`, in `definitions` order:
     ///
     /// ```swift
     /// let tools: [any Tool<Grant>] = TodoTools.tools(client: cloudKit)
@@ -73,7 +73,7 @@ extension TodoTools {
     /// ```
     ///
     /// `schema` names the record types and fields (the app's by default); `clock` is for tests; `cursorKey` seals
-    /// `list_todos` cursors and must be the same on every instance that serves the same people (nil: a key of
+    /// `list_todos` cursors (and derives the key of undo handles, `UndoSeal`) and must be the same on every instance that serves the same people (nil: a key of
     /// this process, for tests and the one-process local server).
     package static func tools<Principal: TodoPrincipal>(
         client: CloudKitClient, schema: RecordSchema = RecordSchema(),
@@ -88,6 +88,9 @@ extension TodoTools {
             (AddTodo.definition, AddTodo.run),
             (UpdateTodo.definition, UpdateTodo.run), (CompleteTodo.definition, CompleteTodo.run),
             (SnoozeTodo.definition, SnoozeTodo.run), (DeleteTodo.definition, DeleteTodo.run),
+            (AddTodos.definition, AddTodos.run), (CompleteTodos.definition, CompleteTodos.run),
+            (SnoozeTodos.definition, SnoozeTodos.run), (DeleteTodos.definition, DeleteTodos.run),
+            (Undo.definition, Undo.run),
         ]
         return bodies.map {
             TodoTool<Principal>(definition: TodayView.attach(to: $0.0), environment: environment, body: $0.1)

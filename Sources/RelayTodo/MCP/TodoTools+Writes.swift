@@ -8,8 +8,8 @@ extension AddTodo {
         let request = try parse(arguments)
         let account = try await database.snapshot().account
         let created = try apply(request, account: account, now: now, newID: UUID().uuidString)
-        try await database.create(created.todo)
-        return result(created, account: account)
+        let entry = try await database.create(created.todo)
+        return result(created, account: account).adding(undo: database.undo([entry], now: now))
     }
 }
 
@@ -20,12 +20,13 @@ extension UpdateTodo {
         let snapshot = try await database.snapshot(id: request.id)
         let updated = try apply(
             request, current: snapshot.todo.map(Todo.init(record:)), account: snapshot.account, now: now)
-        let todo = try await database.saveExisting(updated.change, snapshot)
+        let (todo, entry) = try await database.saveExisting(updated.change, snapshot)
         let change = TodoChange(todo: todo, fields: updated.change.fields)
         return result(
             Updated(
                 change: change, quietHoursAdjusted: updated.quietHoursAdjusted, dueAligned: updated.dueAligned,
-                notices: updated.notices), account: snapshot.account)
+                notices: updated.notices), account: snapshot.account
+        ).adding(undo: database.undo(entry.map { [$0] } ?? [], now: now))
     }
 }
 
@@ -46,14 +47,16 @@ extension CompleteTodo {
         }
         var outcome = try apply(
             request, current: current, existing: stored.flatMap(Occurrence.init(record:)), account: account, now: now)
+        var entries: [UndoHandle.Entry] = []
         switch outcome {
         case .updated(let change):
-            outcome = .updated(
-                TodoChange(todo: try await database.saveExisting(change, snapshot), fields: change.fields))
-        case .occurrence(_, let occurrence): try await database.save(occurrence, base: stored)
+            let (todo, entry) = try await database.saveExisting(change, snapshot)
+            outcome = .updated(TodoChange(todo: todo, fields: change.fields))
+            entries = entry.map { [$0] } ?? []
+        case .occurrence(_, let occurrence): entries = [try await database.save(occurrence, base: stored)]
         case .alreadyDone: break
         }
-        return result(outcome, account: account)
+        return result(outcome, account: account).adding(undo: database.undo(entries, now: now))
     }
 }
 
@@ -66,16 +69,20 @@ extension SnoozeTodo {
             id: request.id, occurrences: dates.map { Occurrence.recordName(todoId: request.id, date: $0) })
         var snoozed = try apply(
             request, current: snapshot.todo.map(Todo.init(record:)), account: snapshot.account, now: now)
+        var entries: [UndoHandle.Entry] = []
         switch snoozed.outcome {
         case .updated(let change):
-            let todo = try await database.saveExisting(change, snapshot)
-            snoozed = Snoozed(
+            let (todo, entry) = try await database.saveExisting(change, snapshot)
+            var saved = Snoozed(
                 outcome: .updated(TodoChange(todo: todo, fields: change.fields)), until: snoozed.until,
                 quietHoursAdjusted: snoozed.quietHoursAdjusted, next: snoozed.next)
+            saved.notices = snoozed.notices
+            snoozed = saved
+            entries = entry.map { [$0] } ?? []
         case .occurrence(_, let occurrence):
-            try await database.save(occurrence, base: snapshot.occurrences[occurrence.recordName])
+            entries = [try await database.save(occurrence, base: snapshot.occurrences[occurrence.recordName])]
         }
-        return result(snoozed, account: snapshot.account)
+        return result(snoozed, account: snapshot.account).adding(undo: database.undo(entries, now: now))
     }
 }
 
@@ -87,20 +94,43 @@ extension DeleteTodo {
         let change = try apply(request, current: snapshot.todo.map(Todo.init(record:)), now: now)
         guard let base = snapshot.todo else { throw TodoError.notFound(id: request.id) }
         let todo: Todo
+        var entries: [UndoHandle.Entry] = []
         switch try await database.save(change, onto: base) {
-        case .saved(let saved), .deleted(let saved): todo = saved
+        case .saved(let saved, let entry):
+            todo = saved
+            entries = entry.map { [$0] } ?? []
+        case .deleted(let saved): todo = saved
         }
-        return result(TodoChange(todo: todo, fields: change.fields), account: snapshot.account)
+        return result(TodoChange(todo: todo, fields: change.fields), account: snapshot.account).adding(
+            undo: database.undo(entries, now: now))
     }
 }
 
 extension TodoDatabase {
-    /// Saves a change to the snapshot's to-do; soft-deleted meanwhile is `NOT_FOUND`.
-    func saveExisting(_ change: TodoChange, _ snapshot: Snapshot) async throws -> Todo {
+    /// Saves a change to the snapshot's to-do; soft-deleted meanwhile is `NOT_FOUND`. Returns the to-do as saved
+    /// and what undo needs (nil when nothing was written).
+    func saveExisting(_ change: TodoChange, _ snapshot: Snapshot) async throws -> (Todo, UndoHandle.Entry?) {
         guard let base = snapshot.todo else { throw TodoError.notFound(id: change.todo.id) }
         switch try await save(change, onto: base) {
-        case .saved(let todo): return todo
+        case .saved(let todo, let entry): return (todo, entry)
         case .deleted: throw TodoError.notFound(id: change.todo.id)
         }
+    }
+
+    /// This person's undo seal.
+    var undoSeal: UndoSeal { UndoSeal(toolKey: environment.cursorKey, owner: owner) }
+
+    /// The sealed undo handle for `entries` written at `now` (no entries: a handle that undoes nothing).
+    func undo(_ entries: [UndoHandle.Entry], now: Date) -> String {
+        undoSeal.seal(UndoHandle(entries: entries, now: now))
+    }
+}
+
+extension JSONValue {
+    /// This result object with its `undo` handle.
+    func adding(undo: String) -> JSONValue {
+        guard case .object(var object) = self else { return self }
+        object["undo"] = .string(undo)
+        return .object(object)
     }
 }

@@ -16,7 +16,8 @@ extension AddTodo {
             due already past is saved but will not ring (notices). Tell the user about quietHoursAdjusted, \
             dueAligned and notices. title and notes are plain text: control characters are refused (notes may \
             have line breaks). Fails with PAYMENT_REQUIRED when the app does not allow adding (get_me's \
-            canAddTodos is false).
+            canAddTodos is false). \
+            \(UndoText.sentence)
             """,
         requiredScopes: [TodoScope.write],
         inputSchema: Schema.object(
@@ -35,8 +36,9 @@ extension AddTodo {
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
                 ("dueAligned", Schema.dueAligned),
                 ("notices", Schema.notices),
+                ("undo", UndoText.schema),
             ],
-            required: ["timeZone", "todo"]),
+            required: ["timeZone", "todo", "undo"]),
         annotations: ToolAnnotations(
             readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
 }

@@ -9,7 +9,8 @@ extension CompleteTodo {
             cancelled. For a repeating to-do only one day's occurrence is marked done and the repeat continues: \
             occurrenceDate (YYYY-MM-DD) picks the day, default today in the to-do's time zone; it must be a day \
             the to-do repeats on (otherwise INVALID_ARGUMENT names the nearest ones) and is ignored for one-off \
-            to-dos. Completing something that is already done succeeds and says so (alreadyDone).
+            to-dos. Completing something that is already done succeeds and says so (alreadyDone). \
+            \(UndoText.sentence)
             """,
         requiredScopes: [TodoScope.write],
         inputSchema: Schema.object(
@@ -25,8 +26,9 @@ extension CompleteTodo {
                 ("occurrence", Schema.nullable(Schema.occurrence)),
                 ("alreadyDone", Schema.boolean()),
                 ("message", Schema.string()),
+                ("undo", UndoText.schema),
             ],
-            required: ["timeZone", "todo", "occurrence", "alreadyDone", "message"]),
+            required: ["timeZone", "todo", "occurrence", "alreadyDone", "message", "undo"]),
         annotations: ToolAnnotations(
             readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false))
 }

@@ -20,7 +20,8 @@ package enum DeleteTodo {
             Deletes a to-do: it disappears from the app and from list_todos (the app purges it later). For a \
             repeating to-do this deletes the whole series; to finish one day use complete_todo instead. \
             Confirm with the user before deleting. An id that does not exist or was already deleted gives \
-            NOT_FOUND.
+            NOT_FOUND. After deleting, tell the user it can be undone. \
+            \(UndoText.sentence)
             """,
         requiredScopes: [TodoScope.write],
         inputSchema: Schema.object([("id", Schema.id)], required: ["id"], closed: true),
@@ -30,8 +31,9 @@ package enum DeleteTodo {
                 ("id", Schema.string()),
                 ("deleted", Schema.boolean()),
                 ("deletedAt", Schema.requiredInstant),
+                ("undo", UndoText.schema),
             ],
-            required: ["timeZone", "id", "deleted", "deletedAt"]),
+            required: ["timeZone", "id", "deleted", "deletedAt", "undo"]),
         annotations: ToolAnnotations(
             readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false))
 

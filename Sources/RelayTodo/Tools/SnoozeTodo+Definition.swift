@@ -19,7 +19,8 @@ extension SnoozeTodo {
             complete_todo; "10 minutes" and "1 hour" are snooze_todo with until = now (get_me) plus 10 minutes \
             or 1 hour, as YYYY-MM-DDTHH:mm; "tomorrow" is snooze_todo with until = tomorrow's date as \
             YYYY-MM-DD (a repeat: today's occurrence is skipped; a one-off: it rings tomorrow at the default \
-            time).
+            time). \
+            \(UndoText.sentence)
             """,
         requiredScopes: [TodoScope.write],
         inputSchema: Schema.object(
@@ -38,8 +39,9 @@ extension SnoozeTodo {
                 ("message", Schema.string("What happened, for the user.")),
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
                 ("notices", Schema.notices),
+                ("undo", UndoText.schema),
             ],
-            required: ["timeZone", "todo", "occurrence", "snoozedUntil", "message"]),
+            required: ["timeZone", "todo", "occurrence", "snoozedUntil", "message", "undo"]),
         annotations: ToolAnnotations(
             readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false))
 }

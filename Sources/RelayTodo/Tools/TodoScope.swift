@@ -5,6 +5,7 @@
 package enum TodoScope {
     /// Reading: `get_me`, `list_todos`, `search`, `fetch`.
     package static let read = "todos:read"
-    /// Changing anything: `add_todo`, `update_todo`, `complete_todo`, `snooze_todo`, `delete_todo`.
+    /// Changing anything: `add_todo`, `update_todo`, `complete_todo`, `snooze_todo`, `delete_todo`,
+    /// the batches (`add_todos`, `complete_todos`, `snooze_todos`, `delete_todos`) and `undo`.
     package static let write = "todos:write"
 }

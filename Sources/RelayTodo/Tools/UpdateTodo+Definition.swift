@@ -15,7 +15,8 @@ extension UpdateTodo {
             (quietHoursAdjusted), a repeat's first occurrence moves to the next day its rule lists (dueAligned), \
             a due already past is kept but will not ring (notices), and control characters in title and notes \
             are refused: tell the user about quietHoursAdjusted, dueAligned and notices. The result lists the \
-            fields that changed.
+            fields that changed. \
+            \(UndoText.sentence)
             """,
         requiredScopes: [TodoScope.write],
         inputSchema: Schema.object(
@@ -37,8 +38,9 @@ extension UpdateTodo {
                 ("quietHoursAdjusted", Schema.quietHoursAdjusted),
                 ("dueAligned", Schema.dueAligned),
                 ("notices", Schema.notices),
+                ("undo", UndoText.schema),
             ],
-            required: ["timeZone", "todo", "changed"]),
+            required: ["timeZone", "todo", "changed", "undo"]),
         annotations: ToolAnnotations(
             readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false))
 }

@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.abspath(EXAMPLES))
 from mcp_client import Callback, open_session, provider  # noqa: E402
 
 TOOLS = ["get_me", "list_todos", "search", "fetch", "add_todo", "update_todo", "complete_todo", "snooze_todo",
-         "delete_todo"]
+         "delete_todo", "add_todos", "complete_todos", "snooze_todos", "delete_todos", "undo"]
 
 
 class Checks:
@@ -128,6 +128,26 @@ async def exercise(session, checks: Checks, tag: str) -> None:
     states = sorted((o.get("date"), o.get("state")) for e in entries for o in e.get("occurrences", []))
     checks.expect([e.get("id") for e in entries] == [series_id], "list_todos keeps the series", final)
     checks.expect(states == [("2030-01-07", "done"), ("2030-01-09", "snoozed")], "list_todos occurrences", states)
+
+    # Issue 44: undo brings the deleted one back; the batches answer per item and undo as one.
+    restored = await call("undo", {"undo": deleted.get("undo", "")})
+    checks.expect(restored.get("results") == [{"id": one_id, "ok": True}], "undo the delete", restored)
+    batch = await call("add_todos", {"items": [{"title": f"Batch one {tag}", "due": "2030-01-03T09:00"},
+                                               {"title": f"Batch two {tag}", "due": "2030-01-03T10:00"}]})
+    ids = [r.get("id") for r in batch.get("results", []) if r.get("ok") is True]
+    checks.expect(len(ids) == 2, "add_todos", batch)
+    for name, arguments in [("complete_todos", {}), ("snooze_todos", {"until": "2030-01-04T09:00"}),
+                            ("delete_todos", {})]:
+        result = await call(name, {"ids": ids, **arguments})
+        checks.expect([r.get("ok") for r in result.get("results", [])] == [True, True], name, result)
+    gone = result
+    back = await call("undo", {"undo": gone.get("undo", "")})
+    checks.expect([r.get("ok") for r in back.get("results", [])] == [True, True], "undo the batch delete", back)
+    stale = await call("undo", {"undo": batch.get("undo", "")})
+    checks.expect([(r.get("error") or {}).get("code") for r in stale.get("results", [])] == ["CONFLICT", "CONFLICT"],
+                  "the add's undo after later changes is refused", stale)
+    relisted = await call("list_todos", {"status": "all", "from": "2030-01-01", "to": "2030-01-31"})
+    checks.expect(sorted(t["id"] for t in relisted.get("items", [])) == sorted([one_id] + ids), "all back", relisted)
 
 
 async def main() -> int:

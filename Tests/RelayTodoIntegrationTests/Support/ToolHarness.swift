@@ -1,5 +1,6 @@
 import Foundation
 import RelayCloudKit
+import RelayCrypto
 import RelayEmulator
 import RelayHTTP
 import RelayJSON
@@ -25,7 +26,8 @@ final class ToolHarness: Sendable {
 
     init(
         now: String = "2026-06-10T12:00:00Z", timeout: Duration = .seconds(15), maxWaiting: Int = 32,
-        settings: EmulatorSettings = EmulatorSettings(), schema: ContainerSchema = .relay, lenientSchema: Bool = false
+        settings: EmulatorSettings = EmulatorSettings(), schema: ContainerSchema = .relay, lenientSchema: Bool = false,
+        cursorKey: SymmetricKey? = nil
     ) throws {
         emulator = try Emulator(
             configuration: EmulatorConfiguration(schema: schema, lenientSchema: lenientSchema, settings: settings))
@@ -48,7 +50,7 @@ final class ToolHarness: Sendable {
             validatesOutput: true,
             onToolCall: { record in reports.state.withLock { $0.calls.append(record) } },
             onError: { tool, error in reports.state.withLock { $0.errors.append("\(tool): \(error)") } })
-        let tools: [any Tool<TestGrant>] = TodoTools.tools(client: client, clock: { clock.now })
+        let tools: [any Tool<TestGrant>] = TodoTools.tools(client: client, clock: { clock.now }, cursorKey: cursorKey)
         let endpoint = try MCPEndpoint(configuration: configuration, tools: tools, authenticator: authenticator)
         // The tools' clock, for a client in another process (the SDK end-to-end script): POST
         // /test/clock {"now": "<ISO 8601 with offset>"}. Test code only; the relay has no such route.
