@@ -23,6 +23,7 @@ import json
 import os
 import sys
 import threading
+import urllib.parse
 import urllib.request
 import zoneinfo
 
@@ -34,6 +35,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 PATIENCE = 30
+APPLE_ID = "app-host@example.com"
 
 
 class Host:
@@ -98,6 +100,25 @@ def call(relay: str, token: str, name: str, arguments: dict) -> dict:
     return result["structuredContent"]
 
 
+def emulator_records(emulator: str, user: str, record_type: str) -> dict[str, dict]:
+    """The records as the emulator (standing in for iCloud) stores them, by record name."""
+    url = f"{emulator}/control/users/{urllib.parse.quote(user)}/records?zone=MustDo&recordType={record_type}"
+    with urllib.request.urlopen(url, timeout=30) as response:
+        listed = json.loads(response.read())["records"]
+    return {record["recordName"]: record.get("fields", {}) for record in listed}
+
+
+def set_account(emulator: str, user: str, changes: dict[str, str]) -> None:
+    """Writes the Account record's STRING fields as the app would (the others kept)."""
+    fields = emulator_records(emulator, user, "Account").get("account", {})
+    fields.update({name: {"value": value, "type": "STRING"} for name, value in changes.items()})
+    body = json.dumps({"zone": "MustDo", "records": [{"recordName": "account", "recordType": "Account",
+                                                      "fields": fields}]}).encode()
+    request = urllib.request.Request(f"{emulator}/control/users/{urllib.parse.quote(user)}/records", data=body,
+                                     method="POST", headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=30).read()
+
+
 def wall(instant: datetime.datetime, zone: zoneinfo.ZoneInfo) -> str:
     return instant.astimezone(zone).strftime("%Y-%m-%dT%H:%M")
 
@@ -115,13 +136,19 @@ def main() -> int:
     walk = Walk(relay, args.emulator.rstrip("/"), args.out)
     report: dict = {"runs": [], "clicks": {}, "failures": walk.failures}
 
-    writer = connect(relay, "app-host@example.com")
-    reader = connect(relay, "app-host@example.com", scope="todos:read")
+    writer = connect(relay, APPLE_ID)
+    reader = connect(relay, APPLE_ID, scope="todos:read")
     me = call(relay, writer["access_token"], "get_me", {})
     zone = zoneinfo.ZoneInfo(me["timeZone"])
     # Four alarms three hours ahead, a minute apart, on one day of the account's clock.
     start = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=3)).replace(second=0, microsecond=0)
     day = start.astimezone(zone).date().isoformat()
+    # Quiet hours set in the app (the Account record), two hours starting three hours after the alarms:
+    # list_todos carries them and the view says them.
+    quiet_start = (start + datetime.timedelta(hours=3)).astimezone(zone).strftime("%H:00")
+    quiet_end = (start + datetime.timedelta(hours=5)).astimezone(zone).strftime("%H:00")
+    set_account(args.emulator.rstrip("/"), APPLE_ID, {"quietHoursStart": quiet_start, "quietHoursEnd": quiet_end})
+    report["quietHours"] = [quiet_start, quiet_end]
     titles = ["Take medicine", "Call the bank", "Water the plants", "Pay the rent"]
     added = []
     for index, title in enumerate(titles):
@@ -160,6 +187,9 @@ def main() -> int:
                     walk.expect(buttons == expected, f"{label}: buttons {buttons}")
                     if language == "ja":
                         walk.expect("MustDo の時計" in text, f"{label}: no zone flag in {text[:300]!r}")
+                    quiet = (f"Quiet hours {quiet_start}–{quiet_end}" if language == "en"
+                             else f"おやすみ時間 {quiet_start}〜{quiet_end}")
+                    walk.expect(quiet in text, f"{label}: no quiet hours {quiet!r} in {text[:300]!r}")
                     driver.switch_to.default_content()
                     walk.snap(driver, label)
                     report["runs"].append(run)

@@ -1,18 +1,25 @@
 """The applicable checks of the official conformance suite's server scenarios (modelcontextprotocol/
 conformance `src/scenarios/server/stateless.ts`, `resources.ts`), with every answer validated against the
-spec's wire schema: the models the official Python SDK 2.x generates from the spec's `schema/*.json`
-(`mcp_types._v2025_11_25`, `mcp_types._v2026_07_28`, extra members ignored, required ones and types
-checked). npm is out of reach here, so the suite's TypeScript cannot run; this script sends its requests.
+spec's published JSON schema (`spec-schema/<version>.json`, vendored from modelcontextprotocol/
+modelcontextprotocol `schema/<version>/schema.json`, commits in `spec-schema/SOURCE.md`) with the
+`jsonschema` package: the whole message as a JSON-RPC response or error, the result as the method's
+result type, and then every member we send must be one the schema names (the schemas leave most objects
+open, so a misspelt member would otherwise pass). The official Python SDK 2.x's typed models
+(`mcp_types`) still parse the answers too. npm is out of reach here, so the suite's TypeScript cannot
+run; this script sends its requests.
 
     python wire_check.py URL TOKEN RESOURCE_URI
 
-Prints one JSON line {"checks": {id: "SUCCESS" | reason}}; exits 1 when a check failed.
+Prints one JSON line {"checks": {id: "SUCCESS" | reason}, "validated": n}; exits 1 when a check failed.
 """
 
 import json
+import os
 import sys
 import urllib.error
 import urllib.request
+
+import jsonschema
 
 from mcp_types import _v2025_11_25 as v2025
 from mcp_types import _v2026_07_28 as v2026
@@ -24,6 +31,78 @@ META = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextproto
 NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 checks = {}
 next_id = [0]
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCHEMAS = {v: json.load(open(os.path.join(HERE, "spec-schema", v + ".json")))
+           for v in ("2025-06-18", "2025-11-25", MODERN)}
+# Members the schema of a revision does not name but the relay sends on purpose, each with its reason.
+# capabilities.extensions: MCP Apps' io.modelcontextprotocol/ui in a 2025 initialize (ext-apps
+# specification/2026-01-26/apps.mdx, "Server Capabilities"); the 2026-07-28 schema names it.
+KNOWN_EXTRAS = {("2025-06-18", "capabilities.extensions"), ("2025-11-25", "capabilities.extensions")}
+# Objects whose members are not the protocol's: JSON Schemas, tool output, metadata, arguments.
+OPEN = {"inputSchema", "outputSchema", "structuredContent", "_meta", "experimental", "arguments", "data",
+        "extensions", "properties"}
+last = {"version": MODERN}
+validated = [0]
+
+
+def defs(version):
+    return SCHEMAS[version].get("$defs") or SCHEMAS[version]["definitions"]
+
+
+def validator(version, name):
+    schema = SCHEMAS[version]
+    key = "$defs" if "$defs" in schema else "definitions"
+    root = {"$schema": schema["$schema"], key: schema[key], "$ref": f"#/{key}/{name}"}
+    return jsonschema.validators.validator_for(root)(root)
+
+
+def resolve(version, node):
+    while isinstance(node, dict) and "$ref" in node:
+        node = defs(version)[node["$ref"].split("/")[-1]]
+    return node
+
+
+def extras(version, node, value, path, found):
+    """Members of `value` that `node` (a subschema) does not name, where it names its members."""
+    node = resolve(version, node)
+    if not isinstance(node, dict):
+        return
+    for key in ("anyOf", "oneOf"):
+        if key in node:  # the branch the value matches
+            for branch in node[key]:
+                if jsonschema.validators.validator_for(SCHEMAS[version])(
+                        {**SCHEMAS[version], **resolve(version, branch)}).is_valid(value):
+                    extras(version, branch, value, path, found)
+                    return
+    for part in node.get("allOf", []):
+        extras(version, part, value, path, found)
+    if isinstance(value, dict) and "properties" in node:
+        for member, inner in value.items():
+            here = f"{path}.{member}" if path else member
+            if member in node["properties"]:
+                if member not in OPEN:
+                    extras(version, node["properties"][member], inner, here, found)
+            elif "additionalProperties" not in node and (version, here) not in KNOWN_EXTRAS:
+                found.append(here)
+    elif isinstance(value, list) and isinstance(node.get("items"), dict):
+        for index, item in enumerate(value):
+            extras(version, node["items"], item, f"{path}[{index}]", found)
+
+
+def conforms(message, name, version=None):
+    """`message` (a whole JSON-RPC answer) against the spec's schema of `version`: the envelope, then
+    `result` as `name` (or `error` as `name`), then no member the schema does not name."""
+    version = version or last["version"]
+    envelope = "JSONRPCError" if "error" in message and version == "2025-06-18" else (
+        "JSONRPCErrorResponse" if "error" in message else (
+            "JSONRPCResponse" if version == "2025-06-18" else "JSONRPCResultResponse"))
+    for schema_name, value in ((envelope, message), (name, message.get("result", message))):
+        errors = sorted(validator(version, schema_name).iter_errors(value), key=lambda e: list(e.path))
+        assert not errors, f"{version} {schema_name}: {errors[0].message} at {list(errors[0].path)}"
+    found = []
+    extras(version, defs(version)[name], message.get("result", message), "", found)
+    assert not found, f"{version} {name}: members the schema does not name: {found}"
+    validated[0] += 1
 
 
 def send(method, params=None, version=MODERN, meta=META, headers=None):
@@ -36,6 +115,7 @@ def send(method, params=None, version=MODERN, meta=META, headers=None):
          "Accept": "application/json, text/event-stream"}
     if version is not None:
         h["MCP-Protocol-Version"] = version
+    last["version"] = version or "2025-11-25"
     if meta is not None:  # a 2026 request: the routing headers, sent conformantly (as the suite does)
         h["Mcp-Method"] = method
         if method in NAMED and NAMED[method] in params:
@@ -61,16 +141,27 @@ def check(id, fn):
         checks[id] = f"{type(error).__name__}: {error}"
 
 
-def result(status, message, model, expected_status=200):
+def result(status, message, model, expected_status=200, schema=None):
     assert status == expected_status, f"HTTP {status}: {message}"
     assert "result" in message, message
+    conforms(message, schema or model.__name__)
+    if last["version"] == "2025-06-18":
+        return None  # the SDK's models are 2025-11-25's and 2026-07-28's; the schema above is the check
     return model.model_validate(message["result"])
+
+
+# The 2026-07-28 schema's own error types, by code.
+ERRORS_2026 = {-32601: "MethodNotFoundError", -32602: "InvalidParamsError", -32022: "UnsupportedProtocolVersionError",
+               -32020: "HeaderMismatchError"}
 
 
 def error(status, message, module, code, expected_status):
     assert status == expected_status, f"HTTP {status} (expected {expected_status}): {message}"
     module.JSONRPCErrorResponse.model_validate(message)
     assert message["error"]["code"] == code, message["error"]
+    conforms(message, "JSONRPCErrorResponse" if last["version"] != "2025-06-18" else "JSONRPCError")
+    if last["version"] == MODERN and code in ERRORS_2026:
+        conforms(message, ERRORS_2026[code])
     return message["error"]
 
 
@@ -208,5 +299,55 @@ def tools_list(version):
 check("tools-list-2026", tools_list(MODERN))
 check("tools-list-2025", tools_list("2025-11-25"))
 
-print(json.dumps({"checks": checks}))
+
+def initialize_2025_06_18():
+    status, message = send("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                          "clientInfo": {"name": "wire-check", "version": "1"}},
+                           version="2025-06-18", meta=None)
+    result(status, message, v2025.InitializeResult)
+    assert message["result"]["protocolVersion"] == "2025-06-18", message
+
+
+check("server-initialize-2025-06-18", initialize_2025_06_18)
+for method, params, schema in (("tools/list", {}, "ListToolsResult"), ("resources/list", {}, "ListResourcesResult"),
+                               ("resources/read", {"uri": VIEW}, "ReadResourceResult"),
+                               ("prompts/list", {}, "ListPromptsResult"),
+                               ("tools/call", {"name": "echo", "arguments": {"text": "hi"}}, "CallToolResult")):
+    check(f"{method.replace('/', '-')}-2025-06-18",
+          lambda method=method, params=params, schema=schema: result(
+              *send(method, params, version="2025-06-18", meta=None), None, schema=schema))
+
+
+def tools_call(version):
+    def run():
+        meta = META if version == MODERN else None
+        status, message = send("tools/call", {"name": "echo", "arguments": {"text": "hi", "times": 2}},
+                               version=version, meta=meta)
+        parsed = result(status, message, (v2026 if version == MODERN else v2025).CallToolResult)
+        assert parsed.structured_content["echo"] == "hi hi", parsed
+        # A tool's own failure is a result with isError, still a CallToolResult.
+        status, message = send("tools/call", {"name": "echo", "arguments": {"text": ""}}, version=version, meta=meta)
+        assert message.get("result", {}).get("isError") is True or "error" in message, message
+        if "result" in message:
+            result(status, message, (v2026 if version == MODERN else v2025).CallToolResult)
+        else:
+            error(status, message, v2026 if version == MODERN else v2025, -32602, 400 if version == MODERN else 200)
+    return run
+
+
+def prompts(version):
+    def run():
+        meta = META if version == MODERN else None
+        module = v2026 if version == MODERN else v2025
+        result(*send("prompts/list", version=version, meta=meta), module.ListPromptsResult)
+        result(*send("prompts/get", {"name": "greet", "arguments": {"name": "Ada"}}, version=version, meta=meta),
+               module.GetPromptResult)
+    return run
+
+
+for version, suffix in ((MODERN, "2026"), ("2025-11-25", "2025")):
+    check(f"tools-call-{suffix}", tools_call(version))
+    check(f"prompts-list-get-{suffix}", prompts(version))
+
+print(json.dumps({"checks": checks, "validated": validated[0]}))
 sys.exit(0 if all(v == "SUCCESS" for v in checks.values()) else 1)
