@@ -147,13 +147,13 @@ def main() -> int:
     # list_todos carries them and the view says them.
     quiet_start = (start + datetime.timedelta(hours=3)).astimezone(zone).strftime("%H:00")
     quiet_end = (start + datetime.timedelta(hours=5)).astimezone(zone).strftime("%H:00")
-    set_account(args.emulator.rstrip("/"), APPLE_ID, {"quietHoursStart": quiet_start, "quietHoursEnd": quiet_end})
     report["quietHours"] = [quiet_start, quiet_end]
     titles = ["Take medicine", "Call the bank", "Water the plants", "Pay the rent"]
     added = []
     for index, title in enumerate(titles):
         due = wall(start + datetime.timedelta(minutes=index), zone)
         added.append(call(relay, writer["access_token"], "add_todo", {"title": title, "due": due})["todo"])
+    set_account(args.emulator.rstrip("/"), APPLE_ID, {"quietHoursStart": quiet_start, "quietHoursEnd": quiet_end})
     host = Host(relay, {"writer": writer["access_token"], "reader": reader["access_token"]})
 
     def open_view(driver, who: str, language: str, theme: str, host_zone: str):
