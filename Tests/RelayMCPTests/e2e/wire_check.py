@@ -62,9 +62,24 @@ def resolve(version, node):
     return node
 
 
+def flatten(version, node):
+    """`node` with its `$ref` resolved and its `allOf` parts' members merged into one `properties`."""
+    node = resolve(version, node)
+    if not isinstance(node, dict) or "allOf" not in node:
+        return node
+    merged = {k: v for k, v in node.items() if k != "allOf"}
+    for part in node["allOf"]:
+        part = flatten(version, part)
+        if "properties" in part:
+            merged["properties"] = {**part["properties"], **merged.get("properties", {})}
+        if "additionalProperties" in part:
+            merged["additionalProperties"] = part["additionalProperties"]
+    return merged
+
+
 def extras(version, node, value, path, found):
     """Members of `value` that `node` (a subschema) does not name, where it names its members."""
-    node = resolve(version, node)
+    node = flatten(version, node)
     if not isinstance(node, dict):
         return
     for key in ("anyOf", "oneOf"):
@@ -74,8 +89,6 @@ def extras(version, node, value, path, found):
                         {**SCHEMAS[version], **resolve(version, branch)}).is_valid(value):
                     extras(version, branch, value, path, found)
                     return
-    for part in node.get("allOf", []):
-        extras(version, part, value, path, found)
     if isinstance(value, dict) and "properties" in node:
         for member, inner in value.items():
             here = f"{path}.{member}" if path else member
@@ -105,6 +118,20 @@ def conforms(message, name, version=None):
     validated[0] += 1
 
 
+def conforms_error(message, name):
+    """An error answer against one of the 2026-07-28 schema's error types: some type the whole message
+    (`UnsupportedProtocolVersionError`, `HeaderMismatchError`), others the `error` object."""
+    version = last["version"]
+    whole = "error" in defs(version)[name].get("properties", {})
+    value = message if whole else message["error"]
+    errors = sorted(validator(version, name).iter_errors(value), key=lambda e: list(e.path))
+    assert not errors, f"{version} {name}: {errors[0].message} at {list(errors[0].path)}"
+    found = []
+    extras(version, defs(version)[name], value, "", found)
+    assert not found, f"{version} {name}: members the schema does not name: {found}"
+    validated[0] += 1
+
+
 def send(method, params=None, version=MODERN, meta=META, headers=None):
     next_id[0] += 1
     params = dict(params or {})
@@ -115,7 +142,8 @@ def send(method, params=None, version=MODERN, meta=META, headers=None):
          "Accept": "application/json, text/event-stream"}
     if version is not None:
         h["MCP-Protocol-Version"] = version
-    last["version"] = version or "2025-11-25"
+    # The schema to check the answer with: a version the server cannot know is a 2026 request (_meta).
+    last["version"] = version if version in SCHEMAS else ("2025-11-25" if version is None else MODERN)
     if meta is not None:  # a 2026 request: the routing headers, sent conformantly (as the suite does)
         h["Mcp-Method"] = method
         if method in NAMED and NAMED[method] in params:
@@ -161,7 +189,7 @@ def error(status, message, module, code, expected_status):
     assert message["error"]["code"] == code, message["error"]
     conforms(message, "JSONRPCErrorResponse" if last["version"] != "2025-06-18" else "JSONRPCError")
     if last["version"] == MODERN and code in ERRORS_2026:
-        conforms(message, ERRORS_2026[code])
+        conforms_error(message, ERRORS_2026[code])
     return message["error"]
 
 
