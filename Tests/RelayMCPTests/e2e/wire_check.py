@@ -10,7 +10,8 @@ run; this script sends its requests.
 
     python wire_check.py URL TOKEN RESOURCE_URI
 
-Prints one JSON line {"checks": {id: "SUCCESS" | reason}, "validated": n}; exits 1 when a check failed.
+Prints one JSON line {"checks": {id: "SUCCESS" | reason}, "validated": n, "answers": n, "unvalidated": [ids]};
+exits 1 when a check failed or an answer went unvalidated.
 """
 
 import json
@@ -43,6 +44,7 @@ OPEN = {"inputSchema", "outputSchema", "structuredContent", "_meta", "experiment
         "extensions", "properties"}
 last = {"version": MODERN}
 validated = [0]
+unvalidated = set()  # ids of answers no schema check has seen yet: must be empty at the end
 
 
 def defs(version):
@@ -116,6 +118,7 @@ def conforms(message, name, version=None):
     extras(version, defs(version)[name], message.get("result", message), "", found)
     assert not found, f"{version} {name}: members the schema does not name: {found}"
     validated[0] += 1
+    unvalidated.discard(message.get("id"))
 
 
 def conforms_error(message, name):
@@ -130,6 +133,7 @@ def conforms_error(message, name):
     extras(version, defs(version)[name], value, "", found)
     assert not found, f"{version} {name}: members the schema does not name: {found}"
     validated[0] += 1
+    unvalidated.discard(message.get("id"))
 
 
 def send(method, params=None, version=MODERN, meta=META, headers=None):
@@ -156,6 +160,7 @@ def send(method, params=None, version=MODERN, meta=META, headers=None):
     except urllib.error.HTTPError as error:
         status, payload = error.code, error.read()
     message = json.loads(payload)
+    unvalidated.add(next_id[0])
     if message.get("id") != next_id[0]:
         raise AssertionError(f"{method}: id {message.get('id')} is not the request's {next_id[0]}")
     return status, message
@@ -228,6 +233,7 @@ def missing_meta():
         code = message.get("error", {}).get("code")
         # A missing version in _meta is also a header/body disagreement: -32602 or -32020, always 400.
         assert status == 400 and code in (-32602, -32020), (meta, status, message)
+        error(status, message, v2026, code, 400)
 
 
 check("sep-2575-meta-validation", missing_meta)
@@ -377,5 +383,6 @@ for version, suffix in ((MODERN, "2026"), ("2025-11-25", "2025")):
     check(f"tools-call-{suffix}", tools_call(version))
     check(f"prompts-list-get-{suffix}", prompts(version))
 
-print(json.dumps({"checks": checks, "validated": validated[0]}))
-sys.exit(0 if all(v == "SUCCESS" for v in checks.values()) else 1)
+print(json.dumps({"checks": checks, "validated": validated[0], "answers": next_id[0],
+                  "unvalidated": sorted(unvalidated)}))
+sys.exit(0 if all(v == "SUCCESS" for v in checks.values()) and not unvalidated else 1)
