@@ -76,6 +76,13 @@ final class AppViewBrowserTests: XCTestCase {
         let undo = written.report["undo"] as? [String: Any] ?? [:]
         XCTAssertNotNil((undo["arguments"] as? [String: Any])?["undo"] as? String, written.output)
         XCTAssertEqual(written.report["readOnlyButtons"] as? Int, 0, written.output)
+        // The relay's real answers to the host (tools/list with the views' _meta, the tools' results, both
+        // views' resources/read) against the spec's published schema (Tests/RelayMCPTests/e2e/spec-schema).
+        for report in [walk.report, written.report] {
+            let schema = report["schema"] as? [String: Any] ?? [:]
+            XCTAssertEqual(schema["problems"] as? [String], [], "\(schema)")
+            XCTAssertGreaterThan(schema["validated"] as? Int ?? 0, 10, "\(schema)")
+        }
 
         demo.signal(SIGINT)
         let status = try await demo.waitForExit()

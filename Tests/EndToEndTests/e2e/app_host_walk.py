@@ -29,7 +29,9 @@ import zoneinfo
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "RelayMCPTests", "e2e"))
 from browser_walk import SIZES, Walk  # noqa: E402
+from spec_schema import problems  # noqa: E402
 from relay_flow import connect, tool_call  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -81,6 +83,20 @@ class Host:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def schema_check(self) -> dict:
+        """Every answer the relay gave the host (the 2025-11-25 revision it asked for), against the spec's
+        published schema: {"validated": n, "problems": [...]}. Refusals without a JSON-RPC body (HTTP 403)
+        are not MCP messages."""
+        names = {"tools/list": "ListToolsResult", "tools/call": "CallToolResult",
+                 "resources/read": "ReadResourceResult"}
+        checked, wrong = 0, []
+        for c in self.calls:
+            if c["status"] != 200 or not c["reply"]:
+                continue
+            checked += 1
+            wrong += [f"{c['method']}: {p}" for p in problems(c["reply"], names[c["method"]], "2025-11-25")]
+        return {"validated": checked, "problems": wrong}
 
     def tool_calls(self, name: str) -> list[dict]:
         return [c for c in self.calls if c["method"] == "tools/call" and c["params"].get("name") == name]
@@ -264,6 +280,8 @@ def main() -> int:
         walk.expect(record["status"] == "pending" and record["snoozedUntil"]
                     and wall(datetime.datetime.fromisoformat(record["snoozedUntil"]), zone) == until,
                     f"{action}: stored {record} != {until}")
+    report["schema"] = host.schema_check()
+    walk.expect(not report["schema"]["problems"], f"answers off the spec's schema: {report['schema']}")
     print(json.dumps(report, ensure_ascii=False))
     return 1 if walk.failures else 0
 

@@ -229,6 +229,8 @@ def main() -> int:
     finally:
         driver.quit()
 
+    report["schema"] = host.schema_check()
+    walk.expect(not report["schema"]["problems"], f"answers off the spec's schema: {report['schema']}")
     print(json.dumps(report, ensure_ascii=False))
     return 1 if walk.failures else 0
 

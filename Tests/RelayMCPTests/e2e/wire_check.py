@@ -15,15 +15,13 @@ exits 1 when a check failed or an answer went unvalidated.
 """
 
 import json
-import os
 import sys
 import urllib.error
 import urllib.request
 
-import jsonschema
-
 from mcp_types import _v2025_11_25 as v2025
 from mcp_types import _v2026_07_28 as v2026
+from spec_schema import SCHEMAS, problems
 
 URL, TOKEN, VIEW = sys.argv[1], sys.argv[2], sys.argv[3]
 MODERN = "2026-07-28"
@@ -32,108 +30,22 @@ META = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextproto
 NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 checks = {}
 next_id = [0]
-HERE = os.path.dirname(os.path.abspath(__file__))
-SCHEMAS = {v: json.load(open(os.path.join(HERE, "spec-schema", v + ".json")))
-           for v in ("2025-06-18", "2025-11-25", MODERN)}
-# Members the schema of a revision does not name but the relay sends on purpose, each with its reason.
-# capabilities.extensions: MCP Apps' io.modelcontextprotocol/ui in a 2025 initialize (ext-apps
-# specification/2026-01-26/apps.mdx, "Server Capabilities"); the 2026-07-28 schema names it.
-KNOWN_EXTRAS = {("2025-06-18", "capabilities.extensions"), ("2025-11-25", "capabilities.extensions")}
-# Objects whose members are not the protocol's: JSON Schemas, tool output, metadata, arguments.
-OPEN = {"inputSchema", "outputSchema", "structuredContent", "_meta", "experimental", "arguments", "data",
-        "extensions", "properties"}
 last = {"version": MODERN}
 validated = [0]
 unvalidated = set()  # ids of answers no schema check has seen yet: must be empty at the end
 
 
-def defs(version):
-    return SCHEMAS[version].get("$defs") or SCHEMAS[version]["definitions"]
-
-
-def validator(version, name):
-    schema = SCHEMAS[version]
-    key = "$defs" if "$defs" in schema else "definitions"
-    root = {"$schema": schema["$schema"], key: schema[key], "$ref": f"#/{key}/{name}"}
-    return jsonschema.validators.validator_for(root)(root)
-
-
-def resolve(version, node):
-    while isinstance(node, dict) and "$ref" in node:
-        node = defs(version)[node["$ref"].split("/")[-1]]
-    return node
-
-
-def flatten(version, node):
-    """`node` with its `$ref` resolved and its `allOf` parts' members merged into one `properties`."""
-    node = resolve(version, node)
-    if not isinstance(node, dict) or "allOf" not in node:
-        return node
-    merged = {k: v for k, v in node.items() if k != "allOf"}
-    for part in node["allOf"]:
-        part = flatten(version, part)
-        if "properties" in part:
-            merged["properties"] = {**part["properties"], **merged.get("properties", {})}
-        if "additionalProperties" in part:
-            merged["additionalProperties"] = part["additionalProperties"]
-    return merged
-
-
-def extras(version, node, value, path, found):
-    """Members of `value` that `node` (a subschema) does not name, where it names its members."""
-    node = flatten(version, node)
-    if not isinstance(node, dict):
-        return
-    for key in ("anyOf", "oneOf"):
-        if key in node:  # the branch the value matches
-            for branch in node[key]:
-                if jsonschema.validators.validator_for(SCHEMAS[version])(
-                        {**SCHEMAS[version], **resolve(version, branch)}).is_valid(value):
-                    extras(version, branch, value, path, found)
-                    return
-    if isinstance(value, dict) and "properties" in node:
-        for member, inner in value.items():
-            here = f"{path}.{member}" if path else member
-            if member in node["properties"]:
-                if member not in OPEN:
-                    extras(version, node["properties"][member], inner, here, found)
-            elif "additionalProperties" not in node and (version, here) not in KNOWN_EXTRAS:
-                found.append(here)
-    elif isinstance(value, list) and isinstance(node.get("items"), dict):
-        for index, item in enumerate(value):
-            extras(version, node["items"], item, f"{path}[{index}]", found)
-
-
 def conforms(message, name, version=None):
-    """`message` (a whole JSON-RPC answer) against the spec's schema of `version`: the envelope, then
-    `result` as `name` (or `error` as `name`), then no member the schema does not name."""
-    version = version or last["version"]
-    envelope = "JSONRPCError" if "error" in message and version == "2025-06-18" else (
-        "JSONRPCErrorResponse" if "error" in message else (
-            "JSONRPCResponse" if version == "2025-06-18" else "JSONRPCResultResponse"))
-    for schema_name, value in ((envelope, message), (name, message.get("result", message))):
-        errors = sorted(validator(version, schema_name).iter_errors(value), key=lambda e: list(e.path))
-        assert not errors, f"{version} {schema_name}: {errors[0].message} at {list(errors[0].path)}"
-    found = []
-    extras(version, defs(version)[name], message.get("result", message), "", found)
-    assert not found, f"{version} {name}: members the schema does not name: {found}"
+    """`message` (a whole JSON-RPC answer) against the spec's schema of `version` (spec_schema.problems)."""
+    wrong = problems(message, name, version or last["version"])
+    assert not wrong, wrong[0]
     validated[0] += 1
     unvalidated.discard(message.get("id"))
 
 
 def conforms_error(message, name):
-    """An error answer against one of the 2026-07-28 schema's error types: some type the whole message
-    (`UnsupportedProtocolVersionError`, `HeaderMismatchError`), others the `error` object."""
-    version = last["version"]
-    whole = "error" in defs(version)[name].get("properties", {})
-    value = message if whole else message["error"]
-    errors = sorted(validator(version, name).iter_errors(value), key=lambda e: list(e.path))
-    assert not errors, f"{version} {name}: {errors[0].message} at {list(errors[0].path)}"
-    found = []
-    extras(version, defs(version)[name], value, "", found)
-    assert not found, f"{version} {name}: members the schema does not name: {found}"
-    validated[0] += 1
-    unvalidated.discard(message.get("id"))
+    """An error answer against one of the 2026-07-28 schema's error types."""
+    conforms(message, name)
 
 
 def send(method, params=None, version=MODERN, meta=META, headers=None):
