@@ -29,6 +29,7 @@ extension WrittenView {
         .title{font-size:17px;font-weight:600;margin:0 0 6px;overflow-wrap:anywhere}
         .ring{display:flex;gap:10px;align-items:baseline;flex-wrap:wrap;margin:0 0 6px}
         .time{font-size:28px;font-weight:700;font-variant-numeric:tabular-nums}
+        .time:empty{display:none}
         .when{color:var(--fg2)}
         .note{color:var(--fg2);font-size:13px;margin:0 0 6px}
         ul{margin:6px 0 0;padding:0 0 0 18px;font-size:14px}
