@@ -18,7 +18,7 @@ import XCTest
 /// token, and no button on a read-only connection. Screenshots (en/ja, light/dark, phone/desktop) land in
 /// `.build/artifacts/screenshots/app-*.png` and `written-*.png` for docs/mcp-app.md.
 final class AppViewBrowserTests: XCTestCase {
-    func testTheTodayViewRendersRealResultsAndItsFourButtonsChangeTheRecords() async throws {
+    func testTheViewsRenderRealResultsAndTheirButtonsChangeTheRecords() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("app-view-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: data) }
         let screenshots = try BrowserTests.screenshots(replacing: { $0.hasPrefix("app-") || $0.hasPrefix("written-") })
