@@ -73,6 +73,8 @@ final class AppViewBrowserTests: XCTestCase {
         let steps = (written.report["clicks"] as? [String: Any])?["steps"] as? [[Any]] ?? []
         XCTAssertEqual(steps.compactMap { $0.first as? String }, ["m10", "h1", "tomorrow", "done"], written.output)
         XCTAssertEqual(steps.last?.last as? String, "done", written.output)
+        let repeatDone = written.report["repeatDone"] as? [Any] ?? []
+        XCTAssertEqual(repeatDone.last as? String, "done", "the repeat's Occurrence record: \(written.output)")
         let undo = written.report["undo"] as? [String: Any] ?? [:]
         XCTAssertNotNil((undo["arguments"] as? [String: Any])?["undo"] as? String, written.output)
         XCTAssertEqual(written.report["readOnlyButtons"] as? Int, 0, written.output)

@@ -23,6 +23,7 @@ import json
 import os
 import sys
 import threading
+import urllib.error
 import urllib.parse
 import urllib.request
 import zoneinfo
@@ -119,8 +120,13 @@ def call(relay: str, token: str, name: str, arguments: dict) -> dict:
 def emulator_records(emulator: str, user: str, record_type: str) -> dict[str, dict]:
     """The records as the emulator (standing in for iCloud) stores them, by record name."""
     url = f"{emulator}/control/users/{urllib.parse.quote(user)}/records?zone=MustDo&recordType={record_type}"
-    with urllib.request.urlopen(url, timeout=30) as response:
-        listed = json.loads(response.read())["records"]
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            listed = json.loads(response.read())["records"]
+    except urllib.error.HTTPError as error:
+        if error.code != 404:  # a zone nothing was written to yet holds nothing
+            raise
+        listed = []
     return {record["recordName"]: record.get("fields", {}) for record in listed}
 
 

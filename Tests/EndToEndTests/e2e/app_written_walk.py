@@ -49,9 +49,9 @@ def main() -> int:
     walk = Walk(relay, emulator, args.out)
     report: dict = {"runs": [], "clicks": {}, "failures": walk.failures}
 
-    set_account(emulator, APPLE_ID, {"timeZone": ZONE, "quietHoursStart": "22:00", "quietHoursEnd": "02:00"})
-    writer = connect(relay, APPLE_ID)
+    writer = connect(relay, APPLE_ID)  # the person signs in first: the emulator then knows them
     reader = connect(relay, APPLE_ID, scope="todos:read")
+    set_account(emulator, APPLE_ID, {"timeZone": ZONE, "quietHoursStart": "22:00", "quietHoursEnd": "02:00"})
     token = writer["access_token"]
     zone = zoneinfo.ZoneInfo(ZONE)
     today = datetime.datetime.now(zone).date()
@@ -141,6 +141,20 @@ def main() -> int:
                     f"aligned: {view}")
         driver.switch_to.default_content()
         walk.snap(driver, "written-en-light-phone-repeat")
+        # Done on the repeat: that day's occurrence (the day shown), and the view moves to the next Monday.
+        driver.switch_to.frame(driver.find_element(By.ID, "view"))
+        first = monday + datetime.timedelta(days=7)
+        driver.find_element(By.CSS_SELECTOR, 'button[data-action="done"]').click()
+        WebDriverWait(driver, PATIENCE).until(lambda d: host.tool_calls("complete_todo")
+                                              and shown(d)["ring"] == f"{first + datetime.timedelta(days=7)}T08:00")
+        made = host.tool_calls("complete_todo")[-1]
+        repeat_id = made["params"]["arguments"].get("id")
+        occurrence = emulator_records(emulator, APPLE_ID, "Occurrence").get(f"{repeat_id}|{first}", {})
+        report["repeatDone"] = [made["params"]["arguments"], occurrence.get("state", {}).get("value")]
+        walk.expect(made["params"]["arguments"] == {"id": repeat_id, "occurrenceDate": first.isoformat()},
+                    f"repeat done: call {made['params']}")
+        walk.expect(occurrence.get("state", {}).get("value") == "done", f"repeat done: stored {occurrence}")
+        walk.expect(f"Done for {first}" in shown(driver)["text"], f"repeat done: {shown(driver)}")
     except Exception as error:  # noqa: BLE001
         walk.failed(driver, "rules", error)
     finally:
@@ -173,8 +187,9 @@ def main() -> int:
                         f"{action}: call {made['params']}")
             walk.expect(stored_until == int(until.timestamp() * 1000), f"{action}: stored {stored_until} != {until}")
         walk.expect(shown(driver)["heading"] == "Snoozed", f"after snoozes: {shown(driver)}")
+        done_before = len(host.tool_calls("complete_todo"))
         driver.find_element(By.CSS_SELECTOR, 'button[data-action="done"]').click()
-        WebDriverWait(driver, PATIENCE).until(lambda d: len(host.tool_calls("complete_todo")) == 1
+        WebDriverWait(driver, PATIENCE).until(lambda d: len(host.tool_calls("complete_todo")) > done_before
                                               and "nothing will ring" in shown(d)["text"])
         made = host.tool_calls("complete_todo")[-1]
         record = emulator_records(emulator, APPLE_ID, "Todo")[todo_id]
