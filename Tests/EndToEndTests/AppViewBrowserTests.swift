@@ -73,6 +73,11 @@ final class AppViewBrowserTests: XCTestCase {
         let steps = (written.report["clicks"] as? [String: Any])?["steps"] as? [[Any]] ?? []
         XCTAssertEqual(steps.compactMap { $0.first as? String }, ["m10", "h1", "tomorrow", "done"], written.output)
         XCTAssertEqual(steps.last?.last as? String, "done", written.output)
+        // The views' reading of a repeat's rule agrees with the relay's schedule (fetch's next occurrence).
+        let rules = written.report["rules"] as? [String: [String]] ?? [:]
+        XCTAssertEqual(rules.count, 7, written.output)
+        for (rule, rings) in rules { XCTAssertEqual(rings.first, rings.last, "\(rule): view, relay") }
+        XCTAssertEqual(rules["29 February"]?.last?.hasSuffix("-02-28T08:00"), true, "\(rules)")
         let repeatDone = written.report["repeatDone"] as? [Any] ?? []
         XCTAssertEqual(repeatDone.last as? String, "done", "the repeat's Occurrence record: \(written.output)")
         let undo = written.report["undo"] as? [String: Any] ?? [:]

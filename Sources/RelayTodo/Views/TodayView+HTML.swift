@@ -129,7 +129,9 @@ extension TodayView {
               var want = +start.slice(8, 10);
               return dom === Math.min(want, last);
             }
-            if (r.kind === "yearly") return (y - sy) % n === 0 && date.slice(5) === start.slice(5);
+            // Yearly on the start's month and day; 29 February rings on the 28th in other years, as the relay's schedule.
+            if (r.kind === "yearly") return (y - sy) % n === 0 && m === sm
+              && +date.slice(8, 10) === Math.min(+start.slice(8, 10), new Date(Date.UTC(y, m, 0)).getUTCDate());
             return false;
           }
           function entries() {

@@ -67,6 +67,7 @@ extension WrittenView {
               saved: "Saved", rings: "rings", ringsAgain: "rings again", next: "next alarm", noAlarm: "No alarm is set.",
               finished: "Done: nothing will ring.", skipped: "Skipped: nothing will ring.", deleted: "Deleted: nothing will ring.",
               occDone: "Done for {d}.", occSkipped: "Skipped on {d}.", repeats: "Repeats: {r}",
+              past: "already past: it will not ring", allPast: "Every occurrence is already past: nothing will ring.",
               quiet: "You asked for {a}; that is in quiet hours, so it rings at {b}.",
               aligned: "The repeat's first day is {b}, the first day its rule lists (you asked for {a}).",
               gap: "{a} does not exist on that day (the clocks go forward), so it rings at {b}.",
@@ -81,6 +82,7 @@ extension WrittenView {
               saved: "保存しました", rings: "に鳴ります", ringsAgain: "にもう一度鳴ります", next: "次のアラーム", noAlarm: "アラームはありません。",
               finished: "完了済み：もう鳴りません。", skipped: "スキップ済み：もう鳴りません。", deleted: "削除済み：もう鳴りません。",
               occDone: "{d} の分を完了にしました。", occSkipped: "{d} の分をスキップしました。", repeats: "繰り返し：{r}",
+              past: "すでに過ぎているため鳴りません", allPast: "繰り返しはすべて過ぎているため、もう鳴りません。",
               quiet: "{a} はおやすみ時間のため、{b} に鳴ります。",
               aligned: "繰り返しの最初の日は、ルールに合う {b} です（指定は {a}）。",
               gap: "{a} はその日には存在しない時刻（夏時間の開始）のため、{b} に鳴ります。",
@@ -151,7 +153,9 @@ extension WrittenView {
               }
               return dom === Math.min(+start.slice(8, 10), last);
             }
-            if (r.kind === "yearly") return (y - sy) % n === 0 && date.slice(5) === start.slice(5);
+            // Yearly on the start's month and day; 29 February rings on the 28th in other years, as the relay's schedule.
+            if (r.kind === "yearly") return (y - sy) % n === 0 && m === sm
+              && +date.slice(8, 10) === Math.min(+start.slice(8, 10), new Date(Date.UTC(y, m, 0)).getUTCDate());
             return false;
           }
           // When the written to-do rings next: {ring, day (the occurrence's date for a repeat), again} or
@@ -163,10 +167,13 @@ extension WrittenView {
               if (todo.status === "done") return {none: "finished"};
               if (todo.status === "skipped") return {none: "skipped"};
               if (!todo.due && !todo.snoozedUntil) return {none: "noAlarm"};
-              return {ring: Date.parse(todo.snoozedUntil || todo.due), again: !!todo.snoozedUntil};
+              var at = Date.parse(todo.snoozedUntil || todo.due);
+              return {ring: at, again: !!todo.snoozedUntil, past: at < Date.now()};
             }
             if (occ && occ.state === "snoozed" && occ.snoozedUntil) return {ring: Date.parse(occ.snoozedUntil), day: occ.date, again: true};
             if (!todo.due) return {none: "noAlarm"};
+            // The relay says when no occurrence is left (it also counts end.count, which the rule's reading here does not).
+            if ((Array.isArray(s.notices) ? s.notices : []).some(function (n) { return /Every occurrence/.test(n); })) return {none: "allPast"};
             var zone = todo.timeZone, at = parts(Date.parse(todo.due), zone).time, now = Date.now();
             var day = parts(Math.max(now, Date.parse(todo.due)), zone).date;
             if (occ && (occ.state === "done" || occ.state === "skipped") && occ.date >= day) day = addDays(occ.date, 1);
@@ -175,7 +182,7 @@ extension WrittenView {
               var ring = instant(day, at, zone);
               if (ring >= now) return {ring: ring, day: day, again: false};
             }
-            return {none: "noAlarm"};
+            return {none: "allPast"};
           }
           function clock(ms) { return parts(ms, state.zone).time; }
           function dayText(ms) {
@@ -200,6 +207,7 @@ extension WrittenView {
               var a = asked() || "";
               if (/does not exist/.test(notice)) out.push(["moved", fill(t("gap"), {a: a, b: info.ring != null ? clock(info.ring) : ""})]);
               else if (/happens twice/.test(notice)) out.push(["moved", fill(t("twice"), {a: a})]);
+              else if (/already past/.test(notice)) return;  // said under the time, in the person's language
               else out.push(["", String(notice)]);
             });
             if (s.occurrence && s.occurrence.state === "done") out.push(["", fill(t("occDone"), {d: s.occurrence.date})]);
@@ -227,7 +235,10 @@ extension WrittenView {
             card.setAttribute("data-id", todo.id);
             document.getElementById("title").textContent = todo.title;
             var time = document.getElementById("time"), when = document.getElementById("when");
-            if (info.ring != null) {
+            if (info.ring != null && info.past) {
+              time.textContent = clock(info.ring);
+              when.textContent = dayText(info.ring) + (state.lang === "ja" ? " " : " — ") + t("past");
+            } else if (info.ring != null) {
               time.textContent = clock(info.ring);
               when.textContent = dayText(info.ring) + (state.lang === "ja" ? " " : " — ")
                 + (todo.repeat && !info.again ? t("next") : t(info.again ? "ringsAgain" : "rings"));
