@@ -23,8 +23,8 @@ enum MCPFeatures {
     static let prompts: [Prompt] = MustDoPrompts.all
 
     /// The MCP Apps views (`ui://` resources) the tools point at.
-    static let resources: [Resource] = [TodayView.resource]
+    static let resources: [Resource] = AppViews.resources
 
     /// The extensions declared in the capabilities: MCP Apps (`io.modelcontextprotocol/ui`).
-    static let extensions = TodayView.extensions
+    static let extensions = AppViews.extensions
 }

@@ -36,8 +36,8 @@ package struct TodoTool<Principal: TodoPrincipal>: Tool {
             throw ToolError(code: ToolError.Code.internalError, message: "The tool failed unexpectedly.")
         }
         var result = ToolResult.structured(object)
-        if TodayView.tools.contains(definition.name) {
-            result.meta = TodayView.connectionMeta(scopes: context.principal.scopes)
+        if AppViews.uri(for: definition.name) != nil {
+            result.meta = AppViews.connectionMeta(scopes: context.principal.scopes)
         }
         return result
     }
@@ -93,7 +93,7 @@ extension TodoTools {
             (Undo.definition, Undo.run),
         ]
         return bodies.map {
-            TodoTool<Principal>(definition: TodayView.attach(to: $0.0), environment: environment, body: $0.1)
+            TodoTool<Principal>(definition: AppViews.attach(to: $0.0), environment: environment, body: $0.1)
         }
     }
 }

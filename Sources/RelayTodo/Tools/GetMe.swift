@@ -24,12 +24,7 @@ package enum GetMe {
                 ("timeZone", Schema.timeZone),
                 ("locale", Schema.string(nullable: true)),
                 ("defaultTime", Schema.string("HH:mm.")),
-                (
-                    "quietHours",
-                    Schema.object(
-                        [("start", Schema.string("HH:mm.")), ("end", Schema.string("HH:mm."))],
-                        required: ["start", "end"], nullable: true)
-                ),
+                ("quietHours", Schema.quietHours),
                 ("trialStartedAt", Schema.instant),
                 ("subscribedUntil", Schema.instant),
                 ("canAddTodos", Schema.boolean()),
@@ -64,14 +59,11 @@ package enum GetMe {
     package static func result(account: Account, now: Date) -> JSONValue {
         let rules = account.rules
         let today = rules.today(now: now)
-        let quietHours: JSONValue =
-            account.quietHours.map { ["start": .string($0.start.description), "end": .string($0.end.description)] }
-            ?? .null
         return [
             "timeZone": .string(rules.zoneName),
             "locale": account.locale.map(JSONValue.string) ?? .null,
             "defaultTime": .string(rules.defaultTime.description),
-            "quietHours": quietHours,
+            "quietHours": account.quietHoursJSON,
             "trialStartedAt": rules.json(account.trialStartedAt),
             "subscribedUntil": rules.json(account.subscribedUntil),
             "canAddTodos": .bool(account.canAddTodos(now: now)),

@@ -14,7 +14,8 @@ extension ListTodos {
             range; includeRepeating: false leaves them out. Deleted to-dos never appear. At most 200 entries \
             per call: when nextCursor is present, call again with cursor set to it and the same filters \
             (other filters with it are refused). complete is false only when iCloud held more than could be \
-            read; then warning says what may be missing: tell the user.
+            read; then warning says what may be missing: tell the user. quietHours (as in get_me) is when no alarm \
+            rings: a time asked inside them moves to their end.
             """,
         requiredScopes: [TodoScope.read],
         inputSchema: Schema.object(
@@ -35,13 +36,14 @@ extension ListTodos {
         outputSchema: Schema.object(
             [
                 ("timeZone", Schema.timeZone),
+                ("quietHours", Schema.quietHours),
                 ("items", Schema.array(of: Schema.todo, description: "One-off to-dos, by due time.")),
                 ("repeating", Schema.array(of: repeatingEntry, description: "Repeating to-dos, as templates.")),
                 ("nextCursor", Schema.string("Present when more entries exist.")),
                 ("complete", Schema.completeness),
                 ("warning", Schema.warning),
             ],
-            required: ["timeZone", "items", "repeating", "complete"]),
+            required: ["timeZone", "quietHours", "items", "repeating", "complete"]),
         annotations: ToolAnnotations(
             readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
 

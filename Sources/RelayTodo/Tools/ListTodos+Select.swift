@@ -65,6 +65,7 @@ extension ListTodos {
     package static func result(_ page: Page, account: Account, warning: String? = nil) -> JSONValue {
         var object: JSONObject = [
             "timeZone": .string(account.rules.zoneName),
+            "quietHours": account.quietHoursJSON,
             "items": .array(page.items.map { $0.json(account: account) }),
             "repeating": .array(
                 page.repeating.map { entry in

@@ -72,6 +72,9 @@ enum Schema {
 
     /// The account time zone member every result carries.
     static let timeZone = string("The account time zone; times in this result carry its UTC offset.")
+    /// The Account's quiet hours (`{start, end}` wall-clock times, may wrap midnight), null when off.
+    static let quietHours = object(
+        [("start", string("HH:mm.")), ("end", string("HH:mm."))], required: ["start", "end"], nullable: true)
     /// `complete` of a listing.
     static let completeness = boolean(
         "Whether every record this answer needs was read. When false, some to-dos may be missing: repeat warning.")

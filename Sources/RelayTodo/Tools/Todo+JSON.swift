@@ -44,6 +44,13 @@ extension Occurrence {
     }
 }
 
+extension Account {
+    /// `quietHours` as `get_me` and `list_todos` return it: `{start, end}` (`HH:mm`), null when off.
+    var quietHoursJSON: JSONValue {
+        quietHours.map { ["start": .string($0.start.description), "end": .string($0.end.description)] } ?? .null
+    }
+}
+
 extension QuietHoursAdjustment {
     /// `{requested, actual, message}`.
     package func json(account: Account) -> JSONValue {

@@ -3,7 +3,8 @@ extension TodayView {
     /// host's default CSP (no `_meta.ui.csp`) is enough and no host warns about outside domains. It
     /// speaks the MCP Apps host protocol over `postMessage` (ext-apps `specification/2026-01-26/apps.mdx`):
     /// `ui/initialize`, then `ui/notifications/initialized`; it renders `ui/notifications/tool-result`
-    /// (`list_todos`'s `structuredContent`, and `_meta["mustdo/connection"].write` for the buttons),
+    /// (`list_todos`'s `structuredContent`, its `quietHours` as a note and a tag on an alarm inside them,
+    /// and `_meta["mustdo/connection"].write` for the buttons),
     /// applies the host context (theme, `styles.variables`, `locale`, `timeZone`), reports its size
     /// with `ui/notifications/size-changed`, and sends `tools/call` (`complete_todo`, `snooze_todo`)
     /// through the host. Data goes into the page as text nodes only; nothing is kept in browser storage.
@@ -44,6 +45,7 @@ extension TodayView {
         <main>
         <h1 id="heading">Today</h1>
         <p class="note" id="zone" hidden></p>
+        <p class="note" id="quiet" hidden></p>
         <p class="note" id="readonly" hidden></p>
         <p class="sr" id="status" role="status" aria-live="polite"></p>
         <ul id="list" aria-labelledby="heading"></ul>
@@ -55,16 +57,18 @@ extension TodayView {
           var TEXT = {
             en: {today: "Today", day: "Alarms on ", empty: "No alarms on this day.", done: "Done", m10: "10 min", h1: "1 h",
               tomorrow: "Tomorrow", overdue: "overdue", snoozed: "snoozed", repeats: "repeats", finished: "done", skipped: "skipped",
-              zone: "Times are on your MustDo clock ({z}); this device is on {h}.", readonly: "This connection can only read: no buttons.",
+              zone: "Times are on your MustDo clock ({z}); this device is on {h}.",
+              quiet: "Quiet hours {s}–{e}: no alarm rings then; a time asked inside them rings at {e}.", quietTag: "quiet hours", readonly: "This connection can only read: no buttons.",
               working: "Working…", failed: "That did not work: ", loading: "Waiting for your to-dos…",
               labelDone: "Mark {t} done", labelM10: "Snooze {t} for 10 minutes", labelH1: "Snooze {t} for 1 hour", labelTomorrow: "Move {t} to tomorrow"},
             ja: {today: "今日", day: "アラーム ", empty: "この日のアラームはありません。", done: "完了", m10: "10分", h1: "1時間",
               tomorrow: "明日", overdue: "期限切れ", snoozed: "スヌーズ中", repeats: "繰り返し", finished: "完了済み", skipped: "スキップ",
-              zone: "時刻は MustDo の時計（{z}）です。この端末は {h} です。", readonly: "この接続は読み取り専用です（ボタンなし）。",
+              zone: "時刻は MustDo の時計（{z}）です。この端末は {h} です。",
+              quiet: "おやすみ時間 {s}〜{e}：この間はアラームが鳴りません。この間の時刻は {e} に鳴ります。", quietTag: "おやすみ時間", readonly: "この接続は読み取り専用です（ボタンなし）。",
               working: "処理中…", failed: "できませんでした: ", loading: "ToDo を待っています…",
               labelDone: "{t} を完了にする", labelM10: "{t} を10分スヌーズ", labelH1: "{t} を1時間スヌーズ", labelTomorrow: "{t} を明日に"}
           };
-          var state = {lang: "en", hostZone: null, zone: null, date: null, items: [], repeating: [], write: false, busy: false, args: {}};
+          var state = {lang: "en", hostZone: null, zone: null, date: null, items: [], repeating: [], quiet: null, write: false, busy: false, args: {}};
           var nextId = 1, pending = {};
           function t(key) { return (TEXT[state.lang] || TEXT.en)[key]; }
           function post(message) { window.parent.postMessage(message, "*"); }
@@ -125,7 +129,9 @@ extension TodayView {
               var want = +start.slice(8, 10);
               return dom === Math.min(want, last);
             }
-            if (r.kind === "yearly") return (y - sy) % n === 0 && date.slice(5) === start.slice(5);
+            // Yearly on the start's month and day; 29 February rings on the 28th in other years, as the relay's schedule.
+            if (r.kind === "yearly") return (y - sy) % n === 0 && m === sm
+              && +date.slice(8, 10) === Math.min(+start.slice(8, 10), new Date(Date.UTC(y, m, 0)).getUTCDate());
             return false;
           }
           function entries() {
@@ -149,7 +155,12 @@ extension TodayView {
             return out;
           }
           function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; }
-          function fill(s, v) { return s.replace("{t}", v.t || "").replace("{z}", v.z || "").replace("{h}", v.h || ""); }
+          function fill(s, v) { return s.replace(/\{([a-z])\}/g, function (_, k) { return v[k] != null ? String(v[k]) : ""; }); }
+          // Whether a wall-clock time is inside the quiet hours (which may wrap midnight), as the relay reads them.
+          function quietAt(time) {
+            var q = state.quiet; if (!q) return false;
+            return q.start < q.end ? time >= q.start && time < q.end : time >= q.start || time < q.end;
+          }
           function render() {
             document.documentElement.lang = state.lang;
             var heading = document.getElementById("heading");
@@ -157,6 +168,9 @@ extension TodayView {
             var zone = document.getElementById("zone");
             zone.hidden = !(state.zone && state.hostZone && state.zone !== state.hostZone);
             zone.textContent = fill(t("zone"), {z: state.zone, h: state.hostZone});
+            var quiet = document.getElementById("quiet");
+            quiet.hidden = !(state.quiet && state.date);
+            if (state.quiet) quiet.textContent = fill(t("quiet"), {s: state.quiet.start, e: state.quiet.end});
             var ro = document.getElementById("readonly");
             ro.hidden = state.write || !state.date;
             ro.textContent = t("readonly");
@@ -173,6 +187,7 @@ extension TodayView {
               if (e.repeat) row.appendChild(el("span", "tag", t("repeats")));
               if (e.overdue) row.appendChild(el("span", "tag overdue", t("overdue")));
               if (e.snoozed) row.appendChild(el("span", "tag", t("snoozed")));
+              if (!e.done && quietAt(at.time)) row.appendChild(el("span", "tag quiet", t("quietTag")));
               if (e.done) row.appendChild(el("span", "tag", e.state === "skipped" ? t("skipped") : t("finished")));
               li.appendChild(row);
               if (state.write && !e.done) {
@@ -250,6 +265,8 @@ extension TodayView {
             state.zone = s.timeZone || state.zone || "UTC";
             state.items = s.items;
             state.repeating = s.repeating || [];
+            var q = s.quietHours;
+            state.quiet = q && typeof q.start === "string" && typeof q.end === "string" ? {start: q.start, end: q.end} : null;
             state.date = state.args.date || state.args.from || parts(Date.now(), state.zone).date;
             render();
           }

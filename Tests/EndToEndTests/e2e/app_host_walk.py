@@ -23,17 +23,22 @@ import json
 import os
 import sys
 import threading
+import urllib.error
+import urllib.parse
 import urllib.request
 import zoneinfo
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "RelayMCPTests", "e2e"))
 from browser_walk import SIZES, Walk  # noqa: E402
+from spec_schema import problems  # noqa: E402
 from relay_flow import connect, tool_call  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 PATIENCE = 30
+APPLE_ID = "app-host@example.com"
 
 
 class Host:
@@ -80,6 +85,20 @@ class Host:
         self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
+    def schema_check(self) -> dict:
+        """Every answer the relay gave the host (the 2025-11-25 revision it asked for), against the spec's
+        published schema: {"validated": n, "problems": [...]}. Refusals without a JSON-RPC body (HTTP 403)
+        are not MCP messages."""
+        names = {"tools/list": "ListToolsResult", "tools/call": "CallToolResult",
+                 "resources/read": "ReadResourceResult"}
+        checked, wrong = 0, []
+        for c in self.calls:
+            if c["status"] != 200 or not c["reply"]:
+                continue
+            checked += 1
+            wrong += [f"{c['method']}: {p}" for p in problems(c["reply"], names[c["method"]], "2025-11-25")]
+        return {"validated": checked, "problems": wrong}
+
     def tool_calls(self, name: str) -> list[dict]:
         return [c for c in self.calls if c["method"] == "tools/call" and c["params"].get("name") == name]
 
@@ -96,6 +115,30 @@ def call(relay: str, token: str, name: str, arguments: dict) -> dict:
     if result.get("isError"):
         raise RuntimeError(f"{name} failed: {result['content'][0]['text']}")
     return result["structuredContent"]
+
+
+def emulator_records(emulator: str, user: str, record_type: str) -> dict[str, dict]:
+    """The records as the emulator (standing in for iCloud) stores them, by record name."""
+    url = f"{emulator}/control/users/{urllib.parse.quote(user)}/records?zone=MustDo&recordType={record_type}"
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            listed = json.loads(response.read())["records"]
+    except urllib.error.HTTPError as error:
+        if error.code != 404:  # a zone nothing was written to yet holds nothing
+            raise
+        listed = []
+    return {record["recordName"]: record.get("fields", {}) for record in listed}
+
+
+def set_account(emulator: str, user: str, changes: dict[str, str]) -> None:
+    """Writes the Account record's STRING fields as the app would (the others kept)."""
+    fields = emulator_records(emulator, user, "Account").get("account", {})
+    fields.update({name: {"value": value, "type": "STRING"} for name, value in changes.items()})
+    body = json.dumps({"zone": "MustDo", "records": [{"recordName": "account", "recordType": "Account",
+                                                      "fields": fields}]}).encode()
+    request = urllib.request.Request(f"{emulator}/control/users/{urllib.parse.quote(user)}/records", data=body,
+                                     method="POST", headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=30).read()
 
 
 def wall(instant: datetime.datetime, zone: zoneinfo.ZoneInfo) -> str:
@@ -115,18 +158,24 @@ def main() -> int:
     walk = Walk(relay, args.emulator.rstrip("/"), args.out)
     report: dict = {"runs": [], "clicks": {}, "failures": walk.failures}
 
-    writer = connect(relay, "app-host@example.com")
-    reader = connect(relay, "app-host@example.com", scope="todos:read")
+    writer = connect(relay, APPLE_ID)
+    reader = connect(relay, APPLE_ID, scope="todos:read")
     me = call(relay, writer["access_token"], "get_me", {})
     zone = zoneinfo.ZoneInfo(me["timeZone"])
     # Four alarms three hours ahead, a minute apart, on one day of the account's clock.
     start = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=3)).replace(second=0, microsecond=0)
     day = start.astimezone(zone).date().isoformat()
+    # Quiet hours set in the app (the Account record), two hours starting three hours after the alarms:
+    # list_todos carries them and the view says them.
+    quiet_start = (start + datetime.timedelta(hours=3)).astimezone(zone).strftime("%H:00")
+    quiet_end = (start + datetime.timedelta(hours=5)).astimezone(zone).strftime("%H:00")
+    report["quietHours"] = [quiet_start, quiet_end]
     titles = ["Take medicine", "Call the bank", "Water the plants", "Pay the rent"]
     added = []
     for index, title in enumerate(titles):
         due = wall(start + datetime.timedelta(minutes=index), zone)
         added.append(call(relay, writer["access_token"], "add_todo", {"title": title, "due": due})["todo"])
+    set_account(args.emulator.rstrip("/"), APPLE_ID, {"quietHoursStart": quiet_start, "quietHoursEnd": quiet_end})
     host = Host(relay, {"writer": writer["access_token"], "reader": reader["access_token"]})
 
     def open_view(driver, who: str, language: str, theme: str, host_zone: str):
@@ -160,6 +209,9 @@ def main() -> int:
                     walk.expect(buttons == expected, f"{label}: buttons {buttons}")
                     if language == "ja":
                         walk.expect("MustDo の時計" in text, f"{label}: no zone flag in {text[:300]!r}")
+                    quiet = (f"Quiet hours {quiet_start}–{quiet_end}" if language == "en"
+                             else f"おやすみ時間 {quiet_start}〜{quiet_end}")
+                    walk.expect(quiet in text, f"{label}: no quiet hours {quiet!r} in {text[:300]!r}")
                     driver.switch_to.default_content()
                     walk.snap(driver, label)
                     report["runs"].append(run)
@@ -234,6 +286,8 @@ def main() -> int:
         walk.expect(record["status"] == "pending" and record["snoozedUntil"]
                     and wall(datetime.datetime.fromisoformat(record["snoozedUntil"]), zone) == until,
                     f"{action}: stored {record} != {until}")
+    report["schema"] = host.schema_check()
+    walk.expect(not report["schema"]["problems"], f"answers off the spec's schema: {report['schema']}")
     print(json.dumps(report, ensure_ascii=False))
     return 1 if walk.failures else 0
 
