@@ -102,8 +102,16 @@ final class SharedLimitTests: XCTestCase {
         }
         XCTAssertEqual(ids.count, 60, "nobody is refused for the flood")
         // The 10 past the share each evicted one of the oldest: each instance's metric counts its own.
-        let evictions = try await Self.sum(p, #"relay_oauth_limit_refusals_total{limit="unused_clients"}"#)
+        var evictions = 0.0
+        for tier in ["own", "stale", "repeat_owner", "oldest"] {
+            evictions += try await Self.sum(p, #"relay_oauth_unused_clients_evicted_total{tier="\#(tier)"}"#)
+        }
         XCTAssertEqual(evictions, 10)
+        // Each address past the share gave up its own oldest (issue 41): none of another's.
+        let own = try await Self.sum(p, #"relay_oauth_unused_clients_evicted_total{tier="own"}"#)
+        XCTAssertEqual(own, 10)
+        let refused = try await Self.sum(p, #"relay_oauth_limit_refusals_total{limit="unused_clients"}"#)
+        XCTAssertEqual(refused, 0)
         // The newest registration is still there (its metadata is reused, not made again).
         let newest = try await Self.register(p.http, name: "flood 59", from: "203.0.113.12", at: p.a.base)
         XCTAssertEqual(newest.clientID, ids.last)
