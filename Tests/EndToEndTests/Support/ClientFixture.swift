@@ -93,7 +93,9 @@ struct ClientFixture {
         case "preregistered":
             guard let arguments = json["registration"]?["clientsAdd"]?.arrayValue?.compactMap(\.stringValue),
                 !arguments.isEmpty
-            else { throw Invalid(description: "\(file): clientsAdd (mustdo-relayctl clients add's arguments) is required") }
+            else {
+                throw Invalid(description: "\(file): clientsAdd (mustdo-relayctl clients add's arguments) is required")
+            }
             registration = .preRegistered(clientsAdd: arguments)
         default:
             throw Invalid(description: "\(file): registration.kind must be dcr, cimd or preregistered")
