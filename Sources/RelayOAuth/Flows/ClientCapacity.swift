@@ -23,8 +23,8 @@ import RelaySync
 /// (counters out of step with the index) is a new client refused with 503.
 ///
 /// Cost per new client: three writes (created, the two index entries), one counter write for its
-/// owner (two more for an owner's second client in an hour, one for each after) and two reads
-/// (refused, used); past the share, the eviction's queries (one when a stale client is there), a
+/// owner (one more for an owner's second client in an hour and each after) and three reads
+/// (refused, used, created again); past the share, the eviction's queries (one when a stale client is there), a
 /// read and three deletes; per client's first token exchange: one write (used) and two index
 /// deletes.
 final class ClientCapacity: Sendable {
@@ -65,7 +65,12 @@ final class ClientCapacity: Sendable {
         try await noteOwner(owner, now: now)
         let refused = try await context.counterValue(keys.refused)
         let used = try await context.counterValue(keys.used)
-        guard created - refused - used > perDay else { return .success(start) }
+        // The day's clients as of now, not as of this admission's count: an admission that counted
+        // before another's eviction but reads `refused` after it would otherwise take that eviction
+        // for its own and evict nothing (the store then holds one more than the share; found by
+        // PlatformScaleTests under load). In a race this may evict one more than needed, never fewer.
+        let current = max(created, try await context.counterValue(keys.created))
+        guard current - refused - used > perDay else { return .success(start) }
         if let victim = try await evict(for: owner, now: now) {
             context.events(.unusedClientEvicted(victim))
             return .success(start)

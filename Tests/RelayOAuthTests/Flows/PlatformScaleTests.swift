@@ -99,13 +99,16 @@ struct PlatformScaleTests {
             #expect(Set(ids).count == 10000, "each connector has a client ID of its own")
             #expect(!h.recordedEvents.contains(.limitReached(limit: .registrationsPerAddress)))
             #expect(!h.recordedEvents.contains(.limitReached(limit: .unusedClients)))
-            #expect(Self.evictions(h, .own) == 10000 - perDay, "past the share the platform replaced its own")
-            #expect(Self.evictions(h, .repeatOwner) == 1, "the person's new client replaced one of the platform's")
+            // Past the share the platform replaced its own; the person's new client one of the
+            // platform's (eight in flight at once may evict one more than needed, never fewer).
+            #expect(Self.evictions(h, .own) >= 10000 - perDay)
+            #expect(Self.evictions(h, .repeatOwner) == 1)
             #expect(Self.evictions(h, .stale) + Self.evictions(h, .oldest) == 0)
             // The person, registered half an hour ago from another address, connects.
             let tokens = try await h.connect(clientID: personID)
             #expect(try await h.mcp(tokens.accessToken).status == 200)
-            #expect(try await Self.unusedClients(h.store) == perDay - 1, "the share, less the person's (used)")
+            let unused = try await Self.unusedClients(h.store)
+            #expect(unused <= perDay - 1 && unused >= perDay - 9, "the share, less the person's (used): \(unused)")
             // The platform's newest connectors are all there; its oldest made room.
             let newest = ids.suffix(100).map { String($0.prefix { $0 != "." }) }
             for record in newest { #expect(try await h.store.get(OAuthKeys.client(record)) != nil) }
@@ -132,15 +135,18 @@ struct PlatformScaleTests {
                 Self.selfRegistered("junk-\($0).example")
             }
             #expect(try await h.store.get(OAuthKeys.client(stale)) != nil, "own first: even the stale one stays")
-            #expect(Self.evictions(h, .own) == 1500 + 2 - 100)
-            #expect(try await Self.unusedClients(h.store) == 100)
+            #expect(Self.evictions(h, .own) >= 1500 + 2 - 100)
+            #expect(Self.evictions(h, .stale) + Self.evictions(h, .repeatOwner) + Self.evictions(h, .oldest) == 0)
+            let afterOwn = try await Self.unusedClients(h.store)
+            #expect(afterOwn <= 100 && afterOwn >= 92, "the day's share: \(afterOwn)")
             // Platform-shaped junk from another address: stale first (the abandoned client), then its own.
             h.clock.advance(by: 60)
             _ = try await Self.register(h, 1500, address: { _ in "127.0.7.7" }) { Self.copilot("junk-\($0)") }
             #expect(try await h.store.get(OAuthKeys.client(stale)) == nil, "an hour unused: evicted before fresh ones")
             #expect(Self.evictions(h, .stale) == 1)
             #expect(!h.recordedEvents.contains(.limitReached(limit: .unusedClients)))
-            #expect(try await Self.unusedClients(h.store) == 100, "the bound holds")
+            let afterPlatform = try await Self.unusedClients(h.store)
+            #expect(afterPlatform <= 100 && afterPlatform >= 92, "the bound holds: \(afterPlatform)")
             h.clock.advance(by: 600)
             let tokens = try await h.connect(clientID: fresh)
             #expect(try await h.mcp(tokens.accessToken).status == 200, "the fresh client survived both floods")
@@ -169,9 +175,10 @@ struct PlatformScaleTests {
             }
             #expect(Self.evictions(h, .own) > 0)
             // The person during the flood and the 500 first-time flooders: the repeat flooders paid.
-            #expect(Self.evictions(h, .repeatOwner) == 501)
+            #expect(Self.evictions(h, .repeatOwner) >= 501)
             #expect(Self.evictions(h, .oldest) == 0)
-            #expect(try await Self.unusedClients(h.store) == perDay)
+            let unused = try await Self.unusedClients(h.store)
+            #expect(unused <= perDay && unused >= perDay - 8, "the bound holds: \(unused)")
             h.clock.advance(by: 600)
             for clientID in [before, during] {
                 let tokens = try await h.connect(clientID: clientID)
