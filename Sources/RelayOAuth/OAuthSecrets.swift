@@ -94,6 +94,24 @@ struct TokenHasher: Sendable {
         return PrefixedToken.encode(prefix: TokenKind.clientSecret.rawValue, body: mac)
     }
 
+    /// The stored hash of a pre-registered client's secret (`mustdo-relayctl clients add`):
+    /// HMAC-SHA256 under a key derived from the user-ID key (HKDF, info `mdr client-secret`), not
+    /// under the pepper. The user-ID key is never rotated (that would change every person's ID), so
+    /// a pasted secret survives any number of pepper rotations, where a pepper hash died at the
+    /// second (issue 41). The secret is 256 random bits, so the key is defence in depth (a copy of
+    /// the store alone cannot even check a guess), not what keeps it from being guessed.
+    static func preRegisteredSecretHash(_ secret: String, userIDKey: SymmetricKey) -> [UInt8] {
+        // Cannot throw: 32 bytes is well inside HKDF's output range.
+        let key = try! HKDF.deriveKey(
+            inputKeyMaterial: userIDKey.withUnsafeBytes { Array($0) }, salt: [],
+            info: Array("mdr client-secret".utf8))
+        return HMACSHA256.authenticationCode(for: secret, key: key)
+    }
+
+    func preRegisteredSecretHash(_ secret: String) -> [UInt8] {
+        Self.preRegisteredSecretHash(secret, userIDKey: secrets.userIDKey)
+    }
+
     /// The key a rate-limit subject (a client address) is counted under in the store:
     /// `HMAC(pepper, limit ‖ 0 ‖ subject)`, 16 bytes in base64url, so no address is stored and one
     /// subject's counters for different limits are unrelated.

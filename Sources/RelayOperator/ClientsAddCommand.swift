@@ -17,8 +17,8 @@ extension ClientsCommands {
             client. Each redirect URI must be safe (https, loopback http, or a private-use scheme;
             never javascript:, data:, file:, plain http off loopback, fragments or userinfo) and is
             matched exactly. A public client authenticates with `none` (PKCE only). A confidential
-            one gets a secret printed once; only its HMAC under the current pepper is stored (a
-            pepper rotation keeps it working until the rotation after next). The client never
+            one gets a secret printed once; only its HMAC under a key derived from the user-ID key
+            is stored, so it keeps working through any number of pepper rotations. The client never
             expires and the consent page shows it as verified, under its name and return host.
 
             Example:
@@ -37,17 +37,13 @@ extension ClientsCommands {
             throw AdminContext.Failure("--method client_secret_post or client_secret_basic needs --confidential")
         }
         let configuration = try context.loadConfiguration()
-        let peppers: [(version: Int, key: SymmetricKey)]
-        do { peppers = try SecretFiles.readVersionedKeys(configuration.secrets.pepperFile) } catch {
-            throw AdminContext.Failure("\(error)")
-        }
-        let current = peppers[peppers.count - 1]
+        let userIDKey = try Backends.readUserIDKey(configuration)
         try await context.withAdmin { admin in
             let added: OAuthAdmin.AddedClient
             do {
                 added = try await admin.addClient(
                     name: name, redirectURIs: redirects, method: method,
-                    pepper: .init(version: current.version, key: current.key), now: Int(Date().timeIntervalSince1970))
+                    userIDKey: userIDKey, now: Int(Date().timeIntervalSince1970))
             } catch let error as OAuthError {
                 throw AdminContext.Failure("\(error.code.rawValue): \(error.detail ?? "refused")")
             }

@@ -76,4 +76,55 @@ final class RelayctlClientsAddTests: XCTestCase {
         finished = true
         await relay.finish()
     }
+
+    /// Issue 41: a pasted secret is what a person's AI client keeps for good, so it is hashed
+    /// under a key that no pepper rotation changes (a pepper hash died at the second rotation).
+    /// Three rotations, each with a restart as docs/operations.md says, then a new connection
+    /// with the same client ID and secret.
+    func testAPreRegisteredClientsSecretSurvivesThreePepperRotations() async throws {
+        let relay = try await ServedRelay()
+        var finished = false
+        defer { if !finished { Task { [relay] in await relay.finish() } } }
+        let driver = OAuthDriver(http: relay.http, issuer: relay.issuer)
+        let redirect = driver.redirectURI
+        let added = try await relay.relayctl([
+            "clients", "add", "--name", "Gemini", "--confidential", "--redirect-uri", redirect, "--json",
+        ])
+        XCTAssertEqual(added.status, 0, added.description)
+        let clientID = try XCTUnwrap(added.json?["client_id"]?.stringValue)
+        let secret = try XCTUnwrap(added.json?["client_secret"]?.stringValue)
+        let basic = "Basic " + Data("\(clientID):\(secret)".utf8).base64EncodedString()
+        func connect(_ appleID: String, authorization: String) async throws -> ClientResponse {
+            let verifier = Base64URL.encode(SecureRandom.bytes(count: 32))
+            let query = FormDecoding.encode([
+                ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirect), ("state", "s"),
+                ("code_challenge", Base64URL.encode(SHA256.hash(verifier))), ("code_challenge_method", "S256"),
+            ])
+            let code = try await driver.signIn(
+                authorizationURL: relay.issuer + "/authorize?" + query, appleID: appleID, state: "s")
+            return try await relay.http.send(
+                ClientRequest(
+                    method: .post, url: relay.issuer + "/token",
+                    headers: ["Content-Type": "application/x-www-form-urlencoded", "Authorization": authorization],
+                    body: Array(
+                        FormDecoding.encode([
+                            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect),
+                            ("code_verifier", verifier),
+                        ]).utf8)))
+        }
+        let before = try await connect("before@example.com", authorization: basic)
+        XCTAssertEqual(before.status, 200)
+        for round in 1...3 {
+            let rotated = try await relay.relayctl(["pepper", "rotate", "--yes"])
+            XCTAssertEqual(rotated.status, 0, "rotation \(round): \(rotated.description)")
+            try await relay.restart()
+        }
+        let after = try await connect("after@example.com", authorization: basic)
+        XCTAssertEqual(after.status, 200, "three rotations later: \(String(decoding: after.body, as: UTF8.self))")
+        let wrong = "Basic " + Data("\(clientID):mdr_cs_wrong".utf8).base64EncodedString()
+        let refused = try await connect("wrong@example.com", authorization: wrong)
+        XCTAssertEqual(refused.status, 401)
+        finished = true
+        await relay.finish()
+    }
 }

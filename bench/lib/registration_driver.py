@@ -305,9 +305,25 @@ async def main() -> int:
 
     # 5. Junk from as many addresses as registrations: never refused, the store stays bounded.
     before = clients_stored()
-    statuses, _, elapsed, cpu = await many(
-        SPREAD, lambda n: (junk(n, "spread"), f"172.{16 + (n >> 16) % 16}.{(n >> 8) & 255}.{n & 255}")
-    )
+    # In quarters, so the cost per registration can be compared as the flood goes on (issue 41,
+    # item 5: past the day's share every registration evicts; the cost must not grow with the
+    # clients evicted or stored before it).
+    statuses, elapsed, cpu = {}, 0.0, 0.0
+    quarters = []
+    quarter = SPREAD // 4
+    for q in range(4):
+        part_statuses, _, part_elapsed, part_cpu = await many(
+            quarter,
+            lambda n, q=q: (
+                junk(q * quarter + n, "spread"),
+                f"172.{16 + ((q * quarter + n) >> 16) % 16}.{((q * quarter + n) >> 8) & 255}.{(q * quarter + n) & 255}",
+            ),
+        )
+        for code, count in part_statuses.items():
+            statuses[code] = statuses.get(code, 0) + count
+        elapsed += part_elapsed
+        cpu += part_cpu
+        quarters.append(round(part_cpu * 1e6 / quarter, 1))
     grown = clients_stored() - before
     pool = Pool(BASE)
     after, _ = await register(pool, junk(0, "legitimate-after-spread"), "192.0.2.201")
@@ -316,13 +332,19 @@ async def main() -> int:
         "registrations": SPREAD,
         "statuses": statuses,
         "per_second": round(SPREAD / elapsed),
-        "relay_cpu_us_per_registration": round(cpu * 1e6 / SPREAD, 1),
+        "relay_cpu_us_per_registration": round(cpu * 1e6 / (4 * quarter), 1),
+        "relay_cpu_us_per_registration_by_quarter": quarters,
+        "last_over_second_quarter": round(quarters[3] / quarters[1], 2) if quarters[1] else None,
         "client_records_added": grown,
         "client_records_stored": clients_stored(),
         "day_share": DAY_SHARE,
         "legitimate_new_client_after": after.status,
     }
-    if statuses.get(201) != SPREAD:
+    # Past the share (reached in the first quarter at the default sizes) every registration
+    # evicts: the last quarter must cost about what the second did, not grow with the flood.
+    if SPREAD >= 4 * DAY_SHARE // 3 and quarters[1] and quarters[3] > 1.5 * quarters[1]:
+        problems.append(f"eviction cost grows with the flood: {quarters} us per registration by quarter")
+    if statuses.get(201) != 4 * quarter:
         problems.append(f"spread junk was refused: {statuses} (eviction should admit every one)")
     # The day's share of unused clients, plus the platform's used record and the legitimate ones.
     if clients_stored() > DAY_SHARE + 3:

@@ -6,7 +6,8 @@ import RelayStore
 /// OAuth client.
 extension OAuthAdmin {
     /// What `addClient` made: the client ID, and for a confidential client its secret, shown once
-    /// (only its HMAC under the current pepper is stored).
+    /// (only its HMAC under a key derived from the user-ID key is stored, so it survives pepper
+    /// rotations: `TokenHasher.preRegisteredSecretHash`).
     package struct AddedClient: Sendable, Equatable {
         package var id: String
         package var secret: String?
@@ -14,10 +15,10 @@ extension OAuthAdmin {
 
     /// Stores a client with `redirectURIs` (each must be a safe redirect: the open mode's rules,
     /// `RedirectURIPolicy`), public (`none`) or confidential (`client_secret_post` or
-    /// `client_secret_basic`, secret hashed under `pepper`). It never expires and is shown as
+    /// `client_secret_basic`, secret hashed under a key derived from `userIDKey`). It never expires and is shown as
     /// verified on the consent page. Throws `invalid_redirect_uri` or `invalid_client_metadata`.
     package func addClient(
-        name: String?, redirectURIs: [String], method: String, pepper: OAuthSecrets.Pepper, now: Int
+        name: String?, redirectURIs: [String], method: String, userIDKey: SymmetricKey, now: Int
     ) async throws(OAuthError) -> AddedClient {
         let policy = RedirectURIPolicy(allowlist: RedirectAllowlist()!, maximumCount: 10, mode: .open)
         let uris: [String]
@@ -40,12 +41,12 @@ extension OAuthAdmin {
         if authMethod.usesSecret {
             let value = "mdr_cs_" + Base64URL.encode(SecureRandom.bytes(count: 32))
             secret = value
-            hash = HMACSHA256.authenticationCode(for: value, key: pepper.key)
+            hash = TokenHasher.preRegisteredSecretHash(value, userIDKey: userIDKey)
         }
         let client = RegisteredClient(
             id: id, source: .registration, name: name, redirectURIs: uris, authMethod: authMethod,
             grantTypes: ["authorization_code", "refresh_token"], scope: nil, secretHash: hash,
-            secretPepperVersion: hash == nil ? nil : pepper.version, issuedAt: now, preRegistered: true)
+            secretPepperVersion: nil, issuedAt: now, preRegistered: true)
         guard try await context.put(OAuthKeys.client(id), client.attributes, expiresAt: nil, condition: .absent) != nil
         else { throw OAuthError(.serverError, "A client identifier collided; try again.") }
         return AddedClient(id: id, secret: secret)

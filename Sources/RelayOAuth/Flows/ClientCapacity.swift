@@ -11,30 +11,40 @@ import RelaySync
 /// `days = ⌈unusedClient / 86400⌉` whole days ago are gone. Each day may hold `maximum / (days +
 /// 1)` of them. Past the day's share a new client is **not refused** (issue 41: 3,222 junk
 /// registrations from 162 addresses used to freeze registration for everyone until the next UTC
-/// day): the oldest unused client is evicted instead, found through an index of unused clients by
-/// creation time (`LIMIT#unused-clients#<day>` / `<created>#<record>`, one entry per unused
-/// client, removed when it is first used). So storage stays bounded (each admission past the
-/// share is paid for by one eviction) and a flood only shortens how long a fresh, never-used
-/// client waits before it may be evicted: a person connects within minutes, and the flood must
-/// outnumber every unused client stored after theirs to reach it. Only when there is nothing to
-/// evict (counters out of step with the index) is a new client refused with 503.
+/// day): one unused client is evicted instead (`ClientCapacity+Eviction`), chosen so that a flood
+/// pays with its own clients and never with a client another address registered recently. So
+/// storage stays bounded (each admission past the share is paid for by one eviction).
 ///
-/// Cost per new client: one write (created), one index write and two reads (refused, used); past
-/// the share, one index query per day still holding unused clients, a read and two deletes; per
-/// client's first token exchange: one write (used) and one index delete.
+/// Each unused client is indexed twice, both entries removed when it is first used and expiring
+/// with it: by creation time (`LIMIT#unused-clients#<day>` / `<created>#<record>`) and by who
+/// registered it (`LIMIT#unused-by#<owner>` / `<created>#<record>`, the owner being a keyed hash
+/// of the address block, `ClientRegistry.owner`). An owner with a second new client in an hour
+/// is listed in `LIMIT#repeat-owners#<s|p>#<hour>` / `<owner>`. Only when there is nothing to evict
+/// (counters out of step with the index) is a new client refused with 503.
+///
+/// Cost per new client: three writes (created, the two index entries), one counter write for its
+/// owner (one more for an owner's second client in an hour and each after) and three reads
+/// (refused, used, created again); past the share, the eviction's queries (one when a stale client is there), a
+/// read and three deletes; per client's first token exchange: one write (used) and two index
+/// deletes.
 final class ClientCapacity: Sendable {
     static let window = 86400
+    /// How long a new unused client is *fresh*: a person registers and connects within minutes, so
+    /// another address's flood never evicts a client younger than this while it can evict its own
+    /// or older ones.
+    static let freshness = 3600
 
-    private let context: OAuthContext
+    let context: OAuthContext
     /// Unused clients allowed per day.
     let perDay: Int
-    /// This instance found the day's share spent: refuse without asking the store until then.
+    /// This instance found the day's share spent and nothing to evict: refuse without asking the
+    /// store until then.
     private let spentUntil = Locked<Int>(0)
     /// The oldest day this instance found unused clients in (earlier days were empty).
-    private let oldestDay = Locked<Int>(0)
+    let oldestDay = Locked<Int>(0)
     /// Clients this instance is evicting right now: concurrent admissions pass them by instead of
     /// all racing for the same oldest one.
-    private let evicting = Locked<Set<String>>([])
+    let evicting = Locked<Set<String>>([])
 
     init(context: OAuthContext) {
         self.context = context
@@ -43,20 +53,26 @@ final class ClientCapacity: Sendable {
         perDay = max(1, configuration.maximumUnusedClients / (days + 1))
     }
 
-    /// The window (day start) a client created now belongs to, or the seconds to wait when the
-    /// day's share of unused clients is spent.
-    func admit() async throws(OAuthError) -> Result<Int, Wait> {
+    /// The window (day start) a client created now by `owner` belongs to, or the seconds to wait
+    /// when the day's share of unused clients is spent and nothing can be evicted.
+    func admit(owner: Owner) async throws(OAuthError) -> Result<Int, Wait> {
         let now = context.now
         let start = now - now % Self.window
         let until = spentUntil.withLock { $0 }
         if until > now { return .failure(Wait(seconds: until - now)) }
         let keys = keys(start)
         let created = try await context.increment(keys.created, expiresAt: expiry(start))
+        try await noteOwner(owner, now: now)
         let refused = try await context.counterValue(keys.refused)
         let used = try await context.counterValue(keys.used)
-        guard created - refused - used > perDay else { return .success(start) }
-        if try await evictOldest(now: now) {
-            context.events(.limitReached(limit: .unusedClients))
+        // The day's clients as of now, not as of this admission's count: an admission that counted
+        // before another's eviction but reads `refused` after it would otherwise take that eviction
+        // for its own and evict nothing (the store then holds one more than the share; found by
+        // PlatformScaleTests under load). In a race this may evict one more than needed, never fewer.
+        let current = max(created, try await context.counterValue(keys.created))
+        guard current - refused - used > perDay else { return .success(start) }
+        if let victim = try await evict(for: owner, now: now) {
+            context.events(.unusedClientEvicted(victim))
             return .success(start)
         }
         // Nothing to evict: this attempt stores nothing, so take it back out of the day's clients.
@@ -67,76 +83,63 @@ final class ClientCapacity: Sendable {
         return .failure(Wait(seconds: end - now))
     }
 
-    /// The index entry of an unused client created at `issuedAt`.
+    /// Counts `owner`'s new clients this hour and lists it among the hour's repeat owners from its
+    /// second on (the entry is written again each time, because eviction drops the entries of
+    /// owners it finds with nothing left).
+    private func noteOwner(_ owner: Owner, now: Int) async throws(OAuthError) {
+        let hour = now - now % 3600
+        let count = try await context.increment(
+            OAuthKeys.limitCounter("owner-clients", subject: owner.key, window: hour),
+            expiresAt: hour + 7200 + SharedLimiter.skewAllowance)
+        guard count >= 2 else { return }
+        _ = try await context.put(
+            ItemKey(pk: Self.repeatOwnersPartition(kind: owner.platform ? "p" : "s", hour: hour), sk: owner.key), [:],
+            expiresAt: hour + 7200 + SharedLimiter.skewAllowance)
+    }
+
+    /// The hour's owners with two or more new clients: `s` self-registered, `p` known platforms.
+    static func repeatOwnersPartition(kind: String, hour: Int) -> String {
+        "LIMIT#repeat-owners#\(kind)#\(hour)"
+    }
+
+    /// The sort key of index entries: the creation time, zero-padded, then the record.
+    static func sortKey(issuedAt: Int, recordID: String) -> String {
+        let time = String(issuedAt)
+        return String(repeating: "0", count: max(0, 12 - time.count)) + time + "#" + recordID
+    }
+
+    /// The creation time and record of an index entry's sort key.
+    static func parseSortKey(_ sk: String) -> (issuedAt: Int, recordID: String)? {
+        guard let mark = sk.firstIndex(of: "#"), let issuedAt = Int(sk[..<mark]) else { return nil }
+        return (issuedAt, String(sk[sk.index(after: mark)...]))
+    }
+
+    /// The index entry, by creation time, of an unused client created at `issuedAt`.
     static func indexKey(issuedAt: Int, recordID: String) -> ItemKey {
         let day = issuedAt - issuedAt % window
-        let time = String(issuedAt)
-        return ItemKey(
-            pk: "LIMIT#unused-clients#\(day)",
-            sk: String(repeating: "0", count: max(0, 12 - time.count)) + time + "#" + recordID)
+        return ItemKey(pk: "LIMIT#unused-clients#\(day)", sk: sortKey(issuedAt: issuedAt, recordID: recordID))
     }
 
-    /// Records a new unused client in the eviction index (it expires with the client).
-    func indexCreated(recordID: String, issuedAt: Int, expiresAt: Int) async throws(OAuthError) {
+    /// The index entry, by owner, of an unused client.
+    static func ownerKey(owner: String, issuedAt: Int, recordID: String) -> ItemKey {
+        ItemKey(pk: "LIMIT#unused-by#\(owner)", sk: sortKey(issuedAt: issuedAt, recordID: recordID))
+    }
+
+    /// Records a new unused client in the eviction indexes (they expire with the client).
+    func indexCreated(recordID: String, issuedAt: Int, expiresAt: Int, owner: String?) async throws(OAuthError) {
         _ = try await context.put(Self.indexKey(issuedAt: issuedAt, recordID: recordID), [:], expiresAt: expiresAt)
-    }
-
-    /// Removes a client that was used from the eviction index.
-    func indexUsed(recordID: String, issuedAt: Int) async {
-        _ = try? await context.delete(Self.indexKey(issuedAt: issuedAt, recordID: recordID))
-    }
-
-    /// Deletes the oldest client that is still unused, oldest day first; false when none is found.
-    /// Entries whose client is gone or was used meanwhile are dropped on the way.
-    private func evictOldest(now: Int) async throws(OAuthError) -> Bool {
-        let today = now - now % Self.window
-        let days = (context.configuration.lifetimes.unusedClient + Self.window - 1) / Self.window
-        var day = max(oldestDay.withLock { $0 }, today - days * Self.window)
-        var dropped = 0
-        var cursor: QueryCursor?
-        while day <= today, dropped < 500 {
-            let entries = try await context.query(
-                Query(pk: "LIMIT#unused-clients#\(day)", limit: 64, cursor: cursor))
-            let firstPage = cursor == nil
-            cursor = nil
-            if entries.isEmpty {
-                let next = day + Self.window
-                // A day whose first page is empty holds no unused client: later evictions skip it.
-                if firstPage { oldestDay.withLock { $0 = max($0, min(next, today)) } }
-                day = next
-                continue
-            }
-            // Oldest first. Concurrent admissions (on this instance or another) look at the same
-            // oldest entries: losing a race to delete a client is not an error, only a reason to
-            // try the next one.
-            var claimed: String?
-            for entry in entries {
-                guard let mark = entry.key.sk.firstIndex(of: "#") else { continue }
-                let recordID = String(entry.key.sk[entry.key.sk.index(after: mark)...])
-                guard evicting.withLock({ $0.insert(recordID).inserted }) else { continue }
-                if let previous = claimed { evicting.withLock { _ = $0.remove(previous) } }
-                claimed = recordID
-                let clientKey = OAuthKeys.client(recordID)
-                if let client = try? await context.get(clientKey), client.attributes["used"] == nil,
-                    client.attributes["admin"] == nil,
-                    (try? await context.delete(clientKey, condition: .versionEquals(client.version))) != nil
-                {
-                    _ = try? await context.delete(entry.key)
-                    evicting.withLock { _ = $0.remove(recordID) }
-                    // It left its day's unused clients.
-                    _ = try? await context.increment(keys(day).refused, expiresAt: expiry(day))
-                    return true
-                }
-                _ = try? await context.delete(entry.key)
-                dropped += 1
-            }
-            if let previous = claimed { evicting.withLock { _ = $0.remove(previous) } }
-            // Every entry of this page is being evicted by others here: the next page.
-            if claimed == nil, let last = entries.last {
-                cursor = QueryCursor(lastSortKey: last.key.sk)
-            }
+        if let owner {
+            _ = try await context.put(
+                Self.ownerKey(owner: owner, issuedAt: issuedAt, recordID: recordID), [:], expiresAt: expiresAt)
         }
-        return false
+    }
+
+    /// Removes a client that was used (or evicted) from the eviction indexes.
+    func indexUsed(recordID: String, issuedAt: Int, owner: String?) async {
+        _ = try? await context.delete(Self.indexKey(issuedAt: issuedAt, recordID: recordID))
+        if let owner {
+            _ = try? await context.delete(Self.ownerKey(owner: owner, issuedAt: issuedAt, recordID: recordID))
+        }
     }
 
     /// Counts the first token exchange of a client created in window `start`.
@@ -151,7 +154,7 @@ final class ClientCapacity: Sendable {
         var seconds: Int
     }
 
-    private func keys(_ start: Int) -> (created: ItemKey, refused: ItemKey, used: ItemKey) {
+    func keys(_ start: Int) -> (created: ItemKey, refused: ItemKey, used: ItemKey) {
         (
             OAuthKeys.limitCounter("clients-created", subject: "*", window: start),
             OAuthKeys.limitCounter("clients-refused", subject: "*", window: start),
@@ -160,7 +163,7 @@ final class ClientCapacity: Sendable {
     }
 
     /// A day's counters are needed while its clients may be unused and alive.
-    private func expiry(_ start: Int) -> Int {
+    func expiry(_ start: Int) -> Int {
         start + Self.window + context.configuration.lifetimes.unusedClient + SharedLimiter.skewAllowance
     }
 }

@@ -14,8 +14,14 @@ import RelayStore
 /// client gets the record's ID; a confidential one gets an ID of its own (`<recordID>.<nonce>`)
 /// with a secret derived from that ID, because a client secret "MUST be unique for each
 /// client_id" and "SHOULD be unique for multiple instances of a client using the same client_id".
-/// Only metadata never seen before creates a record, and that is what the per-address budget
-/// (`registrationRateLimit`) and the cap on unused clients (`ClientCapacity`) count.
+/// Only metadata never seen before creates a record, and that is what the cap on unused clients
+/// (`ClientCapacity`) counts. The per-address budget (`registrationRateLimit`) counts only
+/// self-registered ones: a registration whose every redirect is a known platform's callback or an
+/// operator's entry (`RedirectAllowlist.Entry`) is never refused, because platforms register
+/// one client per connector from a few egress addresses (Copilot Studio, ChatGPT, claude.ai), and
+/// what such a client can do is send a code to that platform. Each new client remembers who
+/// registered it (`owner`, a keyed hash of the address block) until its first use, so past the
+/// day's share of unused clients a flood pays with its own (`ClientCapacity+Eviction`).
 struct ClientRegistry: Sendable {
     let context: OAuthContext
     let documents: ClientMetadataResolver?
@@ -54,9 +60,10 @@ struct ClientRegistry: Sendable {
     ) async throws(OAuthError) -> Registration {
         let recordID = request.contentID
         let key = OAuthKeys.client(recordID)
-        if let existing = try await reusable(key, request) { return await issue(existing, reused: true) }
+        let owner = owner(of: request, address: address)
+        if let existing = try await reusable(key, request) { return await issue(existing, reused: true, by: owner) }
         // An address this instance knows to be over its budget costs no write.
-        if let wait = newClients.knownWait(address) { throw refuse(block, wait) }
+        if !owner.platform, let wait = newClients.knownWait(address) { throw refuse(block, wait) }
         let now = context.now
         let window = now - now % ClientCapacity.window
         let expiry = now + context.configuration.lifetimes.unusedClient
@@ -66,20 +73,20 @@ struct ClientRegistry: Sendable {
             secretPepperVersion: nil, issuedAt: now,
             stored: StoredClient(
                 recordID: recordID, derivedSecret: request.authMethod.usesSecret, createdWindow: window, used: false,
-                version: 1, expiresAt: expiry))
+                version: 1, expiresAt: expiry, owner: owner.key))
         // Unused clients disappear: the expiry is cleared by the first successful token exchange.
         guard try await context.put(key, client.attributes, expiresAt: expiry, condition: .absent) != nil else {
             // The same metadata was registered at the same moment: use that record.
-            if let existing = try await reusable(key, request) { return await issue(existing, reused: true) }
+            if let existing = try await reusable(key, request) { return await issue(existing, reused: true, by: owner) }
             throw OAuthError(.serverError, "A client identifier collided.")
         }
-        if let wait = try await newClients.count(address) {
+        if !owner.platform, let wait = try await newClients.count(address) {
             _ = try? await context.delete(key, condition: .versionEquals(1))
             throw refuse(block, wait)
         }
-        switch try await capacity.admit() {
+        switch try await capacity.admit(owner: owner) {
         case .success:
-            try await capacity.indexCreated(recordID: recordID, issuedAt: now, expiresAt: expiry)
+            try await capacity.indexCreated(recordID: recordID, issuedAt: now, expiresAt: expiry, owner: owner.key)
         case .failure(let wait):
             _ = try? await context.delete(key, condition: .versionEquals(1))
             context.events(.limitReached(limit: .unusedClients))
@@ -88,7 +95,22 @@ struct ClientRegistry: Sendable {
                 headers: ["Retry-After": String(wait.seconds)])
         }
         context.events(.clientRegistered(clientID: recordID))
-        return await issue(client, reused: false)
+        return await issue(client, reused: false, by: owner)
+    }
+
+    /// Who registers `request`: the address block's keyed hash (never the address), and whether
+    /// every redirect URI is a known platform's callback or an operator's entry (not loopback,
+    /// which any program may claim).
+    func owner(of request: RegistrationRequest, address: String) -> ClientCapacity.Owner {
+        let allowlist = context.configuration.redirectAllowlist
+        let platform = request.redirectURIs.allSatisfy { uri in
+            guard case .success(let parsed) = ParsedURI.parse(uri) else { return false }
+            switch allowlist.entry(for: parsed) {
+            case .platform?, .operatorEntry?: return true
+            case .loopback?, nil: return false
+            }
+        }
+        return ClientCapacity.Owner(key: context.hasher.limitSubject(address, limit: "owner"), platform: platform)
     }
 
     /// The 429 for new metadata from `block`, noted for `shedding`.
@@ -119,11 +141,11 @@ struct ClientRegistry: Sendable {
     /// The answer for one registration of `record`. An unused record that is reused after half
     /// its life is given a full life again (and counted in today's unused clients), so a client
     /// that registers and connects later does not find it gone.
-    private func issue(_ record: RegisteredClient, reused: Bool) async -> Registration {
+    private func issue(_ record: RegisteredClient, reused: Bool, by owner: ClientCapacity.Owner) async -> Registration {
         var client = record
         if reused {
             context.events(.clientRegistrationReused(clientID: record.id))
-            if let stored = record.stored { await renewIfAging(stored, issuedAt: record.issuedAt) }
+            if let stored = record.stored { await renewIfAging(stored, issuedAt: record.issuedAt, by: owner) }
         }
         guard client.authMethod.usesSecret else { return Registration(client: client, secret: nil, reused: reused) }
         client.id = record.id + "." + context.randomID()
@@ -131,10 +153,10 @@ struct ClientRegistry: Sendable {
         return Registration(client: client, secret: context.hasher.clientSecret(clientID: client.id), reused: reused)
     }
 
-    private func renewIfAging(_ stored: StoredClient, issuedAt: Int) async {
+    private func renewIfAging(_ stored: StoredClient, issuedAt: Int, by owner: ClientCapacity.Owner) async {
         let lifetime = context.configuration.lifetimes.unusedClient
         guard !stored.used, let expiresAt = stored.expiresAt, expiresAt - context.now < lifetime / 2,
-            case .success(let today)? = try? await capacity.admit()
+            case .success(let today)? = try? await capacity.admit(owner: owner)
         else { return }
         let update = ItemUpdate(set: ["cw": .int(today)], expiresAt: .set(context.now + lifetime))
         if (try? await context.update(
@@ -143,7 +165,7 @@ struct ClientRegistry: Sendable {
         {
             // Its eviction-index entry lives as long as it does.
             try? await capacity.indexCreated(
-                recordID: stored.recordID, issuedAt: issuedAt, expiresAt: context.now + lifetime)
+                recordID: stored.recordID, issuedAt: issuedAt, expiresAt: context.now + lifetime, owner: stored.owner)
             await capacity.clientUsed(createdIn: created)  // it left that day's unused clients
         } else {
             await capacity.clientUsed(createdIn: today)  // not renewed: take back today's count
@@ -204,16 +226,33 @@ struct ClientRegistry: Sendable {
         if client.authMethod.usesSecret && !isSecretValid(credentials.secret, for: client) {
             throw PresentedCredentials.invalidClient("The client credentials are wrong.")
         }
+        if client.preRegistered, client.secretPepperVersion != nil, let secret = credentials.secret {
+            await reseal(client, secret: secret)
+        }
         return client
     }
 
     private func isSecretValid(_ secret: String?, for client: RegisteredClient) -> Bool {
         guard let secret else { return false }
         if client.stored?.derivedSecret == true { return context.hasher.isClientSecret(secret, clientID: client.id) }
-        guard let stored = client.secretHash, let version = client.secretPepperVersion,
-            let presented = context.hasher.hash(secret, version: version)
-        else { return false }
+        guard let stored = client.secretHash else { return false }
+        // No pepper version: a pre-registered client's secret, hashed under the user-ID key.
+        guard let version = client.secretPepperVersion else {
+            return client.preRegistered && ConstantTime.equals(context.hasher.preRegisteredSecretHash(secret), stored)
+        }
+        guard let presented = context.hasher.hash(secret, version: version) else { return false }
         return ConstantTime.equals(presented, stored)
+    }
+
+    /// A pre-registered client added before its secret was hashed under the user-ID key (a pepper
+    /// hash, which the rotation after next would end) is hashed again the first time it proves its
+    /// secret. Best effort: it is tried again next time.
+    private func reseal(_ client: RegisteredClient, secret: String) async {
+        guard let version = client.stored?.version else { return }
+        _ = try? await context.update(
+            OAuthKeys.client(client.id),
+            ItemUpdate(set: ["secret": .bytes(context.hasher.preRegisteredSecretHash(secret))], remove: ["pv"]),
+            condition: .versionEquals(version))
     }
 
     /// Keeps a DCR client for good once it has completed a token exchange, and records when it
@@ -224,11 +263,11 @@ struct ClientRegistry: Sendable {
         let now = context.now
         if !stored.used,
             (try? await context.update(
-                key, ItemUpdate(set: ["used": .int(now)], remove: ["cw"], expiresAt: .clear),
+                key, ItemUpdate(set: ["used": .int(now)], remove: ["cw", "ow"], expiresAt: .clear),
                 condition: .versionEquals(stored.version))) != nil
         {
             if let created = stored.createdWindow { await capacity.clientUsed(createdIn: created) }
-            await capacity.indexUsed(recordID: stored.recordID, issuedAt: client.issuedAt)
+            await capacity.indexUsed(recordID: stored.recordID, issuedAt: client.issuedAt, owner: stored.owner)
             return
         }
         _ = try? await context.update(key, ItemUpdate(set: ["used": .int(now)], expiresAt: .clear), condition: .exists)

@@ -143,8 +143,12 @@ package enum OAuthEvent: Sendable, Equatable {
     case clientRegistered(clientID: String)
     /// A registration matched a stored client's metadata and was answered from that record.
     case clientRegistrationReused(clientID: String)
-    /// A request was refused by a limit (429, or 503 for the unused-client cap).
+    /// A request was refused by a limit (429, or 503 for the unused-client cap when nothing could
+    /// be evicted).
     case limitReached(limit: OAuthLimit)
+    /// A new client past the day's share of unused clients was admitted by evicting an unused
+    /// client from this tier (`ClientCapacity+Eviction`).
+    case unusedClientEvicted(EvictionTier)
     case grantCreated(grantID: String, clientID: String)
     case codeRedeemed(grantID: String)
     /// A redeemed code was presented again; its grant was revoked.
@@ -173,10 +177,24 @@ package enum OAuthEvent: Sendable, Equatable {
 package enum OAuthLimit: String, Sendable, Equatable, CaseIterable {
     /// New clients `POST /register` may store per client address (`registrationRateLimit`).
     case registrationsPerAddress = "registrations_per_address"
-    /// Registered clients nobody has used yet (`maximumUnusedClients`).
+    /// Registered clients nobody has used yet (`maximumUnusedClients`): 503 only when the day's
+    /// share is spent and nothing can be evicted (evictions are `unusedClientEvicted`).
     case unusedClients = "unused_clients"
     /// Consent and disconnect pages per client address (`pageRateLimit`).
     case pagesPerAddress = "pages_per_address"
     /// Failed `/token` and `/revoke` requests per client address (`tokenFailureLimit`).
     case tokenFailuresPerAddress = "token_failures_per_address"
+}
+
+/// Where an admission past the day's share of unused clients took the client it evicted
+/// (`ClientCapacity+Eviction`, in this order for a self-registered client).
+package enum EvictionTier: String, Sendable, Equatable, CaseIterable {
+    /// The registrant's own oldest unused client.
+    case own
+    /// Anyone's oldest unused client older than an hour.
+    case stale
+    /// The oldest unused client of an owner with two or more new clients in the last hour or two.
+    case repeatOwner = "repeat_owner"
+    /// Anyone's oldest unused client.
+    case oldest
 }

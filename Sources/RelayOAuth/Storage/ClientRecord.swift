@@ -29,7 +29,8 @@ extension RegisteredClient {
             secretHash: secretHash, secretPepperVersion: attributes.int("pv"), issuedAt: issuedAt,
             stored: StoredClient(
                 recordID: recordID, derivedSecret: derived, createdWindow: attributes.int("cw"),
-                used: attributes.int("used") != nil, version: item.version, expiresAt: item.expiresAt),
+                used: attributes.int("used") != nil, version: item.version, expiresAt: item.expiresAt,
+                owner: attributes.string("ow")),
             preRegistered: attributes["admin"]?.boolValue == true)
     }
 
@@ -45,6 +46,7 @@ extension RegisteredClient {
         if stored?.derivedSecret == true { attributes["derived"] = true }
         if preRegistered { attributes["admin"] = true }
         attributes.set("cw", stored?.createdWindow.map(JSONValue.int))
+        attributes.set("ow", stored?.owner.map(JSONValue.string))
         return attributes
     }
 }
@@ -62,6 +64,9 @@ struct StoredClient: Sendable, Equatable {
     /// The record's version and expiry when it was read.
     var version: Int
     var expiresAt: Int?
+    /// Who registered it, while it is unused: a keyed hash of the address block
+    /// (`ClientRegistry.owner`), for `ClientCapacity`'s index by owner; never the address.
+    var owner: String? = nil
 }
 
 extension RegistrationRequest {

@@ -34,7 +34,8 @@ package struct OAuthSettings: Sendable, Equatable {
     /// `RELAY_OAUTH_UNUSED_CLIENT_TTL` seconds (default 30 days).
     package var unusedClientTTL = server.lifetimes.unusedClient
     /// `RELAY_OAUTH_REGISTRATIONS_PER_HOUR`: new clients stored per client address per hour
-    /// (default 20); registrations identical to a stored client reuse it and do not count.
+    /// (default 60); registrations identical to a stored client reuse it and do not count, nor do
+    /// those on a known platform's callback or an operator's allowlist entry (issue 41).
     package var registrationsPerHour = server.registrationRateLimit.requests
     /// `RELAY_OAUTH_MAX_UNUSED_CLIENTS`: registered clients nobody has used yet, at most (default 100,000).
     package var maximumUnusedClients = server.maximumUnusedClients

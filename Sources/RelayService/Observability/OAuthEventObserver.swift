@@ -21,6 +21,9 @@ struct OAuthEventObserver: Sendable {
         metrics.declareCounter(
             "relay_oauth_limit_refusals_total", help: "Requests refused by a limit held across instances.",
             labels: ["limit"])
+        metrics.declareCounter(
+            "relay_oauth_unused_clients_evicted_total",
+            help: "Unused clients evicted to admit a new client past the day's share, by tier.", labels: ["tier"])
     }
 
     func record(_ event: OAuthEvent) {
@@ -36,6 +39,10 @@ struct OAuthEventObserver: Sendable {
             metrics.increment("relay_oauth_limit_refusals_total", [limit.rawValue])
             line = LogEvent(.warning, "oauth.limit_reached")
             line.outcome = StaticOrRoute(name: limit.rawValue)
+        case .unusedClientEvicted(let tier):
+            metrics.increment("relay_oauth_unused_clients_evicted_total", [tier.rawValue])
+            line = LogEvent(.info, "oauth.unused_client_evicted")
+            line.outcome = StaticOrRoute(name: tier.rawValue)
         case .grantCreated(_, let clientID):
             line = LogEvent(.info, "oauth.grant_created")
             line.client = ClientTag(clientID: clientID)

@@ -13,6 +13,9 @@ struct ClientFixture {
         case dynamic(body: JSONValue)
         /// A client ID metadata document: the client ID (its URL) and the document's exact text.
         case metadataDocument(url: String, text: String)
+        /// A client that only takes a pasted client ID (and secret): the operator runs
+        /// `mustdo-relayctl clients add` with these arguments, then the client uses what it printed.
+        case preRegistered(clientsAdd: [String])
     }
 
     /// What the client sends as `scope` at `/authorize`.
@@ -87,8 +90,15 @@ struct ClientFixture {
                 let text = json["registration"]?["document"]?.stringValue
             else { throw Invalid(description: "\(file): clientID and document (its text) are required") }
             registration = .metadataDocument(url: url, text: text)
+        case "preregistered":
+            guard let arguments = json["registration"]?["clientsAdd"]?.arrayValue?.compactMap(\.stringValue),
+                !arguments.isEmpty
+            else {
+                throw Invalid(description: "\(file): clientsAdd (mustdo-relayctl clients add's arguments) is required")
+            }
+            registration = .preRegistered(clientsAdd: arguments)
         default:
-            throw Invalid(description: "\(file): registration.kind must be dcr or cimd")
+            throw Invalid(description: "\(file): registration.kind must be dcr, cimd or preregistered")
         }
         guard let scope = Scope(rawValue: try string("scope")),
             let check = ResourceCheck(rawValue: try string("resourceCheck")),

@@ -13,6 +13,9 @@ struct ClientReplay {
     let fixture: ClientFixture
     let issuer: String
     let http: HTTPClient
+    /// Runs `mustdo-relayctl clients add` with these arguments against the relay's store, as its
+    /// operator would; returns the client ID and secret it printed.
+    var preRegister: (@Sendable ([String]) async throws -> (id: String, secret: String?))? = nil
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -103,6 +106,11 @@ struct ClientReplay {
                 serverMetadata["token_endpoint_auth_methods_supported"]?.arrayValue?.contains("none") == true
             else { throw fail("metadata document", "the server does not offer client ID metadata documents") }
             outcome.clientID = url
+        case .preRegistered(let arguments):
+            guard let preRegister else { throw fail("pre-registration", "no way to run mustdo-relayctl clients add") }
+            let added = try await preRegister(arguments)
+            outcome.clientID = added.id
+            secret = added.secret
         }
 
         // 4. /authorize as the client builds it, then the person's browser.

@@ -16,7 +16,7 @@ struct RegistrationSheddingTests {
     }
 
     static func register(_ h: OAuthHarness, _ name: String) async throws -> TestResponse {
-        try await h.client.postJSON("/register", SharedRegistrationTests.publicClient(name))
+        try await h.client.postJSON("/register", SharedRegistrationTests.selfRegisteredClient(name))
     }
 
     static func limitEvents(_ h: OAuthHarness) -> Int {

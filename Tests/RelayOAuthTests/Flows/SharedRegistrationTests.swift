@@ -21,6 +21,12 @@ struct SharedRegistrationTests {
         #"{"client_name":"\#(name)","redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"token_endpoint_auth_method":"none"}"#
     }
 
+    /// A self-registered client: its redirect is no known platform's, so new metadata counts
+    /// against the address's budget (issue 41: a known platform's registrations never do).
+    static func selfRegisteredClient(_ name: String) -> String {
+        #"{"client_name":"\#(name)","redirect_uris":["https://librechat.example.org/api/mcp/mustdo/oauth/callback"],"token_endpoint_auth_method":"none"}"#
+    }
+
     static func clientItems(_ store: any Store) async throws -> Int {
         try await store.scan(pkPrefix: "CLIENT#", cursor: nil, limit: 1000).items.count
     }
@@ -38,18 +44,22 @@ struct SharedRegistrationTests {
             }
             #expect(ids.count == 1, "identical public registrations get one client ID")
             #expect(try await Self.clientItems(h.store) == 1)
-            // New metadata counts: the budget of 2 still has 1 left, then 429.
-            #expect(try await h.client.postJSON("/register", Self.publicClient("Other 1")).status == 201)
-            let limited = try await h.client.postJSON("/register", Self.publicClient("Other 2"))
+            // New self-registered metadata counts (the platform's, a known callback, never did):
+            // the budget of 2, then 429.
+            #expect(try await h.client.postJSON("/register", Self.selfRegisteredClient("Other 1")).status == 201)
+            #expect(try await h.client.postJSON("/register", Self.selfRegisteredClient("Other 2")).status == 201)
+            let limited = try await h.client.postJSON("/register", Self.selfRegisteredClient("Other 3"))
             #expect(limited.status == 429)
             #expect(limited.header("retry-after") != nil)
             #expect(h.recordedEvents.contains(.limitReached(limit: .registrationsPerAddress)))
-            // The platform is never refused, even with the address's budget spent.
+            // The platform is never refused, even with the address's budget spent: neither its
+            // stored metadata nor new metadata on a known platform's callback (issue 41).
             #expect(try await h.client.postJSON("/register", Self.publicClient("Platform")).status == 201)
+            #expect(try await h.client.postJSON("/register", Self.publicClient("Platform 2")).status == 201)
             // Metadata that differs in any kept member is another client.
             let other = try await h.client.postJSON(
                 "/register",
-                #"{"client_name":"Platform","redirect_uris":["https://claude.ai/api/mcp/auth_callback"],"token_endpoint_auth_method":"none","scope":"todos:read"}"#
+                #"{"client_name":"Other 1","redirect_uris":["https://librechat.example.org/api/mcp/mustdo/oauth/callback"],"token_endpoint_auth_method":"none","scope":"todos:read"}"#
             )
             #expect(other.status == 429, "a different scope is new metadata")
         }
@@ -128,7 +138,8 @@ struct SharedRegistrationTests {
             h.clock.advance(by: 1)
             let third = try await h.client.postJSON("/register", Self.publicClient("C"))
             #expect(third.status == 201, "\(third.text)")
-            #expect(h.recordedEvents.contains(.limitReached(limit: .unusedClients)))
+            #expect(h.recordedEvents.contains(.unusedClientEvicted(.own)), "one address: it gave up its own")
+            #expect(!h.recordedEvents.contains(.limitReached(limit: .unusedClients)))
             #expect(try await Self.clientItems(h.store) == 2, "A, the oldest unused, was evicted")
             let a = try #require(try JSONValue(parsing: first.body)["client_id"]?.stringValue)
             #expect(try await h.store.get(OAuthKeys.client(a)) == nil)
@@ -215,12 +226,12 @@ struct SharedRegistrationTests {
     static func countTogether(_ a: OAuthHarness, _ b: OAuthHarness) async throws {
         let servers = [a, b]
         for n in 0..<4 {
-            let response = try await servers[n % 2].client.postJSON("/register", publicClient("new \(n)"))
+            let response = try await servers[n % 2].client.postJSON("/register", selfRegisteredClient("new \(n)"))
             #expect(response.status == 201)
         }
         for server in servers {
-            #expect(try await server.client.postJSON("/register", publicClient("fifth")).status == 429)
-            #expect(try await server.client.postJSON("/register", publicClient("new 0")).status == 201)
+            #expect(try await server.client.postJSON("/register", selfRegisteredClient("fifth")).status == 429)
+            #expect(try await server.client.postJSON("/register", selfRegisteredClient("new 0")).status == 201)
         }
         let bad: [(String, String)] = [("grant_type", "refresh_token"), ("refresh_token", "x"), ("client_id", "x")]
         for n in 0..<4 { #expect(try await servers[n % 2].client.postForm("/token", bad).status == 401) }

@@ -36,6 +36,8 @@ struct TestResponse: Sendable {
 /// are not followed.
 struct TestHTTPClient: Sendable {
     let port: Int
+    /// The loopback address to connect from (another 127.x address stands for another client).
+    var source: String? = nil
 
     func send(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
@@ -45,12 +47,13 @@ struct TestHTTPClient: Sendable {
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         let request = Array((head + "\r\n").utf8) + body
         let port = self.port
+        let source = self.source
         return try await withCheckedThrowingContinuation { continuation in
             // A thread of its own, not Dispatch's global queue: on Linux the Swift cooperative pool
             // runs on that queue's threads, and a blocked receive there starves the server's tasks
             // (work that leaves the event loop waited up to a second for Dispatch to add a thread).
             let thread = Thread {
-                continuation.resume(with: Result { try Self.exchange(request, port: port) })
+                continuation.resume(with: Result { try Self.exchange(request, port: port, source: source) })
             }
             thread.start()
         }
@@ -75,8 +78,8 @@ struct TestHTTPClient: Sendable {
 
     struct Failure: Error { let message: String }
 
-    private static func exchange(_ request: [UInt8], port: Int) throws -> TestResponse {
-        let connection = try LoopbackConnection(port: port, receiveTimeout: 10)
+    private static func exchange(_ request: [UInt8], port: Int, source: String?) throws -> TestResponse {
+        let connection = try LoopbackConnection(port: port, source: source, receiveTimeout: 10)
         try connection.send(request)
         let data = try connection.receiveToEnd()
         guard let end = data.firstRange(of: [13, 10, 13, 10]) else { throw Failure(message: "no response head") }
