@@ -80,6 +80,7 @@ struct Pages: Sendable {
             <input type=hidden name=request value="\(HTML.escape(requestID))">
             <input type=hidden name=csrf value="\(HTML.escape(csrf))">
             \(access)
+            \(lifetimeChoice(locale: locale))
             <p><strong>\(onlyIf)</strong></p>
             <button class=primary name=action value=continue>\(button)</button>
             <p id=keep-signed-in>\(HTML.escape(text.keepSignedIn))</p>
