@@ -1,5 +1,6 @@
 import RelayJSON
 import RelayStore
+import RelayTestSupport
 import Testing
 
 @testable import RelayOAuth
