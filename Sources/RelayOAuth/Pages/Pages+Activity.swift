@@ -4,8 +4,9 @@ import RelayHTTP
 /// connections page, that choice and what each connection did per UTC day. Only counts: the relay
 /// keeps no title, content or ID of any to-do.
 extension Pages {
-    /// The consent form's lifetime choice: three radio buttons side by side ("until I end it"
-    /// preselected), short enough that "Continue with Apple" stays on a phone's first screen.
+    /// The consent form's lifetime choice: three radio buttons side by side, "until I end it"
+    /// preselected. It follows "Continue with Apple" in the form, so the button stays on a phone's
+    /// first screen whatever the app's name (TabBindingBrowserTests).
     func lifetimeChoice(locale: PageLocale) -> String {
         let text = ActivityText.of(locale)
         var html = "<fieldset class=lifetime><legend>\(HTML.escape(text.keepFor))</legend><div class=segments>"

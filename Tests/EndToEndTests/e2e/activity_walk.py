@@ -71,15 +71,16 @@ class ActivityWalk(ConnectionsWalk):
         self.expect(legend in driver.find_element(By.TAG_NAME, "main").text, f"{label}: no lifetime choice")
         default = driver.find_element(By.CSS_SELECTOR, 'input[name=lifetime][value="until-ended"]')
         self.expect(default.is_selected(), f"{label}: 'until I end it' is not preselected")
+        button = driver.find_element(By.CSS_SELECTOR, "button[value=continue]")
+        # On a phone the button stays on the first screen; the lifetime choice follows it.
+        bottom = driver.execute_script("return arguments[0].getBoundingClientRect().bottom", button)
+        height = driver.execute_script("return window.innerHeight")
+        self.expect(bottom <= height, f"{label}: Continue is below the first screen ({bottom} > {height})")
         if one_day:
             choice = driver.find_element(By.CSS_SELECTOR, 'input[name=lifetime][value="1d"]')
             choice.find_element(By.XPATH, "./ancestor::label").click()
             self.expect(choice.is_selected(), f"{label}: the 1-day choice did not stay selected")
-        button = driver.find_element(By.CSS_SELECTOR, "button[value=continue]")
-        # On a phone the button stays on the first screen, below both choices.
-        bottom = driver.execute_script("return arguments[0].getBoundingClientRect().bottom", button)
-        height = driver.execute_script("return window.innerHeight")
-        self.expect(bottom <= height, f"{label}: Continue is below the first screen ({bottom} > {height})")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", default)
         self.snap(driver, f"{label}-0-consent")
         button.click()
         self.sign_in(driver, apple_id, label)
