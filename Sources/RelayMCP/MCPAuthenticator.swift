@@ -49,6 +49,12 @@ package protocol MCPAuthenticator<Principal>: Sendable {
     /// without losing what it already has (MCP 2025-11-25, "Scope Challenge Handling"):
     /// `Bearer error="insufficient_scope", scope="…", resource_metadata="…"`.
     func insufficientScopeChallenge(principal: Principal, needed: [String]) -> String
+
+    /// Called once for every `tools/call` whose tool ran and succeeded (its result is not `isError`),
+    /// right before the result is sent, with the tool's name and result: where the relay counts
+    /// what each connection did (issue 44). It must not block or fail the call: anything it writes
+    /// goes in a task of its own.
+    func toolCallSucceeded(_ principal: Principal, tool: String, result: ToolResult)
 }
 
 extension MCPAuthenticator {
@@ -60,4 +66,7 @@ extension MCPAuthenticator {
 
     /// By default every request is admitted.
     package func admitRequest(_ principal: Principal) -> Int? { nil }
+
+    /// By default nothing is noted.
+    package func toolCallSucceeded(_ principal: Principal, tool: String, result: ToolResult) {}
 }

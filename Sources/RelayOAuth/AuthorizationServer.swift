@@ -40,6 +40,7 @@ package final class AuthorizationServer: Sendable {
     let sessions: PageSessions
     let connections: Connections
     let usage: UsageRecorder
+    let activity: ActivityLog
     let pages: Pages
     let pageLimiter: SharedLimiter
     let tokenFailures: SharedLimiter
@@ -87,6 +88,7 @@ package final class AuthorizationServer: Sendable {
         sessions = PageSessions(context: context)
         connections = Connections(context: context, grants: grants)
         usage = UsageRecorder(context: context)
+        activity = ActivityLog(context: context)
         bridge = SignInBridge(
             context: context, pending: pending, grants: grants, sessions: sessions, signIn: signIn, sealer: sealer)
         pages = Pages(configuration: configuration, paths: paths)
@@ -119,6 +121,22 @@ package final class AuthorizationServer: Sendable {
         guard let day = usage.claim(grant) else { return }
         let usage = self.usage
         Task { await usage.record(grant, day: day) }
+    }
+
+    /// Counts `count` of `action` for `grant` today (UTC) on the connections page (issue 44), in a
+    /// task of its own: the tool result never waits for the write, and a failed write is reported
+    /// and dropped (`ActivityLog`). No I/O on the caller's path.
+    package func noteActivity(_ grant: BearerGrant, action: ConnectionAction, count: Int) {
+        guard
+            let writer = activity.note(grantID: grant.grantID, endsAt: grant.grantEndsAt, action: action, count: count)
+        else { return }
+        Task { await writer() }
+    }
+
+    /// `noteActivity`, waiting for the write (tests; a concurrent writer of the same grant may
+    /// still be writing this count when it returns).
+    package func recordActivity(_ grant: BearerGrant, action: ConnectionAction, count: Int) async {
+        await activity.note(grantID: grant.grantID, endsAt: grant.grantEndsAt, action: action, count: count)?()
     }
 
     /// `noteUse`, waiting for the write (tests).

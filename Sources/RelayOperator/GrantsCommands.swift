@@ -2,10 +2,11 @@ import RelayJSON
 import RelayOAuth
 import RelayService
 
-/// `mustdo-relayctl grants list|revoke`.
+/// `mustdo-relayctl grants list|activity|revoke`.
 enum GrantsCommands {
     static let group = AdminGroup(
-        name: "grants", summary: "Grants: one per connection of a user to a client.", commands: [list, revoke])
+        name: "grants", summary: "Grants: one per connection of a user to a client.",
+        commands: [list, ActivityCommand.activity, revoke])
 
     static let list = AdminCommand(
         "grants", "list", arguments: "[--user ID]", summary: "List grants, oldest first; one user's with --user.",

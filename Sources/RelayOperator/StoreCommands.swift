@@ -16,7 +16,8 @@ enum StoreCommands {
         details: """
             Counts live items by key kind: CLIENT (registered clients), AUTHREQ (pending sign-ins),
             CODE (authorization codes, kept a day after use to catch replays), GRANT (connections),
-            GRANT_INDEX (a grant's list of its tokens), TOKEN (access tokens), REFRESH (refresh
+            GRANT_INDEX (a grant's list of its tokens), ACTIVITY (a grant's daily counts of what it
+            did), TOKEN (access tokens), REFRESH (refresh
             tokens), USER (a user's list of grants), CIMD (cached client metadata documents) and
             OTHER. It scans the whole store: on DynamoDB that reads (and bills) every item. With
             SQLite it adds the database and WAL file sizes and the rows an expiry purge has not

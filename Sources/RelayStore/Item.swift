@@ -79,20 +79,33 @@ package enum WriteCondition: Sendable, Hashable {
     case versionEquals(Int)
 }
 
-/// A partial change to an existing item: top-level attributes to set or remove, and its expiry.
+/// A partial change to an existing item: top-level attributes to set, remove or add to, and its expiry.
 package struct ItemUpdate: Sendable, Equatable {
     /// Attributes to add or replace.
     package var set: JSONObject
     /// Attribute names to remove (absent names are ignored).
     package var remove: [String]
+    /// Integer attributes to add to, in the same atomic write (a missing one counts from 0); a
+    /// stored value that is not an integer makes the write `invalid`. One write per change of a
+    /// counter, whatever else changes it at the same time (the connections page's counts).
+    package var increment: [String: Int]
     /// What happens to the item's expiry.
     package var expiresAt: ExpiryChange
 
     /// An update; by default it changes nothing but the version.
-    package init(set: JSONObject = JSONObject(), remove: [String] = [], expiresAt: ExpiryChange = .unchanged) {
+    package init(
+        set: JSONObject = JSONObject(), remove: [String] = [], increment: [String: Int] = [:],
+        expiresAt: ExpiryChange = .unchanged
+    ) {
         self.set = set
         self.remove = remove
+        self.increment = increment
         self.expiresAt = expiresAt
+    }
+
+    /// Whether the update names an attribute in more than one of `set`, `remove` and `increment`.
+    package var namesOverlap: Bool {
+        remove.contains { set[$0] != nil || increment[$0] != nil } || increment.keys.contains { set[$0] != nil }
     }
 }
 

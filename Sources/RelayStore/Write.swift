@@ -31,9 +31,7 @@ struct Write: Sendable {
         case .update(let update):
             guard condition != .absent else { throw .invalid("update cannot require an absent item") }
             if case .set(let seconds) = update.expiresAt { try StoreLimits.check(expiresAt: seconds) }
-            for name in update.remove where update.set[name] != nil {
-                throw .invalid("an update cannot both set and remove one attribute")
-            }
+            guard !update.namesOverlap else { throw .invalid("an update names one attribute twice") }
         case .delete:
             guard condition != .absent else { throw .invalid("delete cannot require an absent item") }
         }
@@ -53,6 +51,17 @@ struct Write: Sendable {
             guard var item = consume current else { throw .conditionFailed }
             for (name, value) in update.set { item.attributes[name] = value }
             for name in update.remove { item.attributes[name] = nil }
+            for (name, delta) in update.increment {
+                let stored: Int
+                switch item.attributes[name] {
+                case nil: stored = 0
+                case .int(let value)?: stored = value
+                default: throw .invalid("only an integer attribute can be incremented")
+                }
+                let (sum, overflow) = stored.addingReportingOverflow(delta)
+                guard !overflow else { throw .invalid("the increment overflows") }
+                item.attributes[name] = .int(sum)
+            }
             switch update.expiresAt {
             case .unchanged: break
             case .set(let seconds): item.expiresAt = seconds

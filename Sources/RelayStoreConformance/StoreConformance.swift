@@ -65,7 +65,8 @@ package enum StoreConformance {
 
     /// Every case.
     package static var cases: [Case] {
-        writeCases + conditionCases + setAttributesCases + queryCases + scanCases + expiryCases + concurrencyCases
+        writeCases + conditionCases + setAttributesCases + incrementCases + queryCases + scanCases + expiryCases
+            + concurrencyCases
     }
 }
 

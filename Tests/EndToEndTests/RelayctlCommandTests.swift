@@ -56,7 +56,7 @@ final class RelayctlCommandTests: XCTestCase {
                 count += 1
             }
         }
-        XCTAssertEqual(count, 18)  // 17, and `clients add` (issue 41)
+        XCTAssertEqual(count, 19)  // 17, `clients add` (issue 41) and `grants activity` (issue 44)
     }
 
     func testConfigCheckListsEveryProblemAndAStoreIsNeverCreatedByAccident() async throws {

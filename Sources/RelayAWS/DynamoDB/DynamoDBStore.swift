@@ -85,9 +85,7 @@ package final class DynamoDBStore: Store {
     {
         try StoreLimits.check(key)
         guard condition != .absent else { throw .invalid("update cannot require an absent item") }
-        for name in update.remove where update.set[name] != nil {
-            throw .invalid("an update cannot both set and remove one attribute")
-        }
+        guard !update.namesOverlap else { throw .invalid("an update names one attribute twice") }
         if case .set(let seconds) = update.expiresAt { try StoreLimits.check(expiresAt: seconds) }
         var parts = ExpressionParts()
         var set: [String] = []
@@ -97,6 +95,14 @@ package final class DynamoDBStore: Store {
             set.append("\(parts.attributes).\(member.name) = \(member.value!)")
         }
         for name in update.remove { remove.append("\(parts.attributes).\(parts.member(name, value: nil).name)") }
+        // A missing member counts from 0; DynamoDB refuses to add to a member that is not a number
+        // (ValidationException, `invalid`), as the other stores do.
+        for (name, delta) in update.increment {
+            let member = parts.member(name, value: .int(delta))
+            let path = "\(parts.attributes).\(member.name)"
+            let zero = parts.value(":zero", DynamoDBItem.number(0))
+            set.append("\(path) = if_not_exists(\(path), \(zero)) + \(member.value!)")
+        }
         set.append("\(parts.version) = \(parts.version) + \(parts.value(":one", DynamoDBItem.number(1)))")
         switch update.expiresAt {
         case .unchanged: break

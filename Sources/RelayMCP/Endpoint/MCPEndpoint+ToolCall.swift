@@ -54,6 +54,7 @@ extension MCPEndpoint {
             let context = ToolContext(principal: principal, protocolVersion: version, requestID: call.id)
             do {
                 result = checked(try await entry.tool.call(arguments, context: context), entry, name)
+                if !result.isError { authenticator.toolCallSucceeded(principal, tool: name, result: result) }
             } catch let error as ToolError where error.isSessionEnded {
                 report(name, started, clock, ToolError.Code.sessionEnded)
                 return .sessionEnded

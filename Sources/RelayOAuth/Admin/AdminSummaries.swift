@@ -108,3 +108,20 @@ package struct ClientDeletion: Sendable, Equatable {
     /// Grants of that client revoked with it.
     package var grantsRevoked: Int
 }
+
+/// What one connection did in the last 30 UTC days, as the operator sees it: identifiers and
+/// counts only (the user ID is the HMAC `users id` prints; no to-do title, content or ID exists to
+/// show).
+package struct GrantActivity: Sendable, Equatable {
+    /// The grant ID.
+    package var grantID: String
+    /// HMAC of the CloudKit user record name.
+    package var userID: String
+    /// The client it was granted to.
+    package var clientID: String
+    /// Days with activity, oldest first.
+    package var days: [DayActivity]
+
+    /// The 30-day total of `action`.
+    package func total(_ action: ConnectionAction) -> Int { DayActivity.total(action, in: days) }
+}

@@ -156,6 +156,24 @@ package struct OAuthAdmin: Sendable {
         return count
     }
 
+    /// What each connection did in the last 30 UTC days (issue 44): per grant, its user ID (the
+    /// HMAC, nothing more of the person), client and days with counts, oldest grant first. Every
+    /// grant's (a whole-store scan), or one user's (through the user's index).
+    package func activity(userID: String? = nil) async throws(OAuthError) -> [GrantActivity] {
+        let today = UsageRecorder.day(context.now)
+        var result: [GrantActivity] = []
+        for grant in try await grants(userID: userID) {
+            let days = try await run { () throws(OAuthError) in
+                try await context.queryAll(OAuthKeys.grantActivity(grant.id))
+            }
+            .compactMap(DayActivity.init(item:))
+            .filter { $0.day > today - ActivityLog.days && !$0.counts.isEmpty }
+            .sorted { $0.day < $1.day }
+            result.append(GrantActivity(grantID: grant.id, userID: grant.userID, clientID: grant.clientID, days: days))
+        }
+        return result
+    }
+
     // MARK: counts
 
     /// Live items per kind (`itemKinds`), one page at a time.

@@ -47,6 +47,12 @@ extension AuthorizationServer {
     func consent(_ request: Request) async -> Response {
         let locale = Self.locale(request)
         do throws(OAuthError) {
+            // A browser says where the form came from: only the consent page itself may send it
+            // (the cookie and CSRF token already stop a forged POST; this stops it before either
+            // is looked at).
+            if let site = request.headers["sec-fetch-site"], site != "same-origin" {
+                throw OAuthError(.bindingMismatch, "This form was not sent from the consent page.")
+            }
             let form = try Self.form(request)
             guard let requestID = form["request"], form.repeatedNames.isEmpty else {
                 throw OAuthError(.invalidRequest, "The form is incomplete.")
@@ -68,7 +74,9 @@ extension AuthorizationServer {
             }
             var scope: ScopeSet?
             if let asked = record?.request?.scope { scope = try ScopeChoice.chosen(form["scope"], asked: asked).get() }
-            _ = try await pending.consent(requestID: requestID, csrf: form["csrf"], in: request, scope: scope)
+            let lifetime = try ConnectionLifetime.chosen(form[ConnectionLifetime.field]).get()
+            _ = try await pending.consent(
+                requestID: requestID, csrf: form["csrf"], in: request, scope: scope, lifetime: lifetime)
             return Self.pageRedirect(try await bridge.signInURL(), after: .post)
         } catch {
             return pages.error(error, locale: locale)

@@ -12,7 +12,11 @@ extension AuthorizationServer {
             try await admitPage(request)
             if let session = try await sessions.current(request), let shown = try await sessions.showPage(session) {
                 let list = try await connections.list(userID: session.userID)
-                return pages.connections(list, csrf: shown.csrf, ended: shown.ended, locale: locale)
+                // Only grants `list` found to be this person's: never another person's counts.
+                var recent: [String: [DayActivity]] = [:]
+                for grant in list { recent[grant.id] = try await activity.recent(grantID: grant.id) }
+                return pages.connections(
+                    list, activity: recent, csrf: shown.csrf, ended: shown.ended, locale: locale)
             }
             let created = try await pending.create(purpose: .connections, request: nil)
             var response = pages.connectionsConfirm(

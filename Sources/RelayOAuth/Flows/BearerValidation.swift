@@ -27,6 +27,9 @@ package struct BearerGrant: Sendable, Equatable, CustomStringConvertible {
     /// The day (UTC, days since the epoch) the grant's record said it was last used, as read by the
     /// validation; `AuthorizationServer.noteUse` writes today's at most once a day.
     package internal(set) var lastUsedDay: Int? = nil
+    /// The grant's hard end (epoch seconds): what the person chose at consent, within the
+    /// operator's longest lifetime. Its activity counts never outlive it. nil: not known.
+    package internal(set) var grantEndsAt: Int? = nil
 
     /// Identifiers only: no sealed bytes, no bound secret.
     package var description: String { "BearerGrant(grant: \(grantID), client: \(clientID), scopes: \(scopes))" }
@@ -109,6 +112,7 @@ struct BearerValidation: Sendable {
             grantID: grant.id, userID: grant.userID, clientID: grant.clientID,
             scopes: record.scope.tokens.filter(grant.scope.tokens.contains),
             resource: record.resource, sealed: grant.sealed, grantVersion: grantItem.version, boundSecret: record.bound,
-            tokenHash: record.hash, expiresAt: record.expiresAt, lastUsedDay: grant.lastUsedDay)
+            tokenHash: record.hash, expiresAt: record.expiresAt, lastUsedDay: grant.lastUsedDay,
+            grantEndsAt: grant.endsAt)
     }
 }

@@ -11,7 +11,7 @@ struct Grants: Sendable {
     /// is how the consent page showed the app (kept for the connections page and `grants list`).
     func create(
         userID: String, request: AuthorizationRequest, label: ConnectionLabel?, sealer: any GrantSealer,
-        webAuthToken: String
+        webAuthToken: String, lifetime: ConnectionLifetime? = nil
     ) async throws(OAuthError) -> (grantID: String, code: String) {
         let grantID = context.randomID()
         let sealed: SealedCloudKitToken
@@ -26,7 +26,7 @@ struct Grants: Sendable {
         let lifetimes = context.configuration.lifetimes
         let grant = GrantRecord(
             id: grantID, userID: userID, request: request, label: label, sealed: sealed.sealed, now: now,
-            lifetime: lifetimes.grant)
+            lifetime: lifetimes.grant, chosen: lifetime)
         let code = TokenKind.code.generate()
         let codeHash = context.hasher.hash(code)
         let record = CodeRecord(
@@ -53,11 +53,17 @@ struct Grants: Sendable {
         try await context.get(OAuthKeys.grant(grantID)).flatMap(GrantRecord.init(item:))
     }
 
-    /// Deletes a grant and everything it issued; returns whether a grant was there.
+    /// Deletes a grant and everything it issued, and its activity counts; returns whether a grant
+    /// was there.
     @discardableResult
     func revoke(_ grantID: String, reason: String) async throws(OAuthError) -> Bool {
         let removed = try await context.delete(OAuthKeys.grant(grantID))
         try await deleteTokens(of: grantID)
+        // The counts go with the connection (issue 44); a count written after this finds no grant
+        // and deletes itself (`ActivityLog`).
+        for item in try await context.queryAll(OAuthKeys.grantActivity(grantID)) {
+            _ = try await context.delete(item.key)
+        }
         if let userID = removed?.attributes.string("user") {
             _ = try await context.delete(OAuthKeys.userGrant(userID, grantID: grantID))
         }

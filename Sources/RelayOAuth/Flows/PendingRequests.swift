@@ -54,7 +54,8 @@ struct PendingRequests: Sendable {
     /// `consentedAt`, the scope the person chose (`scope`, already checked against what was asked)
     /// and spends the CSRF token in one conditional write.
     func consent(
-        requestID: String, csrf: String?, in request: Request, scope: ScopeSet? = nil
+        requestID: String, csrf: String?, in request: Request, scope: ScopeSet? = nil,
+        lifetime: ConnectionLifetime? = nil
     ) async throws(OAuthError) -> PendingRequest {
         var record = try await bound(requestID: requestID, in: request)
         guard record.status == .pending, let expected = record.csrfHash, let csrf,
@@ -73,6 +74,10 @@ struct PendingRequests: Sendable {
             }
             record.request?.scope = scope
             set["scope"] = .string(scope.text)
+        }
+        if let lifetime, record.purpose == .authorize {
+            record.lifetime = lifetime
+            set[ConnectionLifetime.field] = .string(lifetime.rawValue)
         }
         let update = ItemUpdate(set: set, remove: ["csrf"])
         guard

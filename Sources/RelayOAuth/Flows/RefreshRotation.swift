@@ -51,6 +51,12 @@ struct RefreshRotation: Sendable {
                 narrowed = requested
             }
             let now = context.now
+            // The person's chosen lifetime (issue 44) is the grant's end: past it the grant goes.
+            // The store already hides an item past its expiry; this holds even where a clock lags.
+            guard grant.endsAt > now else {
+                try await grants.revoke(grant.id, reason: "lifetime ended")
+                throw invalid
+            }
             if hash == grant.currentRefresh {
                 let secret = try context.unbind(record.bound, token: token, grant: grant.context)
                 let issued = try await issuer.issue(

@@ -78,7 +78,7 @@ struct SignInBridge: Sendable {
                 }
                 let (_, code) = try await grants.create(
                     userID: userID, request: authorization, label: record.label, sealer: sealer,
-                    webAuthToken: identity.rotatedToken ?? token)
+                    webAuthToken: identity.rotatedToken ?? token, lifetime: record.lifetime)
                 let redirect = AuthorizationResponse.url(
                     redirectURI: authorization.redirectURI, parameters: [("code", code)], state: authorization.state,
                     issuer: context.configuration.issuer)

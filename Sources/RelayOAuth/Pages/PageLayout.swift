@@ -41,7 +41,18 @@ struct PageLayout: Sendable {
         .secondary{background:#e8e8ed;color:#1d1d1f}\
         .danger{background:#b3261e;color:#fff}\
         .card form{margin:.75rem 0 0}\
-        ul{padding-left:1.25rem}
+        ul{padding-left:1.25rem}\
+        .lifetime{margin:.4rem 0}\
+        .lifetime legend{margin-bottom:.15rem}\
+        .segments{display:flex;gap:.4rem}\
+        .segments label{flex:auto;display:flex;gap:.35rem;align-items:center;justify-content:center;background:#fff;\
+        border:2px solid #fff;border-radius:10px;padding:.3rem;cursor:pointer;font-size:.9rem;text-align:center}\
+        .segments label:has(input:checked){border-color:#1d1d1f}\
+        .segments input{flex:none;margin:0}\
+        .activity{border-top:1px solid #e8e8ed;margin-top:.5rem;padding-top:.25rem}\
+        .days{list-style:none;padding:0;margin:.25rem 0;font-size:.9rem}\
+        .days li{padding:.15rem 0;border-bottom:1px solid #f5f5f7}\
+        .day{display:inline-block;min-width:7.5rem;color:#6e6e73}
         """
 
     /// `'sha256-…'` of the stylesheet, the only style the CSP allows.

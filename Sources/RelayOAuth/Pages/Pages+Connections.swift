@@ -28,7 +28,11 @@ extension Pages {
     }
 
     /// The person's connections, newest first. `ended` is what the last form ended (shown once).
-    func connections(_ grants: [GrantRecord], csrf: String, ended: Int?, locale: PageLocale) -> Response {
+    /// `activity`: each grant's recent days (issue 44), by grant ID.
+    func connections(
+        _ grants: [GrantRecord], activity: [String: [DayActivity]] = [:], csrf: String, ended: Int?,
+        locale: PageLocale
+    ) -> Response {
         let text = ConnectionsText.of(locale)
         var body = "<h1>\(HTML.escape(text.title))</h1>"
         if let ended {
@@ -47,7 +51,7 @@ extension Pages {
             default: text.countMany.replacingOccurrences(of: "{count}", with: String(grants.count))
             }
         body += "<p>\(HTML.escape(count))</p>"
-        for grant in grants { body += row(grant, csrf: csrf, locale: locale) }
+        for grant in grants { body += row(grant, activity: activity[grant.id] ?? [], csrf: csrf, locale: locale) }
         if !grants.isEmpty { body += endForm(csrf: csrf, action: "end-all", label: text.endAll, style: "danger") }
         body += endForm(csrf: csrf, action: "sign-out", label: text.signOut, style: "secondary")
         body += """
@@ -76,7 +80,7 @@ extension Pages {
         return PageLayout.render(title: title, body: body, locale: locale, status: status)
     }
 
-    private func row(_ grant: GrantRecord, csrf: String, locale: PageLocale) -> String {
+    private func row(_ grant: GrantRecord, activity: [DayActivity], csrf: String, locale: PageLocale) -> String {
         let text = ConnectionsText.of(locale)
         let pageText = PageText.of(locale)
         var heading = Self.clientName(grant.label?.clientName, text: pageText)
@@ -98,6 +102,8 @@ extension Pages {
             <p>\(HTML.escape(text.mayDo)): \(HTML.escape(Self.access(grant.scope, text: pageText)))</p>
             <p class=muted>\(HTML.escape(text.connected)): \(HTML.escape(connected)) · \
             \(HTML.escape(text.lastUsed)): \(HTML.escape(used))</p>
+            \(lifetimeLine(grant, locale: locale))
+            \(activitySummary(activity, locale: locale))
             <form method=post action="\(HTML.escape(paths.connectionsEnd))">
             <input type=hidden name=csrf value="\(HTML.escape(csrf))">
             <input type=hidden name=grant value="\(HTML.escape(grant.id))">

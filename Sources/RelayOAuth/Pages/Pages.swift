@@ -11,7 +11,9 @@ struct Pages: Sendable {
     /// The consent page for a validated request. When the app asks to read and more, the person
     /// chooses between that and reading only (a radio group, no script; `ScopeChoice`). "Continue
     /// with Apple" comes right after the choice, so a phone shows it without scrolling (issue 37,
-    /// from issue 39); what to tick on Apple's page follows it, what is stored comes last.
+    /// from issue 39); what to tick on Apple's page follows it, then how long the connection lives
+    /// (issue 44: "until I end it" preselected, so the button sends a choice without a scroll, and
+    /// a long app name still leaves the button on a phone's first screen), what is stored comes last.
     func consent(
         _ request: AuthorizationRequest, client: RegisteredClient, requestID: String, csrf: String, tab: String,
         locale: PageLocale
@@ -83,6 +85,7 @@ struct Pages: Sendable {
             <p><strong>\(onlyIf)</strong></p>
             <button class=primary name=action value=continue>\(button)</button>
             <p id=keep-signed-in>\(HTML.escape(text.keepSignedIn))</p>
+            \(lifetimeChoice(locale: locale))
             <button class=secondary name=action value=cancel>\(HTML.escape(text.cancel))</button>
             </form>
             <p class=muted>\(HTML.escape(text.storedNote))</p>

@@ -19,8 +19,12 @@ struct GrantRecord: Sendable, Equatable {
     var resource: String
     var sealed: [UInt8]
     var createdAt: Int
-    /// The hard end of the grant and of every token it issues.
+    /// The hard end of the grant and of every token it issues: the person's chosen lifetime within
+    /// the operator's longest.
     var endsAt: Int
+    /// What the person chose on the consent page (nil on grants made before issue 44: "until I end
+    /// it").
+    var lifetime: ConnectionLifetime?
     var state: State
     /// Refresh rotation: the generation and hash of the current refresh token, the hash of the
     /// one it replaced, when, and the successor pair sealed under a key only the replaced token
@@ -40,7 +44,7 @@ struct GrantRecord: Sendable, Equatable {
 
     init(
         id: String, userID: String, request: AuthorizationRequest, label: ConnectionLabel?, sealed: [UInt8], now: Int,
-        lifetime: Int
+        lifetime: Int, chosen: ConnectionLifetime? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -49,7 +53,8 @@ struct GrantRecord: Sendable, Equatable {
         resource = request.resource
         self.sealed = sealed
         createdAt = now
-        endsAt = now + lifetime
+        endsAt = now + (chosen ?? .untilEnded).lifetime(within: lifetime)
+        self.lifetime = chosen
         state = .pending
         refreshGeneration = 0
         self.label = label
@@ -71,6 +76,7 @@ struct GrantRecord: Sendable, Equatable {
         self.sealed = sealed
         createdAt = created
         endsAt = ends
+        lifetime = a.string(ConnectionLifetime.field).flatMap(ConnectionLifetime.init(rawValue:))
         self.state = state
         refreshGeneration = generation
         currentRefresh = a.string("rt_current")
@@ -96,6 +102,7 @@ struct GrantRecord: Sendable, Equatable {
         a.set("rt_rotated", rotatedAt.map(JSONValue.int))
         a.set("rt_successor", successor.map(JSONValue.bytes))
         label?.write(into: &a)
+        a.set(ConnectionLifetime.field, lifetime.map { .string($0.rawValue) })
         a.set("used_day", lastUsedDay.map(JSONValue.int))
         return a
     }

@@ -37,6 +37,24 @@ enum OAuthKeys {
         [Query(pk: "GRANT#" + grantID, skPrefix: "TOKEN#"), Query(pk: "GRANT#" + grantID, skPrefix: "REFRESH#")]
     }
 
+    /// What a connection did on one UTC day (issue 44): `GRANT#<grantID>` / `ACT#<day>`, the day
+    /// as days since 1970-01-01, zero-padded to 6 digits so the sort key orders by day. In the
+    /// grant's own partition, so ending the grant finds its counts without a secondary index.
+    static func activity(_ grantID: String, day: Int) -> ItemKey {
+        let digits = String(max(0, day))
+        return ItemKey(
+            pk: "GRANT#" + grantID,
+            sk: activityPrefix + String(repeating: "0", count: max(0, 6 - digits.count)) + digits)
+    }
+
+    /// The sort-key prefix of a grant's activity counts.
+    static let activityPrefix = "ACT#"
+
+    /// Every activity count of a grant.
+    static func grantActivity(_ grantID: String) -> Query {
+        Query(pk: "GRANT#" + grantID, skPrefix: activityPrefix)
+    }
+
     /// A user's grant, for disconnect: `USER#<userID>` / `GRANT#<grantID>`.
     static func userGrant(_ userID: String, grantID: String) -> ItemKey {
         ItemKey(pk: "USER#" + userID, sk: "GRANT#" + grantID)
@@ -70,15 +88,18 @@ enum OAuthKeys {
     /// before `#`, with a grant's token index entries (`GRANT#…` / `TOKEN#…`, `REFRESH#…`)
     /// apart from the grant itself.
     static let kinds = [
-        "CLIENT", "AUTHREQ", "CODE", "GRANT", "GRANT_INDEX", "TOKEN", "REFRESH", "USER", "CIMD", "SESSION", "LIMIT",
-        "OTHER",
+        "CLIENT", "AUTHREQ", "CODE", "GRANT", "GRANT_INDEX", "ACTIVITY", "TOKEN", "REFRESH", "USER", "CIMD", "SESSION",
+        "LIMIT", "OTHER",
     ]
 
     /// The kind of a stored key (`OTHER` for anything this server did not write).
     static func kind(of item: Item) -> String {
         guard let hash = item.pk.firstIndex(of: "#") else { return "OTHER" }
         let prefix = String(item.pk[..<hash])
-        if prefix == "GRANT" { return item.sk == meta ? "GRANT" : "GRANT_INDEX" }
+        if prefix == "GRANT" {
+            if item.sk == meta { return "GRANT" }
+            return item.sk.hasPrefix(activityPrefix) ? "ACTIVITY" : "GRANT_INDEX"
+        }
         return kinds.contains(prefix) ? prefix : "OTHER"
     }
 }

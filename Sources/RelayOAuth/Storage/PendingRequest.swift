@@ -36,6 +36,9 @@ struct PendingRequest: Sendable, Equatable {
     var tabHash: String?
     var createdAt: Int
     var consentedAt: Int?
+    /// How long the person chose to let the connection live (authorize only; recorded with the
+    /// consent, nil before it and on requests stored before issue 44: "until I end it").
+    var lifetime: ConnectionLifetime?
     /// The store version, for the conditional writes.
     var version: Int
 
@@ -70,6 +73,7 @@ struct PendingRequest: Sendable, Equatable {
         tabHash = a.string("tab")
         createdAt = created
         consentedAt = a.int("consented")
+        lifetime = a.string(ConnectionLifetime.field).flatMap(ConnectionLifetime.init(rawValue:))
         version = item.version
         if purpose == .authorize {
             guard let client = a.string("client"), let redirect = a.string("redirect_uri"),
@@ -93,6 +97,7 @@ struct PendingRequest: Sendable, Equatable {
         a.set("csrf", csrfHash.map(JSONValue.string))
         a.set("tab", tabHash.map(JSONValue.string))
         a.set("consented", consentedAt.map(JSONValue.int))
+        a.set(ConnectionLifetime.field, lifetime.map { .string($0.rawValue) })
         if let request {
             a["client"] = .string(request.clientID)
             a["redirect_uri"] = .string(request.redirectURI)

@@ -100,6 +100,14 @@ struct RelayAuthenticator: MCPAuthenticator {
         oauth.insufficientScopeChallenge(needed: needed, granted: principal.grant.scopes)
     }
 
+    /// A write that succeeded counts on the connections page (issue 44): one conditional increment
+    /// in a task of its own, so the result never waits for it and a failed write changes nothing
+    /// the client sees. The grant is the validated principal's, never anything the request names.
+    func toolCallSucceeded(_ principal: GrantPrincipal, tool: String, result: ToolResult) {
+        guard let (action, count) = ToolActivity.of(tool: tool, result: result) else { return }
+        oauth.noteActivity(principal.grant, action: action, count: count)
+    }
+
     /// An authenticated request: its grant was used today.
     private func authorized(_ grant: BearerGrant, token: String) -> MCPAuthentication<GrantPrincipal> {
         oauth.noteUse(grant)

@@ -61,7 +61,7 @@ struct ConsentChoiceTests {
     @Test func anAppAskingOnlyToReadGetsNoChoice() async throws {
         try await withHarness { h in
             let (_, page, _, _) = try await Self.page(h, scope: "todos:read")
-            #expect(!page.text.contains("type=radio"))
+            #expect(!page.text.contains("type=radio name=scope"))
             #expect(!page.text.contains("Add, change"))
         }
     }
