@@ -28,6 +28,8 @@ struct QueryEvaluation {
     var sortKeys: [SortKey] = []
     /// Records without a sort field go last in ascending order (first when false); descending reverses it.
     var missingLast = false
+    /// Records without a sort field are left out of a sorted query altogether (`missingSortValues` `omitted`).
+    var missingOmitted = false
 
     init(query: JSONValue) throws(EmulatorError) {
         for item in query["filterBy"]?.arrayValue ?? [] {
@@ -84,6 +86,12 @@ struct QueryEvaluation {
             default: return !(actual?.arrayValue?.contains { Self.compare($0, filter.value) == 0 } ?? false)
             }
         }
+    }
+
+    /// Whether the record is in the query's order at all: with `missingOmitted`, one that lacks a sort field is not.
+    func ordered(_ name: String, _ record: StoredRecord) -> Bool {
+        guard missingOmitted else { return true }
+        return sortKeys.allSatisfy { Self.value($0.field, name, record) != nil }
     }
 
     /// Sort order; records without a sort field come first (or last, `missingLast`) in ascending order, ties

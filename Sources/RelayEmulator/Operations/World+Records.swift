@@ -42,6 +42,7 @@ extension World {
         let zone = try zone(userKey, zoneName)
         var evaluation = try QueryEvaluation(query: query)
         evaluation.missingLast = settings.missingSortValues == "last"
+        evaluation.missingOmitted = settings.missingSortValues == "omitted"
         if mode.checksIndexes { try QueryIndexCheck.check(query, type: recordType, schema: schemas.schema(mode)) }
         let fingerprint = Opaque.fingerprint(query.bytes + Array(zoneName.utf8))
         var offset = 0
@@ -54,6 +55,7 @@ extension World {
         // Matched against the indexes, which may not hold the latest changes yet (`indexLagMilliseconds`).
         let matching = zone.indexed(now: now).filter {
             $0.value.recordType == recordType && evaluation.matches($0.key, $0.value)
+                && evaluation.ordered($0.key, $0.value)
         }
         .sorted { evaluation.precedes(($0.key, $0.value), ($1.key, $1.value)) }
         let page = matching.dropFirst(offset).prefix(limit)
