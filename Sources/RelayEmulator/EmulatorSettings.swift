@@ -132,7 +132,9 @@ package struct EmulatorSettings: Sendable, Equatable {
             case "indexLagMilliseconds":
                 next.indexLagMilliseconds = try Self.choice(key, value) { (0...600_000).contains($0) ? $0 : nil }
             case "missingSortValues":
-                next.missingSortValues = try Self.choice(key, value) { ["first", "last", "omitted"].contains($0) ? $0 : nil }
+                next.missingSortValues = try Self.choice(key, value) {
+                    ["first", "last", "omitted"].contains($0) ? $0 : nil
+                }
             case "reverseChanges":
                 next.reverseChanges = try Self.choice(key, value) { ["honoured", "ignored"].contains($0) ? $0 : nil }
             case "callbackEncoding":
