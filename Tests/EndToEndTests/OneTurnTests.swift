@@ -54,6 +54,43 @@ final class OneTurnTests: XCTestCase {
         await relay.stop()
     }
 
+    /// A call of the turn fails after earlier ones rotated the token (their saves still held): the failure waits
+    /// for those saves, the tool answers its error, and the grant's next call goes out with the newest token.
+    func testAFailureWithinATurnKeepsTheTokenChain() async throws {
+        let gate = SaveGate()
+        let relay = try await RelayHarness(rotation: .invalidate, wrapStore: { GatedStore(base: $0, gate: gate) })
+        defer { relay.removeFiles() }
+        let driver = OAuthDriver(http: relay.http, issuer: relay.issuer)
+        let appleID = "turn-failure@example.com"
+        let tokens = try await driver.connect(appleID: appleID)
+        _ = try relay.emulator.seed(appleID, records: Self.history(live: 2, deleted: 300))
+        let mcp = MCPCalls(http: relay.http, url: relay.mcpURL)
+        let connected = gate.saved
+        let (warm, _) = try await mcp.tool("get_me", token: tokens.access)
+        XCTAssertEqual(warm.status, 200)
+        await gate.waitForSaved(connected + 1)
+
+        // The query (the list's third call) fails on every attempt; the first two calls rotated the token.
+        relay.emulator.injectFault(
+            status: 503, serverErrorCode: "SERVICE_UNAVAILABLE", count: 10,
+            operations: [
+                "records/query"
+            ])
+        gate.close()
+        let failing = Task { try await mcp.tool("list_todos", token: tokens.access) }
+        await gate.waitForHeld(1)
+        gate.open()
+        let (failed, content) = try await failing.value
+        XCTAssertEqual(failed.status, 200)
+        XCTAssertEqual(content?["error"]?["code"]?.stringValue, "UPSTREAM_UNAVAILABLE", failed.body?.jsonString ?? "")
+        relay.emulator.clearFaults()
+
+        let (next, nextContent) = try await mcp.tool("list_todos", token: tokens.access)
+        XCTAssertEqual(next.status, 200)
+        XCTAssertEqual(nextContent?["items"]?.arrayValue?.count, 2, next.body?.jsonString ?? "")
+        await relay.stop()
+    }
+
     /// `live` pending one-offs and `deleted` soft-deleted ones (more than one change-feed page).
     static func history(live: Int, deleted: Int) -> [JSONValue] {
         func todo(_ name: String, deletedAt: Bool) -> JSONValue {
