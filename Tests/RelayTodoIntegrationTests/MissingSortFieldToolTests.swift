@@ -63,6 +63,38 @@ import Testing
         }
     }
 
+    /// The emulator's page of a sorted query (the first `offset + limit` kept by bounded insertion, not a full
+    /// sort) is the full sort's page: 300 records over pages of 37, values out of order, ties, missing ones.
+    @Test func theEmulatorsPagesAreTheFullSortsPages() async throws {
+        var settings = EmulatorSettings()
+        settings.queryPageSize = 37
+        settings.indexLagMilliseconds = 0
+        let harness = try ToolHarness(settings: settings)
+        let alice = try harness.connect()
+        var records: [JSONValue] = []
+        var expected: [(Int?, String)] = []
+        for index in 0..<300 {
+            let name = String(format: "r%03d", (index * 7) % 300)
+            let value: Int? = index % 10 == 0 ? nil : 1_780_000_000_000 + ((index * 7919) % 50) * 1000
+            var fields: JSONObject = ["title": field("x"), "status": field("pending")]
+            if let value { fields["deletedAt"] = ["value": .int(value), "type": "TIMESTAMP"] }
+            records.append(["recordName": .string(name), "recordType": "Todo", "fields": .object(fields)])
+            expected.append((value, name))
+        }
+        try harness.emulator.seed(alice.appleID, records: records)
+        let order = expected.sorted { left, right in
+            switch (left.0, right.0) {
+            case (nil, nil): return left.1 < right.1
+            case (nil, _): return true
+            case (_, nil): return false
+            case (let a?, let b?): return a == b ? left.1 < right.1 : a < b
+            }
+        }
+        let paged = try harness.emulator.query(
+            alice.appleID, recordType: "Todo", where: "status", equals: "pending", sortedBy: "deletedAt")
+        #expect(paged == order.map(\.1))
+    }
+
     /// The emulator itself: a sorted query leaves out records without the sort field only in `omitted`.
     @Test(arguments: ["first", "last", "omitted"])
     func theEmulatorPlaysEachPlacement(missing: String) async throws {
