@@ -212,7 +212,8 @@ package final class CloudKitClient: Sendable {
             return ZoneChanges(
                 changes: try RecordResult.list(item["records"] ?? .array([])),
                 syncToken: item["syncToken"]?.stringValue,
-                moreComing: item["moreComing"]?.boolValue ?? false
+                moreComing: item["moreComing"]?.boolValue ?? false,
+                ownerRecordName: item["zoneID"]?["ownerRecordName"]?.stringValue
             )
         }
     }

@@ -105,11 +105,12 @@ extension Emulator {
         }
     }
 
-    /// The record names a `records/query` of `recordType` (with `field` EQUALS `value` when given) matches now in
-    /// the configured zone, every page: what the query indexes hold, which may lag the writes
+    /// The record names a `records/query` of `recordType` (with `field` EQUALS `value` when given, sorted ascending
+    /// by `sortField` when given) matches now in the configured zone, every page: what the query indexes hold, which may lag the writes
     /// (`EmulatorSettings.indexLagMilliseconds`).
     package func query(
-        _ user: String, recordType: String, where field: String? = nil, equals value: String? = nil
+        _ user: String, recordType: String, where field: String? = nil, equals value: String? = nil,
+        sortedBy sortField: String? = nil
     ) throws(EmulatorError) -> [String] {
         let zoneName = configuration.zoneName
         return try state.withWorld(changed: false) { world, now throws(EmulatorError) in
@@ -120,6 +121,7 @@ extension Emulator {
                     ["comparator": "EQUALS", "fieldName": .string(field), "fieldValue": ["value": .string(value)]]
                 ]
             }
+            if let sortField { query["sortBy"] = [["fieldName": .string(sortField), "ascending": true]] }
             var body: JSONObject = ["zoneID": ["zoneName": .string(zoneName)], "query": .object(query)]
             var names: [String] = []
             while true {

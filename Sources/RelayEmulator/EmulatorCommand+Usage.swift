@@ -75,7 +75,7 @@ extension EmulatorCommand {
                                                "changesPageSize":200,"callbackEncoding":"raw",
                                                "queryPageSize":100 (records per query page, 1-200),
                                                "indexLagMilliseconds":3000 (queries lag writes; 0: off),
-                                               "missingSortValues":"first|last","reverseChanges":"honoured|ignored",
+                                               "missingSortValues":"first|last|omitted","reverseChanges":"honoured|ignored",
                                                "protectedSessions":"expire|deny", "keepSignedInLifetimeSeconds":…}
           POST /control/callback               {"url":"http://127.0.0.1:8080/cloudkit/callback"} (or null)
           POST /control/latency                {"milliseconds":50}: added to every database call

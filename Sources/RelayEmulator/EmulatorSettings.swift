@@ -60,7 +60,8 @@ package struct EmulatorSettings: Sendable, Equatable {
     /// lenient schema mode (`--lenient-schema`) has no lag. 0 turns it off.
     package var indexLagMilliseconds = 3000
     /// Where a record without the sort field goes in an ascending `records/query` sort (`first` or `last`;
-    /// descending reverses it). Apple documents neither; both are played.
+    /// descending reverses it), or whether a sorted query leaves it out (`omitted`). Apple documents none of
+    /// them; all three are played.
     package var missingSortValues = "first"
     /// Whether `changes/zone` honours `reverse: true` (newest change first, as documented in WS
     /// FetchingRecordZoneChanges) or ignores it (`ignored`: oldest first, in case the live service does).
@@ -131,7 +132,9 @@ package struct EmulatorSettings: Sendable, Equatable {
             case "indexLagMilliseconds":
                 next.indexLagMilliseconds = try Self.choice(key, value) { (0...600_000).contains($0) ? $0 : nil }
             case "missingSortValues":
-                next.missingSortValues = try Self.choice(key, value) { ["first", "last"].contains($0) ? $0 : nil }
+                next.missingSortValues = try Self.choice(key, value) {
+                    ["first", "last", "omitted"].contains($0) ? $0 : nil
+                }
             case "reverseChanges":
                 next.reverseChanges = try Self.choice(key, value) { ["honoured", "ignored"].contains($0) ? $0 : nil }
             case "callbackEncoding":

@@ -2,6 +2,8 @@
 // called in process (as the MCP endpoint calls it) against the in-process CloudKit emulator over loopback HTTP
 // with injected latency (50 ms, like Apple's), the production schema and the query-index lag on. Each scenario
 // gets its own user; every call is checked (the live to-dos all listed, `complete` as expected) before it counts.
+// The first call of each scenario is shown apart: it also reads the Account, which later calls take from memory
+// while the change feed shows it unchanged (`ListingMemory`).
 import Foundation
 import RelayCloudKit
 import RelayEmulator
@@ -85,7 +87,9 @@ let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.spli
 print(
     "list_todos, in process, emulator latency \(options.latencyMilliseconds) ms, index lag on (3 s), "
         + "\(options.rounds) rounds; load average at start: \(load?.joined(separator: " ") ?? "?")")
-print("page  scenario                                 calls  ms(median)  ms(min)  complete  items")
+print(
+    "page  scenario                                 calls(1st, then)  ms(1st)  ms(median, then)  ms(min)  complete  items"
+)
 var failures = 0
 for pageSize in options.pageSizes {
     emulator.updateSettings { $0.queryPageSize = pageSize }
@@ -104,6 +108,7 @@ for pageSize in options.pageSizes {
         emulator.setLatency(milliseconds: options.latencyMilliseconds)
         var times: [Double] = []
         var calls = 0
+        var firstCalls = 0
         var complete = true
         var items = 0
         for _ in 0..<options.rounds {
@@ -113,6 +118,7 @@ for pageSize in options.pageSizes {
             let elapsed = ContinuousClock.now - start
             times.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
             calls = (emulator.statistics()["databaseRequests"]?.intValue ?? 0) - before
+            if times.count == 1 { firstCalls = calls }
             let content = result.structuredContent ?? [:]
             complete = content["complete"]?.boolValue ?? false
             items = content["items"]?.arrayValue?.count ?? 0
@@ -123,18 +129,21 @@ for pageSize in options.pageSizes {
             }
         }
         emulator.setLatency(milliseconds: 0)
-        let middle = median(times)
+        // The first call of a person in a process also reads the Account; the later ones are the steady state.
+        let later = times.count > 1 ? Array(times.dropFirst()) : times
+        let middle = median(later)
         if scenario.name.hasSuffix("fresh account") { freshMedian = middle }
         let name = scenario.name.padding(toLength: 40, withPad: " ", startingAt: 0)
         print(
             String(
-                format: "%4d  %@ %5d  %10.1f  %7.1f  %8@  %5d", pageSize, name, calls, middle, times.min() ?? 0,
-                complete ? "true" : "false", items))
+                format: "%4d  %@ %8d, %-6d  %7.1f  %16.1f  %7.1f  %8@  %5d", pageSize, name, firstCalls, calls,
+                times[0], middle, later.min() ?? 0, complete ? "true" : "false", items))
         if scenario.deleted > 0, freshMedian > 0 {
             print(
                 String(
-                    format: "      ratio to the fresh account with the same 5 live: %.2fx (goal <= 2)",
-                    middle / freshMedian))
+                    format:
+                        "      ratio to the fresh account with the same 5 live (medians after the first call): %.2fx "
+                        + "(goal <= 2)", middle / freshMedian))
         }
     }
 }

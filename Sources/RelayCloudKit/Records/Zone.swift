@@ -38,12 +38,15 @@ package struct ZoneChanges: Sendable, Equatable {
     package var syncToken: String?
     /// More changes wait: call again with `syncToken`.
     package var moreComing: Bool
+    /// The zone's owner (`zoneID.ownerRecordName`: the signed-in user's record name), when the reply names it.
+    package var ownerRecordName: String?
 
     /// A page of changes.
-    package init(changes: [RecordResult], syncToken: String?, moreComing: Bool) {
+    package init(changes: [RecordResult], syncToken: String?, moreComing: Bool, ownerRecordName: String? = nil) {
         self.changes = changes
         self.syncToken = syncToken
         self.moreComing = moreComing
+        self.ownerRecordName = ownerRecordName
     }
 }
 

@@ -8,7 +8,8 @@ import RelayVault
 /// the token CloudKit rotates to (re-sealed under the same data key, compare-and-swap on the
 /// grant's version) before the grant's next call starts. A successful call's answer does not wait
 /// for that save: the save is the remainder of the grant's turn (`GrantSerializer.runWithRemainder`), and
-/// graceful shutdown waits for it (`Application.waitUntilStopped`).
+/// graceful shutdown waits for it (`Application.waitUntilStopped`). The calls of one tool call run in one turn
+/// (`inOneTurn`, `GrantTurn`): each starts with the token the previous one rotated to, from memory.
 ///
 /// A class: a tool call copies its session into closures and an `any CloudKitSession` several times,
 /// and a struct of ten references was boxed and retained field by field on every copy.
@@ -51,39 +52,36 @@ final class GrantSession: CloudKitSession {
     func perform<Value: Sendable>(
         _ call: (CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Value>
     ) async throws(CloudKitError) -> Value {
-        try await serializer.runWithRemainder(grant: grant.grantID) {
-            () async throws(CloudKitError) -> (Result<Value, CloudKitError>, GrantSerializer.Remainder?) in
-            var current = states.current(
-                grant.grantID, snapshot: GrantStates.State(sealed: grant.sealed, version: grant.grantVersion))
-            var followed = 0
-            while true {
-                let webAuthToken = try await unseal(current.sealed)
-                let started = ContinuousClock.now
-                let response: CloudKitResponse<Value>
-                do throws(CloudKitError) {
-                    response = try await call(CloudKitWebAuthToken(webAuthToken))
-                } catch {
-                    if let late = error.lateAnswer {
-                        // Past RELAY_CLOUDKIT_TIMEOUT: the call fails now, but CloudKit may still carry
-                        // it out and name the only live token. Its answer is awaited, and its token
-                        // saved, in the grant's turn: no call of this grant here goes out meanwhile
-                        // with the token that answer may replace.
-                        observer.upstream(started: started, outcome: error.kind.rawValue)
-                        await save(error.rotatedToken, replacing: current)
-                        return (.failure(error), { await self.saveLate(late) })
-                    }
-                    // Throws unless there is a newer stored token to try (the failure path has a
-                    // task frame of its own: inline here, it made this one 1.2 KB on every call).
-                    current = try await recover(from: error, started: started, current: current, followed: followed)
-                    followed += 1
-                    continue
+        if let turn = GrantTurn.current, turn.grantID == grant.grantID {
+            // In this grant's turn already (`inOneTurn`): the save runs beside the turn's next call, which
+            // starts with the rotated token from memory.
+            do throws(CloudKitError) {
+                let (value, rotated, replaced) = try await calling(call, turn: turn)
+                if let rotated {
+                    turn.rotated(to: rotated) { await self.save(rotated, replacing: replaced ?? self.latestState()) }
                 }
-                observer.upstream(started: started, outcome: "ok")
+                return value
+            } catch {
+                // A late answer's token is saved in the turn, after the saves queued before it.
+                if let late = error.lateAnswer { turn.queue { await self.saveLate(late) } }
+                throw error
+            }
+        }
+        return try await serializer.runWithRemainder(grant: grant.grantID) {
+            () async throws(CloudKitError) -> (Result<Value, CloudKitError>, GrantSerializer.Remainder?) in
+            do throws(CloudKitError) {
+                let (value, rotated, replaced) = try await calling(call, turn: nil)
                 // The answer goes out now; the save runs after it, still in the grant's turn, so
                 // the grant's next call starts with the rotated token saved (or kept in memory).
-                guard let rotated = response.rotatedToken else { return (.success(response.value), nil) }
-                let replaced = current
-                return (.success(response.value), { await self.save(rotated, replacing: replaced) })
+                guard let rotated else { return (.success(value), nil) }
+                return (.success(value), { await self.save(rotated, replacing: replaced ?? self.latestState()) })
+            } catch {
+                // Past RELAY_CLOUDKIT_TIMEOUT: the call fails now, but CloudKit may still carry it out
+                // and name the only live token. Its answer is awaited, and its token saved, in the
+                // grant's turn: no call of this grant here goes out meanwhile with the token that
+                // answer may replace.
+                guard let late = error.lateAnswer else { throw error }
+                return (.failure(error), { await self.saveLate(late) })
             }
         }.get()
     }
@@ -97,10 +95,97 @@ final class GrantSession: CloudKitSession {
             if await !late.arrived() { observer.event(.warning, "cloudkit.late_answer_missing", grant: grant) }
             return
         }
-        let current = states.current(
-            grant.grantID, snapshot: GrantStates.State(sealed: grant.sealed, version: grant.grantVersion))
         observer.event(.info, "cloudkit.late_answer_saved", grant: grant)
-        await save(rotated, replacing: current)
+        await save(rotated, replacing: latestState())
+    }
+
+    /// Runs a tool call's CloudKit calls in one turn of the grant (`GrantTurn`): each call after the first starts
+    /// with the token the previous one rotated to, in memory (no unseal, no wait for the save); every rotation is
+    /// still saved, in order, and the turn (so the grant's next call) ends only once all are saved. The answer
+    /// does not wait for the last save, as with a single call.
+    func inOneTurn<Value: Sendable>(_ body: @Sendable () async throws -> Value) async throws -> Value {
+        if let turn = GrantTurn.current, turn.grantID == grant.grantID { return try await body() }
+        let turn = GrantTurn(grantID: grant.grantID)
+        return try await run(body, in: turn).get()
+    }
+
+    private func run<Value>(
+        _ body: @Sendable () async throws -> Value, in turn: GrantTurn
+    ) async throws(CloudKitError) -> Result<Value, any Error> {
+        func turnBody() async throws(CloudKitError) -> (Result<Value, any Error>, GrantSerializer.Remainder?) {
+            let outcome = await Self.outcome(of: body, in: turn)
+            guard turn.hasSaves else { return (outcome, nil) }
+            return (outcome, { await turn.savesFinished() })
+        }
+        return try await serializer.runWithRemainder(grant: grant.grantID, turnBody)
+    }
+
+    private static func outcome<Value>(
+        of body: @Sendable () async throws -> Value, in turn: GrantTurn
+    ) async -> Result<Value, any Error> {
+        do {
+            return .success(try await GrantTurn.$current.withValue(turn, operation: body))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The grant's newest state this process knows (the store's, or what it last wrote).
+    private func latestState() -> GrantStates.State {
+        states.current(grant.grantID, snapshot: GrantStates.State(sealed: grant.sealed, version: grant.grantVersion))
+    }
+
+    /// One CloudKit call: its value, the token it rotated to, and the state that token replaces (nil: the one the
+    /// turn's queued saves leave). In a turn with a carried token, that token is used as is; when it fails, the
+    /// queued saves finish and the call goes on as a first call would (following newer stored tokens).
+    private func calling<Value: Sendable>(
+        _ call: (CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Value>, turn: GrantTurn?
+    ) async throws(CloudKitError) -> (Value, CloudKitWebAuthToken?, GrantStates.State?) {
+        var current: GrantStates.State
+        var followed = 0
+        if let turn, let carried = turn.carried {
+            let started = ContinuousClock.now
+            do throws(CloudKitError) {
+                let response = try await call(carried)
+                observer.upstream(started: started, outcome: "ok")
+                return (response.value, response.rotatedToken, nil)
+            } catch {
+                turn.dropCarried()
+                await turn.savesFinished()
+                if error.lateAnswer != nil {
+                    observer.upstream(started: started, outcome: error.kind.rawValue)
+                    await save(error.rotatedToken, replacing: latestState())
+                    throw error
+                }
+                current = try await recover(from: error, started: started, current: latestState(), followed: 0)
+                followed = 1
+            }
+        } else {
+            await turn?.savesFinished()
+            current = latestState()
+        }
+        while true {
+            let webAuthToken = try await unseal(current.sealed)
+            let started = ContinuousClock.now
+            let response: CloudKitResponse<Value>
+            do throws(CloudKitError) {
+                response = try await call(CloudKitWebAuthToken(webAuthToken))
+            } catch {
+                if error.lateAnswer != nil {
+                    // Timed out: not retried (a retry would race its own first attempt for the token);
+                    // the late answer is awaited in the grant's turn (`perform`).
+                    observer.upstream(started: started, outcome: error.kind.rawValue)
+                    await save(error.rotatedToken, replacing: current)
+                    throw error
+                }
+                // Throws unless there is a newer stored token to try.
+                current = try await recover(from: error, started: started, current: current, followed: followed)
+                followed += 1
+                continue
+            }
+            observer.upstream(started: started, outcome: "ok")
+            return (response.value, response.rotatedToken, current)
+        }
     }
 
     /// After CloudKit refused a call: the newer stored token to try next, or the error to throw.

@@ -77,11 +77,20 @@ extension TodoDatabase {
             }
         }
         if !listing.everything, !Self.newestFirst(recent.changes) { listing.gaps.append(.recentUnknown) }
+        // The Account: on the page, remembered and shown unchanged by the page, or looked up (`ListingMemory`).
+        let memoryKey = recent.ownerRecordName.map { "\(owner)\n\($0)" }
+        let memory = environment.listingMemory
         if let accountRecord {
             listing.account = account(accountRecord)
-        } else if !listing.everything {
-            listing.account = try await snapshot().account
-            listing.calls += 1
+        } else if !listing.everything && !removed.contains(accountName) {
+            if !listing.gaps.contains(.recentUnknown), let memoryKey,
+                let remembered = memory.account(for: memoryKey, accountName: accountName, changes: recent.changes)
+            {
+                listing.account = remembered
+            } else {
+                listing.account = try await snapshot().account
+                listing.calls += 1
+            }
         }
         if !listing.everything {
             let oldest = recent.changes.compactMap { $0.record?.modifiedAt }.min()
@@ -107,6 +116,10 @@ extension TodoDatabase {
                     feed[record.recordName] = record
                 }
             }
+        }
+        // Remembered only from a page that proved newest first, as the marker's reading needs.
+        if let memoryKey, !listing.gaps.contains(.recentUnknown) {
+            memory.remember(listing.account, for: memoryKey, changes: recent.changes)
         }
         for record in feed.values {
             if record.recordType == schema.todo.recordType {
@@ -152,9 +165,13 @@ extension TodoDatabase {
         return (Array(byName.values), complete, calls)
     }
 
-    /// The live to-dos' records with one of `statuses`: the query sorted by `deletedAt` ascending until the first
-    /// soft-deleted record; when the very first record is soft-deleted (no live ones, or records without the
-    /// field sort last), the same descending. `complete` is false when `maxQueryPages` ran out first.
+    /// The live to-dos' records with one of `statuses` (soft-deleted ones may come along), `complete` false when
+    /// `maxPages` ran out first. The query sorted by `deletedAt` puts every record without it at one end when
+    /// CloudKit includes such records (Apple documents neither that nor the end), so the live ones are read from
+    /// that end until the first soft-deleted one: ascending first, then descending when the first record read
+    /// has `deletedAt` (or nothing came). When neither end starts with a live record and CloudKit has not been seen
+    /// to include records without the sort field (`ListingMemory`), it may leave them out: then the query without
+    /// a sort (`status` only, which every record matches whatever its `deletedAt`) is read to its end.
     private func liveTodos(statuses: [String]?, maxPages: Int) async throws(CloudKitError) -> QueryRun {
         let deletedAt = schema.todo.deletedAt
         let isDeleted: (Record) -> Bool = { $0.fields[deletedAt] != nil }
@@ -162,18 +179,36 @@ extension TodoDatabase {
             guard let first = all.first, !isDeleted(first) else { return true }
             return page.contains(where: isDeleted)
         }
-        var run = try await queryRun(
-            TodoQueries.todos(statuses: statuses, schema, ascending: true), maxPages: maxPages, enough: enough)
-        guard !run.complete, let first = run.records.first, isDeleted(first) else {
-            run.complete = run.complete || run.stopped
+        let memory = environment.listingMemory
+        let known = memory.missingSortField
+        let directions: [Bool] =
+            switch known {
+            case .first: [true]
+            case .last: [false]
+            case .unknown, .included: [true, false]
+            }
+        var run = QueryRun()
+        for ascending in directions {
+            let part = try await queryRun(
+                TodoQueries.todos(statuses: statuses, schema, ascending: ascending), maxPages: maxPages - run.pages,
+                enough: enough)
+            run.records += part.records
+            run.pages += part.pages
+            run.complete = part.complete || part.stopped
+            guard let first = part.records.first, !isDeleted(first) else {
+                // No live record at this end (or the budget is spent: `complete` false).
+                if !run.complete { return run }
+                continue
+            }
+            memory.saw(ascending: ascending, missingFirst: true, withField: part.records.contains(where: isDeleted))
             return run
         }
-        let back = try await queryRun(
-            TodoQueries.todos(statuses: statuses, schema, ascending: false),
-            maxPages: maxPages - run.pages, enough: enough)
-        run.records += back.records
-        run.pages += back.pages
-        run.complete = back.complete || back.stopped
+        guard known == .unknown, run.complete else { return run }
+        let scan = try await queryRun(
+            TodoQueries.todos(statuses: statuses, schema, sorted: false), maxPages: maxPages - run.pages)
+        run.records += scan.records
+        run.pages += scan.pages
+        run.complete = scan.complete
         return run
     }
 

@@ -8,8 +8,10 @@ import RelayCloudKit
 /// them beside a handful of live ones. CloudKit has no comparator for "field absent" (WS QueryingRecords lists
 /// none, and a comparison with a missing field is not documented), so the relay cannot filter live records by
 /// the missing `deletedAt`. It sorts by it instead: every record without `deletedAt` is at one end of the order
-/// (which end is not documented either: `TodoDatabase+Listing.swift` reads from both), so the live to-dos are
-/// read first and reading stops at the first soft-deleted one. `status` is filtered in the query, so finished
+/// (which end is not documented either, nor that such records are included at all: `TodoDatabase+Listing.swift`
+/// reads from both ends, and reads the query without a sort when neither starts with a live one and CloudKit
+/// was never seen to include them), so the live to-dos are read first and reading stops at the first
+/// soft-deleted one. `status` is filtered in the query, so finished
 /// one-offs cost nothing when pending ones are asked for. The indexes: `deletedAt` SORTABLE and `status`
 /// QUERYABLE on `Todo` (and `recordName` QUERYABLE for the query without a filter), `todoId` QUERYABLE and `date`
 /// SORTABLE on `Occurrence` (`deploy/cloudkit/schema.ckdb`; the operator deploys it to production).
@@ -21,10 +23,10 @@ package enum TodoQueries {
     }
 
     /// The `Todo` records with one of `statuses` (nil: any), sorted by `deletedAt` so live ones come at one end
-    /// (`ascending` picks the direction). A filter on `status` needs it QUERYABLE; the sort needs `deletedAt`
-    /// SORTABLE.
+    /// (`ascending` picks the direction), or (`sorted` false) in CloudKit's order, which includes every record
+    /// whatever fields it lacks. A filter on `status` needs it QUERYABLE; the sort needs `deletedAt` SORTABLE.
     package static func todos(
-        statuses: [String]?, _ schema: RecordSchema = RecordSchema(), ascending: Bool = true
+        statuses: [String]?, _ schema: RecordSchema = RecordSchema(), ascending: Bool = true, sorted: Bool = true
     ) -> RecordQuery {
         var filters: [QueryFilter] = []
         if let statuses {
@@ -35,7 +37,7 @@ package enum TodoQueries {
         }
         return RecordQuery(
             recordType: schema.todo.recordType, filters: filters,
-            sortBy: [QuerySort(.field(schema.todo.deletedAt), ascending: ascending)])
+            sortBy: sorted ? [QuerySort(.field(schema.todo.deletedAt), ascending: ascending)] : [])
     }
 
     /// The `Occurrence` records of the to-dos `ids` (at most 200), dated from `from` to `to` (inclusive, either

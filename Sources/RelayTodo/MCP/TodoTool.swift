@@ -25,7 +25,10 @@ package struct TodoTool<Principal: TodoPrincipal>: Tool {
             environment: environment, session: context.principal.session, owner: context.principal.cursorOwner)
         let structured: JSONValue
         do {
-            structured = try await body(.object(arguments), database, environment.now())
+            // One turn of the grant for all of the call's CloudKit calls (`CloudKitSession.inOneTurn`).
+            structured = try await context.principal.session.inOneTurn {
+                try await body(.object(arguments), database, environment.now())
+            }
         } catch let error as TodoError {
             throw error.toolError
         } catch let error as CloudKitError {
@@ -52,6 +55,8 @@ final class TodoToolEnvironment: Sendable {
     let clock: @Sendable () -> Date
     /// The key `list_todos` cursors are sealed with.
     let cursorKey: SymmetricKey
+    /// Each person's Account between listings, and what CloudKit does with records without a sort field.
+    let listingMemory = ListingMemory()
 
     init(client: CloudKitClient, schema: RecordSchema, clock: @escaping @Sendable () -> Date, cursorKey: SymmetricKey) {
         self.client = client

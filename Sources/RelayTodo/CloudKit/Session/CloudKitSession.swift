@@ -36,6 +36,19 @@ package protocol CloudKitSession: Sendable {
     func perform<Value: Sendable>(
         _ call: (CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Value>
     ) async throws(CloudKitError) -> Value
+
+    /// Runs `body`, the CloudKit calls of one tool call made one after another through `perform`, as one turn of
+    /// the grant: each call may start with the token the previous one rotated to, passed in memory, instead of
+    /// waiting for its save (issue 42, "fewer round trips"). Every rotation must still be stored, in order, before
+    /// the grant's next turn starts.
+    func inOneTurn<Value: Sendable>(_ body: @Sendable () async throws -> Value) async throws -> Value
+}
+
+extension CloudKitSession {
+    /// No turn of its own: each `perform` takes its own (a session whose token lives in memory has nothing to save).
+    package func inOneTurn<Value: Sendable>(_ body: @Sendable () async throws -> Value) async throws -> Value {
+        try await body()
+    }
 }
 
 /// What the to-do tools need from the MCP principal (the authenticated grant): its CloudKit session, and
