@@ -106,7 +106,7 @@ struct ClientRegistry: Sendable {
         let platform = request.redirectURIs.allSatisfy { uri in
             guard case .success(let parsed) = ParsedURI.parse(uri) else { return false }
             switch allowlist.entry(for: parsed) {
-            case .platform?, .operatorEntry?: return true
+            case .platform?, .platformConnector?, .operatorEntry?: return true
             case .loopback?, nil: return false
             }
         }

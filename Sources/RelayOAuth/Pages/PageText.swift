@@ -9,6 +9,9 @@ struct PageText: Sendable {
     /// The consent page's identity lines (issue 41, `ClientIdentity`).
     var verified: String
     var verifiedAt: String  // {domain}
+    var verifiedPlatform: String
+    var anyAccountsConnector: String  // {platform}, HTML
+    var onlyIfYouAddedIt: String  // {platform}, HTML
     var unverified: String
     var claimsName: String  // {name}
     var noName: String
@@ -127,6 +130,10 @@ struct PageText: Sendable {
         describedBy: "This app is identified by a document published at {host}.",
         verified: "Verified",
         verifiedAt: "Its identity is tied to {domain}.",
+        verifiedPlatform: "Verified platform",
+        anyAccountsConnector:
+            "Anyone with a {platform} account can make a connector that returns here: the platform is verified, whose connector this is is not.",
+        onlyIfYouAddedIt: "Continue only if you just added MustDo to {platform} yourself.",
         unverified: "Unverified app",
         claimsName:
             "It calls itself “{name}”, but anyone can register any name.",
@@ -180,6 +187,10 @@ struct PageText: Sendable {
         describedBy: "このアプリは {host} で公開されている文書で識別されています。",
         verified: "確認済み",
         verifiedAt: "このアプリの身元は {domain} に結び付いています。",
+        verifiedPlatform: "確認済みのプラットフォーム",
+        anyAccountsConnector:
+            "{platform} のアカウントがあれば誰でも、ここに戻るコネクタを作れます。プラットフォームは確認済みですが、このコネクタが誰のものかは確認されていません。",
+        onlyIfYouAddedIt: "{platform} に MustDo をご自身で追加したばかりの場合にだけ続けてください。",
         unverified: "未確認のアプリ",
         claimsName: "「{name}」と名乗っていますが、名前は誰でも自由に登録できます。",
         noName: "名前はありません。",

@@ -35,11 +35,24 @@ struct Pages: Sendable {
             let domainHTML = "<span class=host>\(HTML.escape(domain))</span>"
             let tie = (voucher == .document ? text.describedBy : text.verifiedAt)
                 .replacingOccurrences(of: voucher == .document ? "{host}" : "{domain}", with: domainHTML)
-            who = """
-                <p>\(text.consentLead.replacingOccurrences(of: "{client}", with: name))</p>
-                <div class=card><p><span class=verified>\(HTML.escape(text.verified))</span> \(tie)</p>
-                <p>\(HTML.escape(text.returnsTo)): \(hostHTML)</p></div>
-                """
+            if case .anyAccountsConnector(let path) = voucher {
+                // The platform is real; whose connector it is, nobody here can tell (issue 41's
+                // review: a verified badge alone let an attacker's own connector pass as the person's).
+                let connector = "<span class=host>\(HTML.escape(domain + String(path.prefix(120))))</span>"
+                who = """
+                    <p>\(text.consentLead.replacingOccurrences(of: "{client}", with: name))</p>
+                    <div class="card warning"><p><span class=verified>\(HTML.escape(text.verifiedPlatform))</span> \
+                    \(text.anyAccountsConnector.replacingOccurrences(of: "{platform}", with: name))</p>
+                    <p>\(HTML.escape(text.returnsTo)): \(connector)</p></div>
+                    """
+                onlyIf = text.onlyIfYouAddedIt.replacingOccurrences(of: "{platform}", with: name)
+            } else {
+                who = """
+                    <p>\(text.consentLead.replacingOccurrences(of: "{client}", with: name))</p>
+                    <div class=card><p><span class=verified>\(HTML.escape(text.verified))</span> \(tie)</p>
+                    <p>\(HTML.escape(text.returnsTo)): \(hostHTML)</p></div>
+                    """
+            }
             button = HTML.escape(text.continueWithApple)
         case .selfRegistered(_, let claimed):
             // A name with hidden characters is shown as the unnamed-app text (`clientName`).

@@ -18,6 +18,9 @@ enum ClientIdentity: Equatable {
         case list
         /// A client ID metadata document published on the redirect's site.
         case document
+        /// The known platform's callback pattern, which any account on the platform can make: the
+        /// platform is vouched for, the connector (`path`, the redirect's path) and its owner are not.
+        case anyAccountsConnector(path: String)
     }
 
     /// A name, the domain it is tied to, and what vouches for it.
@@ -38,6 +41,8 @@ enum ClientIdentity: Equatable {
         }
         switch allowlist.entry(for: redirect) {
         case .platform(let name)?: return .verified(name: name, domain: returnsTo, by: .list)
+        case .platformConnector(let name)?:
+            return .verified(name: name, domain: returnsTo, by: .anyAccountsConnector(path: redirect.path))
         case .operatorEntry?: return .verified(name: returnsTo, domain: returnsTo, by: .list)
         case .loopback?, nil: break
         }

@@ -13,6 +13,13 @@ package struct KnownPlatform: Sendable, Equatable {
     /// Where the callback was seen.
     package var source: String
 
+    /// Whether anyone with an account on the platform can make a callback of this pattern (an
+    /// `https` pattern with a `*` segment: a Copilot Studio connector, a ChatGPT connector, a Google
+    /// Cloud project). The code goes back to the platform, but to whichever account owns that
+    /// connector, so the platform's name vouches for the platform, never for the connector's owner
+    /// (consent phishing with one's own connector, docs/threat-model.md).
+    package var anyAccountMakesOne: Bool { pattern.hasPrefix("https://") && pattern.contains("*") }
+
     package static let defaults: [KnownPlatform] = [
         KnownPlatform(
             name: "Claude", pattern: "https://claude.ai/api/mcp/auth_callback",

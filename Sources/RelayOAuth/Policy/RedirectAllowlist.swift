@@ -21,6 +21,9 @@ package struct RedirectAllowlist: Sendable, Equatable {
     package enum Entry: Sendable, Equatable {
         /// A known platform's callback (`KnownPlatform`), with the platform's name.
         case platform(String)
+        /// A known platform's callback of a pattern any account there can make
+        /// (`KnownPlatform.anyAccountMakesOne`), with the platform's name.
+        case platformConnector(String)
         /// An entry the operator added.
         case operatorEntry
         /// Loopback: an app on the person's own device.
@@ -62,7 +65,10 @@ package struct RedirectAllowlist: Sendable, Equatable {
         self.texts = texts
         self.entries = texts.map { text in
             if Self.loopbackPatterns.contains(text) { return .loopback }
-            return KnownPlatform.defaults.first { $0.pattern == text }.map { .platform($0.name) } ?? .operatorEntry
+            guard let platform = KnownPlatform.defaults.first(where: { $0.pattern == text }) else {
+                return .operatorEntry
+            }
+            return platform.anyAccountMakesOne ? .platformConnector(platform.name) : .platform(platform.name)
         }
     }
 

@@ -130,6 +130,52 @@ struct RegistrationIdentityTests {
         }
     }
 
+    /// A callback pattern any account on the platform can make (a Copilot Studio connector): the
+    /// platform is named as verified, but the page says the connector's owner is not, shows the
+    /// connector, and asks the person to continue only if they added it themselves. An attacker's
+    /// own connector is otherwise shown exactly as the person's would be (consent phishing).
+    @Test func aConnectorAnyAccountCanMakeIsNotVouchedForByThePlatform() async throws {
+        let connector = "https://global.consent.azure-apim.net/redirect/cr938-attacker-5fmustdo-20mcp"
+        try await withHarness { h in
+            let client = try await h.register(redirectURIs: [connector], name: "Microsoft Copilot")
+            let path = OAuthHarness.authorizePath(
+                clientID: client.id, verifier: OAuthHarness.newVerifier(), redirectURI: connector)
+            let page = try await h.browser().get(path)
+            #expect(page.status == 200)
+            let text = page.text
+            #expect(text.contains("<strong><bdi>Microsoft Copilot Studio</bdi></strong>"))
+            #expect(text.contains(">Verified platform<"))
+            #expect(!text.contains(">Verified<"), "never the plain verified badge")
+            #expect(text.contains("whose connector this is is not"))
+            #expect(
+                text.contains(
+                    "<span class=host>global.consent.azure-apim.net/redirect/cr938-attacker-5fmustdo-20mcp</span>"))
+            #expect(
+                text.contains("Continue only if you just added MustDo to <bdi>Microsoft Copilot Studio</bdi> yourself.")
+            )
+
+            let japanese = h.browser()
+            japanese.acceptLanguage = "ja"
+            let ja = try await japanese.get(path)
+            #expect(ja.text.contains("確認済みのプラットフォーム"))
+            #expect(ja.text.contains("このコネクタが誰のものかは確認されていません"))
+        }
+        // A fixed platform callback keeps the plain badge.
+        let fixed = try #require(RedirectAllowlist())
+        guard case .success(let claude) = ParsedURI.parse("https://claude.ai/api/mcp/auth_callback"),
+            case .success(let copilot) = ParsedURI.parse(connector)
+        else {
+            Issue.record("the callbacks parse")
+            return
+        }
+        #expect(fixed.entry(for: claude) == .platform("Claude"))
+        #expect(fixed.entry(for: copilot) == .platformConnector("Microsoft Copilot Studio"))
+        #expect(
+            KnownPlatform.defaults.filter(\.anyAccountMakesOne).map(\.name).sorted() == [
+                "ChatGPT", "Google (Gemini app)", "Microsoft Copilot Studio",
+            ])
+    }
+
     @Test func metadataDocumentsAreVerifiedOnlyOnTheirOwnSite() async throws {
         try await withHarness { h in
             let url = "https://grok.com/oauth/mcp-client.json"
