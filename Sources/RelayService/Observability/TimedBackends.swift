@@ -13,19 +13,28 @@ enum BackendTiming {
         0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
     ]
 
-    static func declare(_ metrics: Metrics) {
-        metrics.declareHistogram(
-            "relay_store_operation_duration_seconds", help: "Store call latency by operation.", labels: ["operation"],
-            buckets: buckets)
-        metrics.declareCounter(
-            "relay_store_errors_total", help: "Store calls that failed, by operation and error.",
-            labels: ["operation", "error"])
-        metrics.declareHistogram(
-            "relay_key_service_duration_seconds", help: "Key service (local or KMS) call latency by operation.",
-            labels: ["operation"], buckets: buckets)
-        metrics.declareCounter(
-            "relay_key_service_errors_total", help: "Key service calls that failed, by operation and error.",
-            labels: ["operation", "error"])
+    /// The store's and the key service's handles (declared together, so both render from the start).
+    struct Handles: Sendable {
+        let storeDurations: Metrics.Histogram
+        let storeErrors: Metrics.Counter
+        let keyServiceDurations: Metrics.Histogram
+        let keyServiceErrors: Metrics.Counter
+    }
+
+    static func declare(_ metrics: Metrics) -> Handles {
+        Handles(
+            storeDurations: metrics.declareHistogram(
+                "relay_store_operation_duration_seconds", help: "Store call latency by operation.",
+                labels: ["operation"], buckets: buckets),
+            storeErrors: metrics.declareCounter(
+                "relay_store_errors_total", help: "Store calls that failed, by operation and error.",
+                labels: ["operation", "error"]),
+            keyServiceDurations: metrics.declareHistogram(
+                "relay_key_service_duration_seconds", help: "Key service (local or KMS) call latency by operation.",
+                labels: ["operation"], buckets: buckets),
+            keyServiceErrors: metrics.declareCounter(
+                "relay_key_service_errors_total", help: "Key service calls that failed, by operation and error.",
+                labels: ["operation", "error"]))
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double { (ContinuousClock.now - start).seconds }
@@ -38,24 +47,21 @@ enum BackendTiming {
 /// A `Store` that times every call on its way to the real one.
 struct TimedStore: Store {
     let base: any Store
-    let metrics: Metrics
+    let metrics: BackendTiming.Handles
 
     init(_ base: any Store, metrics: Metrics) {
         self.base = base
-        self.metrics = metrics
-        BackendTiming.declare(metrics)
+        self.metrics = BackendTiming.declare(metrics)
     }
 
     private func timed<T>(_ operation: String, _ body: () async throws(StoreError) -> T) async throws(StoreError) -> T {
         let start = ContinuousClock.now
         do {
             let result = try await body()
-            metrics.observe(
-                "relay_store_operation_duration_seconds", label: operation, BackendTiming.seconds(since: start))
+            metrics.storeDurations.observe(BackendTiming.seconds(since: start), operation)
             return result
         } catch {
-            metrics.observe(
-                "relay_store_operation_duration_seconds", label: operation, BackendTiming.seconds(since: start))
+            metrics.storeDurations.observe(BackendTiming.seconds(since: start), operation)
             let kind =
                 switch error {
                 case .conditionFailed: "condition_failed"
@@ -65,7 +71,7 @@ struct TimedStore: Store {
                 }
             if case .unavailable = error { BackendTiming.outages.add(1, ordering: .relaxed) }
             if case .throttled = error { BackendTiming.outages.add(1, ordering: .relaxed) }
-            metrics.increment("relay_store_errors_total", [operation, kind])
+            metrics.storeErrors.increment(operation, kind)
             throw error
         }
     }
@@ -112,22 +118,21 @@ struct TimedStore: Store {
 /// A `KeyService` that times every call on its way to the real one.
 struct TimedKeyService: KeyService {
     let base: any KeyService
-    let metrics: Metrics
+    let metrics: BackendTiming.Handles
 
     init(_ base: any KeyService, metrics: Metrics) {
         self.base = base
-        self.metrics = metrics
-        BackendTiming.declare(metrics)
+        self.metrics = BackendTiming.declare(metrics)
     }
 
     private func timed<T>(_ operation: String, _ body: () async throws(VaultError) -> T) async throws(VaultError) -> T {
         let start = ContinuousClock.now
         do {
             let result = try await body()
-            metrics.observe("relay_key_service_duration_seconds", label: operation, BackendTiming.seconds(since: start))
+            metrics.keyServiceDurations.observe(BackendTiming.seconds(since: start), operation)
             return result
         } catch {
-            metrics.observe("relay_key_service_duration_seconds", label: operation, BackendTiming.seconds(since: start))
+            metrics.keyServiceDurations.observe(BackendTiming.seconds(since: start), operation)
             let kind =
                 switch error {
                 case .authenticationFailed: "authentication_failed"
@@ -141,7 +146,7 @@ struct TimedKeyService: KeyService {
             case .keyServiceUnavailable, .keyServiceThrottled: BackendTiming.outages.add(1, ordering: .relaxed)
             default: break
             }
-            metrics.increment("relay_key_service_errors_total", [operation, kind])
+            metrics.keyServiceErrors.increment(operation, kind)
             throw error
         }
     }

@@ -58,7 +58,6 @@ extension EventLoop {
     /// last byte, the total from the end of the head, and the minimum rate (after the grace period,
     /// one more second for every `bodyMinimumBytesPerSecond` bytes received). O(1): no scan.
     func bodyDeadline(_ connection: Connection) -> (at: Int64, limit: ServerEvent.Timeout) {
-        // Field by field: copying the whole configuration would retain its closure and arrays on every read.
         var earliest = (
             at: connection.lastBodyByte + Int64(state.configuration.bodyIdleTimeoutMilliseconds),
             limit: ServerEvent.Timeout.bodyIdle
