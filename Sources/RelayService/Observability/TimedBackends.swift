@@ -13,28 +13,54 @@ enum BackendTiming {
         0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
     ]
 
-    /// The store's and the key service's handles (declared together, so both render from the start).
+    /// One backend's series: call latency by operation, failures by operation and kind.
+    struct Series: Sendable {
+        let durations: Metrics.Histogram
+        let errors: Metrics.Counter
+
+        /// Runs `body`, recording its duration and, when it fails, the failure's `kind` (and an
+        /// outage when the service was away).
+        func timed<T, Failure: Error>(
+            _ operation: String, _ body: () async throws(Failure) -> T,
+            kind: (Failure) -> (name: String, outage: Bool)
+        ) async throws(Failure) -> T {
+            let start = ContinuousClock.now
+            do {
+                let result = try await body()
+                durations.observe(BackendTiming.seconds(since: start), operation)
+                return result
+            } catch {
+                durations.observe(BackendTiming.seconds(since: start), operation)
+                let (name, outage) = kind(error)
+                if outage { BackendTiming.outages.add(1, ordering: .relaxed) }
+                errors.increment(operation, name)
+                throw error
+            }
+        }
+    }
+
+    /// The store's and the key service's series, declared together so both render from the start.
     struct Handles: Sendable {
-        let storeDurations: Metrics.Histogram
-        let storeErrors: Metrics.Counter
-        let keyServiceDurations: Metrics.Histogram
-        let keyServiceErrors: Metrics.Counter
+        let store: Series
+        let keyService: Series
     }
 
     static func declare(_ metrics: Metrics) -> Handles {
         Handles(
-            storeDurations: metrics.declareHistogram(
-                "relay_store_operation_duration_seconds", help: "Store call latency by operation.",
-                labels: ["operation"], buckets: buckets),
-            storeErrors: metrics.declareCounter(
-                "relay_store_errors_total", help: "Store calls that failed, by operation and error.",
-                labels: ["operation", "error"]),
-            keyServiceDurations: metrics.declareHistogram(
-                "relay_key_service_duration_seconds", help: "Key service (local or KMS) call latency by operation.",
-                labels: ["operation"], buckets: buckets),
-            keyServiceErrors: metrics.declareCounter(
-                "relay_key_service_errors_total", help: "Key service calls that failed, by operation and error.",
-                labels: ["operation", "error"]))
+            store: Series(
+                durations: metrics.declareHistogram(
+                    "relay_store_operation_duration_seconds", help: "Store call latency by operation.",
+                    labels: ["operation"], buckets: buckets),
+                errors: metrics.declareCounter(
+                    "relay_store_errors_total", help: "Store calls that failed, by operation and error.",
+                    labels: ["operation", "error"])),
+            keyService: Series(
+                durations: metrics.declareHistogram(
+                    "relay_key_service_duration_seconds", help: "Key service (local or KMS) call latency by operation.",
+                    labels: ["operation"], buckets: buckets),
+                errors: metrics.declareCounter(
+                    "relay_key_service_errors_total", help: "Key service calls that failed, by operation and error.",
+                    labels: ["operation", "error"])))
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double { (ContinuousClock.now - start).seconds }
@@ -55,24 +81,13 @@ struct TimedStore: Store {
     }
 
     private func timed<T>(_ operation: String, _ body: () async throws(StoreError) -> T) async throws(StoreError) -> T {
-        let start = ContinuousClock.now
-        do {
-            let result = try await body()
-            metrics.storeDurations.observe(BackendTiming.seconds(since: start), operation)
-            return result
-        } catch {
-            metrics.storeDurations.observe(BackendTiming.seconds(since: start), operation)
-            let kind =
-                switch error {
-                case .conditionFailed: "condition_failed"
-                case .throttled: "throttled"
-                case .unavailable: "unavailable"
-                case .invalid: "invalid"
-                }
-            if case .unavailable = error { BackendTiming.outages.add(1, ordering: .relaxed) }
-            if case .throttled = error { BackendTiming.outages.add(1, ordering: .relaxed) }
-            metrics.storeErrors.increment(operation, kind)
-            throw error
+        try await metrics.store.timed(operation, body) { error in
+            switch error {
+            case .conditionFailed: ("condition_failed", false)
+            case .throttled: ("throttled", true)
+            case .unavailable: ("unavailable", true)
+            case .invalid: ("invalid", false)
+            }
         }
     }
 
@@ -126,28 +141,15 @@ struct TimedKeyService: KeyService {
     }
 
     private func timed<T>(_ operation: String, _ body: () async throws(VaultError) -> T) async throws(VaultError) -> T {
-        let start = ContinuousClock.now
-        do {
-            let result = try await body()
-            metrics.keyServiceDurations.observe(BackendTiming.seconds(since: start), operation)
-            return result
-        } catch {
-            metrics.keyServiceDurations.observe(BackendTiming.seconds(since: start), operation)
-            let kind =
-                switch error {
-                case .authenticationFailed: "authentication_failed"
-                case .malformed: "malformed"
-                case .unknownKey: "unknown_key"
-                case .keyServiceUnavailable: "unavailable"
-                case .keyServiceThrottled: "throttled"
-                case .keyFile: "key_file"
-                }
+        try await metrics.keyService.timed(operation, body) { error in
             switch error {
-            case .keyServiceUnavailable, .keyServiceThrottled: BackendTiming.outages.add(1, ordering: .relaxed)
-            default: break
+            case .authenticationFailed: ("authentication_failed", false)
+            case .malformed: ("malformed", false)
+            case .unknownKey: ("unknown_key", false)
+            case .keyServiceUnavailable: ("unavailable", true)
+            case .keyServiceThrottled: ("throttled", true)
+            case .keyFile: ("key_file", false)
             }
-            metrics.keyServiceErrors.increment(operation, kind)
-            throw error
         }
     }
 

@@ -26,7 +26,7 @@ extension EventLoop {
                     state.report(.timedOut(connection.timer == .header ? .head : bodyDeadline(connection).limit))
                     connection.timer = .none
                     ResponseSerializer.writeError(.requestTimeout, into: &connection.output, date: date.line)
-                    connection.closeAfterWrite = true
+                    connection.move(to: .closing)
                     flush(connection)
                 } else {
                     closeConnection(connection)
