@@ -8,7 +8,7 @@ FUZZ_SECONDS ?= 60
 DEMO_PORT ?= 8080
 
 .PHONY: deps build release lint format test unit fuzz deploy-check demo package package-test bench bench-http \
-	bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-registration bench-flood bench-soak acceptance faults capacity clean
+	bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-registration bench-flood bench-soak bench-tests acceptance faults capacity clean
 
 deps:
 	@scripts/install-deps.sh
@@ -67,7 +67,12 @@ package-test: deps
 	timeout --kill-after=30 3600 packaging/test/run
 
 # Benchmarks print their numbers and ratios; bench/README.md says what each one measures.
-bench: bench-http bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-registration bench-flood
+bench: bench-tests bench-http bench-store bench-cloudkit bench-oauth bench-mcp bench-peers bench-registration bench-flood
+
+# The bench tooling's own tests (bench/tests): the capacity report's arithmetic and docs/capacity.md
+# equal to what it writes from the newest record, the flame graph drawer, the async frame lister.
+bench-tests: deps
+	PYTHONDONTWRITEBYTECODE=1 python3 -m unittest discover -s bench/tests -v
 
 # The long runs, not part of `make test`: the package on a bare Debian root, then the 15-minute
 # soak and the 2,000-call burst (SOAK_MINUTES=2 make acceptance for a smoke run, SOAK_MINUTES=60

@@ -100,6 +100,7 @@ let package = Package(
 
         // Tests: one target per library, plus end-to-end tests through real sockets.
         .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"]),
+        .testTarget(name: "RelayOperatorTests", dependencies: ["RelayOperator", "RelayService"]),
         .testTarget(name: "RelayHTTPTests", dependencies: ["RelayTestSupport", "RelayHTTP", "RelayJSON"]),
         .testTarget(
             name: "RelayTodoTests",

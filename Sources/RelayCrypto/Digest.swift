@@ -13,8 +13,7 @@ package enum SHA256 {
         hash(Array(string.utf8))
     }
 
-    /// The digest of the UTF-8 bytes of `string`, held inline: a key for an in-memory table with
-    /// no heap allocation (neither the bytes nor the digest are copied into an array).
+    /// The digest of the UTF-8 bytes of `string`, held inline: a key for an in-memory table.
     package static func digest(of string: String) -> SHA256Digest {
         var string = string
         return string.withUTF8 { bytes in SHA256Digest { LibCrypto.sha256(bytes, into: $0) } }
@@ -58,7 +57,7 @@ package enum HMACSHA256 {
     }
 
     /// The authentication code of the UTF-8 bytes of `message`, held inline: a key for an in-memory
-    /// table with no heap allocation.
+    /// table.
     package static func digest(of message: String, key: SymmetricKey) -> SHA256Digest {
         var message = message
         return message.withUTF8 { bytes in

@@ -37,8 +37,6 @@ struct Demo {
         // The production defaults (per-address cap, deadlines, budgets), then what only the demo differs in.
         var configuration = Configuration.defaults
         configuration.issuer = issuer
-        configuration.host = "127.0.0.1"
-        configuration.port = relayPort
         configuration.server.host = "127.0.0.1"
         configuration.server.port = relayPort
         configuration.hostAliases = ["localhost:\(relayPort)"]

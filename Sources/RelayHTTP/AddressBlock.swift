@@ -2,8 +2,8 @@
 /// per-address connection cap): an IPv4 address on its own, an IPv6 address by its /64.
 ///
 /// One IPv6 subscriber gets at least a /64 and can draw a fresh address from it for every request
-/// or connection, so a budget per IPv6 address would be no budget. Two 64-bit words, so a table
-/// keyed by blocks hashes without allocating. Its `description` is redacted like `IPAddress`'s.
+/// or connection, so a budget per IPv6 address would be no budget. Its `description` is redacted
+/// like `IPAddress`'s.
 package struct AddressBlock: Sendable, Hashable, CustomStringConvertible {
     /// The first 64 bits of the 16-byte form (zero for IPv4, which is stored IPv4-mapped).
     let high: UInt64

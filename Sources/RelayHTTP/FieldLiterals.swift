@@ -2,10 +2,8 @@
     import Glibc
 #endif
 
-/// Field names and values longer than a small string (15 bytes, the most a `String` holds without
-/// a heap allocation) that arrive on most messages: when the bytes are exactly one of them, the
-/// parsers (`HeadParser`, the HTTP/2 session's field callback) take the literal instead of making
-/// a heap string per message.
+/// Field names and values that arrive on most messages: when the bytes are exactly one of them,
+/// the parsers (`HeadParser`) take the literal instead of making a new string.
 enum FieldLiterals {
     /// The literal of `literals` whose bytes are `bytes` (ASCII case folded when `foldingCase`:
     /// `literals` are then lower case), or nil.

@@ -17,7 +17,7 @@ package struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     package static let delete = HTTPMethod("DELETE")
     package static let options = HTTPMethod("OPTIONS")
 
-    /// Builds the method from bytes without allocating for the common methods.
+    /// Builds the method from bytes, the common methods as their constants.
     init(bytes: UnsafeRawBufferPointer) {
         switch bytes.count {
         case 3 where bytes[0] == 0x47 && bytes[1] == 0x45 && bytes[2] == 0x54: self = .get

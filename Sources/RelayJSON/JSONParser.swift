@@ -43,10 +43,8 @@ struct JSONParser {
     var index = 0
     var depth = 0
     /// The members of the objects being parsed, innermost last; an object takes its own off the
-    /// top when it closes. One growing buffer per document instead of one per object: appending
-    /// to each object's own array reallocated it at 1, 2, 4, 8 … members (a tenth of a `get_me`'s
-    /// allocations). Arrays share `elements` the same way. Each starts with room for
-    /// `initialScratch`, so a document of small objects grows it once, not at 1, 2, 4, 8 and 16.
+    /// top when it closes: one growing buffer per document instead of one per object. Arrays share
+    /// `elements` the same way. Each starts with room for `initialScratch` members.
     private var members: [(String, JSONValue)] = []
     private var elements: [JSONValue] = []
 
@@ -130,7 +128,7 @@ struct JSONParser {
             // A repeated key keeps its first position and its last value (as `JSONObject` does).
             // Up to `scanLimit` members a scan is cheapest; past it a hash index of this object's
             // names keeps the whole object linear (a scan per member made 27,000 distinct keys
-            // cost 3 s of CPU: issue 38). `names!` in place: a copy would make each insertion copy it.
+            // cost 3 s of CPU: issue 38). `names!` in place, not a copy.
             if names != nil {
                 if let existing = names!.position(of: key, orInsert: members.count, in: members) {
                     members[existing].1 = value

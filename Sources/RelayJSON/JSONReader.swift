@@ -50,8 +50,7 @@ package struct JSONReader {
                 && (0..<key.bytes.count).allSatisfy { key.bytes[$0] == name.utf8Start[$0] }
         }
 
-        /// Whether the name is `name`, compared byte for byte in place (a native string lends its
-        /// storage: no copy, no retain).
+        /// Whether the name is `name`, compared byte for byte in place.
         package static func == (key: Key, name: String) -> Bool {
             guard name.utf8.count == key.bytes.count else { return false }
             return name.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(key.bytes) }

@@ -161,8 +161,7 @@ package struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     package func makeIterator() -> Iterator { Iterator(base: pairs.makeIterator()) }
 
-    /// Calls `body` with each member in order, lent rather than copied (iterating copies each key
-    /// and value out: a retain and a release apiece, on every object the relay writes).
+    /// Calls `body` with each member in order, lent rather than copied.
     package func forEachMember(_ body: (borrowing String, borrowing JSONValue) -> Void) {
         pairs.withUnsafeBufferPointer { pairs in
             for index in pairs.indices { body(pairs[index].0, pairs[index].1) }

@@ -24,7 +24,7 @@ extension JSONValue {
         case .string(let value): Self.writeString(value, into: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
-            // Elements lent, not copied out (a retain and release apiece).
+            // Elements lent, not copied out.
             elements.withUnsafeBufferPointer { elements in
                 for index in elements.indices {
                     if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -63,12 +63,10 @@ extension JSONValue {
     /// Writes a JSON string literal, escaping quotes, backslashes and control characters.
     ///
     /// Copies the runs between escapes in one go: most strings have nothing to escape, and a
-    /// tool result's text (JSON inside a string) has long runs between its quotes. Byte by byte,
-    /// with each escape a small array, this was 2.5 % of the relay's CPU per `get_me`.
+    /// tool result's text (JSON inside a string) has long runs between its quotes.
     package static func writeString(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Native and small strings lend their bytes without a copy of the string (`withUTF8` needs a
-        // `var`, one more retain and release per string written).
+        // Native and small strings lend their bytes; others are copied to read them (`withUTF8`).
         if string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &output) }) == nil {
             var string = string
             string.withUTF8 { writeEscaped($0, into: &output) }

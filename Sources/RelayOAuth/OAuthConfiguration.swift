@@ -1,4 +1,4 @@
-/// Every setting of the authorization server. Defaults are the ones `spec/oauth.md` names.
+/// Every setting of the authorization server. Defaults are the ones docs/oauth.md names.
 package struct OAuthConfiguration: Sendable {
     /// Lifetimes and time windows, in seconds.
     package struct Lifetimes: Sendable, Equatable {

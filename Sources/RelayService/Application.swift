@@ -93,9 +93,6 @@ package func buildApplication(
 ) throws -> Application {
     let logger = logger ?? Logger(minimumLevel: configuration.logLevel)
     let metrics = backends.metrics
-    RequestObserver.declare(metrics)
-    UpstreamObserver.declare(metrics)
-    OAuthEventObserver.declare(metrics)
     let upstream = UpstreamObserver(logger: logger, metrics: metrics)
     let credentials = upstream.apiTokenMonitor(cloudKit: backends.cloudKit, clock: clock)
     let cache = BearerCache(ttl: configuration.oauth.validationCacheTTL, clock: clock)

@@ -146,7 +146,7 @@ package enum RelayCommand {
         }
         return await run(application) {
             var lines = [
-                "mustdo-relay listening on http://\(configuration.host):\(application.server.port)",
+                "mustdo-relay listening on http://\(configuration.server.host):\(application.server.port)",
                 "  issuer: \(configuration.issuer)",
                 budget.summary(perAddress: configuration.server.maxConnectionsPerAddress),
             ]

@@ -25,10 +25,8 @@ package protocol Store: Sendable {
     /// `.absent` is `invalid`.
     func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError) -> Item
 
-    /// `update(key, ItemUpdate(set: attributes), condition:)` that answers only the new version:
-    /// a backend may then change the stored attributes where they lie instead of reading the item
-    /// back (SQLite does; a grant's rotated CloudKit token is saved this way on every tool call).
-    /// The same rules and errors as `update`.
+    /// `update(key, ItemUpdate(set: attributes), condition:)` that answers only the new version (a
+    /// grant's rotated CloudKit token is saved this way). The same rules and errors as `update`.
     func setAttributes(_ key: ItemKey, _ attributes: JSONObject, condition: WriteCondition) async throws(StoreError)
         -> Int
 

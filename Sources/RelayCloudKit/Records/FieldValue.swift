@@ -2,10 +2,7 @@ import RelayJSON
 
 /// One field value in CloudKit's wire form `{"value": V, "type": "TAG"}`.
 ///
-/// The two wide payloads (a reference's three strings, an unknown type's tag and JSON) are boxed, so
-/// a value is 17 bytes instead of 56: a record's fields (a dictionary of ~8-16 values, and the list
-/// `RecordsBody` reads them into first) then fit below glibc's 1,032-byte per-thread cache instead
-/// of taking its slow path on every `records/lookup`.
+/// The two wide payloads (a reference's three strings, an unknown type's tag and JSON) are boxed.
 package enum FieldValue: Sendable, Equatable {
     /// `STRING`.
     case string(String)

@@ -162,14 +162,12 @@ private struct ItemMembers {
 /// name keeping its first position and its last value (as the parsed object would). Errors wait
 /// until the item is known to be a record: an error item's fields are never decoded.
 ///
-/// An entry holds the value, or nil with the error kept aside in `failures` (a `CloudKitError`
-/// is 128 bytes; a `Result` per entry made 16 entries a 2.4 KB block, past glibc's per-thread cache).
+/// An entry holds the value, or nil with the error kept aside in `failures`.
 private struct FieldsMembers {
     var entries: [(name: String, value: FieldValue?)] = []
     var failures: [String: CloudKitError] = [:]
 
-    /// Room reserved for a record's fields at once: 24 entries of 40 bytes stay within the 1,032
-    /// bytes glibc's per-thread cache serves (grown from empty it took five allocations).
+    /// Room reserved for a record's fields at once (MustDo's records have fewer than 24).
     static let reservedEntries = 24
 
     /// The fields of an object; nil for any other value (read as no fields, like `objectValue`).

@@ -8,9 +8,8 @@ import COpenSSL
 /// sized. Callers check lengths: keys of 32 bytes, nonces of 12 (GCM's default IV length, so none
 /// is set), tags of 16.
 ///
-/// A context per call cost two allocations and a context free on every seal and open, and the
-/// legacy `EVP_aes_256_gcm()` handle a by-name fetch (profile in bench/records/). One context per
-/// thread is safe: an operation runs from init to final inside one synchronous call, so nothing
+/// One context per thread, reused (docs/performance.md says what a context per call cost). This is
+/// safe: an operation runs from init to final inside one synchronous call, so nothing
 /// else can use the thread's context meanwhile, and it is re-initialised (key and IV) at the start
 /// of every operation. After each operation it is re-keyed with zeros, so it keeps no grant key
 /// between calls; it is freed when its thread exits.
@@ -117,8 +116,8 @@ private enum ThreadCipherContext {
         return context
     }
 
-    /// Overwrites the context's key schedule with an all-zero key's (the cipher and its state stay
-    /// allocated for the thread's next operation). A context that was never initialised has none.
+    /// Overwrites the context's key schedule with an all-zero key's (the context stays for the
+    /// thread's next operation). A context that was never initialised has none.
     static func scrub(_ context: OpaquePointer) {
         guard EVP_CIPHER_CTX_get0_cipher(context) != nil else { return }
         _ = zeroKey.withUnsafeBufferPointer { EVP_CipherInit_ex2(context, nil, $0.baseAddress, nil, -1, nil) }

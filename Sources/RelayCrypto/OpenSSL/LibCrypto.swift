@@ -8,8 +8,7 @@ enum LibCrypto {
     /// touches this first (a Swift static is initialised once, thread-safely).
     static let initialized: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
 
-    /// The digest of `bytes` into `output` (32 bytes), on the stack (`relay_sha256`):
-    /// `EVP_Digest` allocated a context per call.
+    /// The digest of `bytes` into `output` (32 bytes), through `relay_sha256`.
     static func sha256(_ bytes: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer) {
         _ = initialized
         precondition(output.count >= SHA256.byteCount)
@@ -27,9 +26,7 @@ enum LibCrypto {
         }
     }
 
-    /// HMAC-SHA256 of `message` into `output` (32 bytes), on the stack (`relay_hmac_sha256`):
-    /// `EVP_MAC` allocated about a dozen objects per call (its context, three digest contexts and
-    /// their states, a key copy), each a malloc on the event loop's shared arena.
+    /// HMAC-SHA256 of `message` into `output` (32 bytes), through `relay_hmac_sha256`.
     static func hmacSHA256(
         key: [UInt8], message: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer
     ) {

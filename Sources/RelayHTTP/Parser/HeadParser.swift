@@ -102,7 +102,7 @@ struct HeadParser {
     }
 
     /// Field names longer than a small string (15 bytes) that MCP clients, browsers and proxies send
-    /// on most requests: the literal, not a heap string per request. Matched without regard to case.
+    /// on most requests: the literal, not a new string per request. Matched without regard to case.
     private static let knownLongNames: [String] = [
         "mcp-protocol-version", "x-forwarded-proto", "x-forwarded-host", "upgrade-insecure-requests",
         "cf-connecting-ip", "access-control-request-method", "access-control-request-headers",

@@ -27,17 +27,18 @@ final class Connection: @unchecked Sendable {
     var inputNeedsMore = false
     var output: [UInt8] = []
     var outputOffset = 0
+    /// Where the connection is in its life. Changed only through `move(to:)`, which refuses a
+    /// transition `Phase.allows` does not name.
+    private(set) var phase = Phase.reading
     /// Edge-triggered epoll: the socket may hold unread bytes.
     var readable = false
-    /// A handler is running for the current request.
-    var busy = false
     /// True while the dispatching call is still on the stack (the handler finished synchronously).
     var inDispatch = false
+    /// The socket took less than was offered; the rest waits for `EPOLLOUT`.
     var writeBlocked = false
+    /// Whether the connection stays open after the current request's response.
     var keepAlive = true
-    var closeAfterWrite = false
-    var lingering = false
-    var closed = false
+    /// Queued for the loop's flush at the end of this iteration.
     var dirty = false
     var timer = Timer.header
     var deadline: Int64 = 0
@@ -65,6 +66,45 @@ final class Connection: @unchecked Sendable {
         self.countedBlock = countedBlock
         self.parser = HTTPRequestParser(limits: limits)
     }
+
+    /// A connection's life: requests are read and answered in turn, then the last answer is
+    /// written, the write side shut and the rest of the input drained, then the socket closed.
+    enum Phase: Equatable {
+        /// Reading the next request (or idle between requests).
+        case reading
+        /// A handler is running for the current request; nothing more is read.
+        case serving
+        /// The last response is queued: once it is written the connection closes.
+        case closing
+        /// Half-closed: reading and dropping what the client still sends, until it closes.
+        case lingering
+        case closed
+
+        /// Whether a connection in this phase may move to `next`.
+        func allows(_ next: Phase) -> Bool {
+            switch (self, next) {
+            case (.reading, .serving), (.reading, .closing): true
+            case (.serving, .reading), (.serving, .closing): true
+            case (.closing, .closing), (.closing, .lingering): true
+            case (.closed, _): false
+            case (_, .closed): true
+            default: false
+            }
+        }
+    }
+
+    /// Moves to `next`; an illegal transition is a bug in the loop and stops the process.
+    func move(to next: Phase) {
+        precondition(phase.allows(next), "connection \(fd): \(phase) cannot become \(next)")
+        phase = next
+    }
+
+    /// A handler is running for the current request.
+    var busy: Bool { phase == .serving }
+    /// The last response is queued; the connection closes once it is written.
+    var closeAfterWrite: Bool { phase == .closing }
+    var lingering: Bool { phase == .lingering }
+    var closed: Bool { phase == .closed }
 
     /// Whether the next request may be parsed and dispatched.
     var canProcess: Bool {

@@ -1,8 +1,7 @@
 import RelayHTTP
 import RelayJSON
 
-/// Every HTTP response the endpoint sends, with its CORS headers. Header lists are built once;
-/// a response copies them (copy-on-write, so no allocation until one is changed).
+/// Every HTTP response the endpoint sends, with its CORS headers. Header lists are built once.
 enum MCPResponses {
     /// Browsers may call `/mcp` from any page: auth is a bearer header, never a cookie. The 401
     /// challenge and the (never issued) session id are exposed for browser-based clients.

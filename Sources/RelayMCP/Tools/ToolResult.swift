@@ -22,9 +22,7 @@ package struct ToolResult: Sendable, Equatable {
     /// A successful structured result. The text block carries the same JSON (for clients before
     /// 2025-06-18), unless `text` is given.
     package static func structured(_ object: JSONObject, text: String? = nil) -> ToolResult {
-        // A structured result is usually past 512 bytes: room for 1,000 at once, which with the
-        // array's 32-byte header is the most glibc's per-thread cache serves (1,032 bytes; 1 KB
-        // took its slow path on every call).
+        // A structured result is usually past 512 bytes: room for 1,000 at once.
         let text = text ?? String(decoding: JSONValue.object(object).bytes(reservingCapacity: 1000), as: UTF8.self)
         return ToolResult(content: [.text(text)], structuredContent: object)
     }

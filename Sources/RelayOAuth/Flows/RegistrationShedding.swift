@@ -12,7 +12,7 @@ import RelaySync
 /// budget keeps having its known metadata answered (reusing a stored record never counts).
 ///
 /// Per instance and in memory, keyed by the client's `AddressBlock` (an IPv4 address, an IPv6
-/// /64: the key every per-address limit counts), which hashes without allocating; never stored or
+/// /64: the key every per-address limit counts); never stored or
 /// logged. At most `capacity` addresses: past it, ended windows go, and
 /// if that is not enough the table starts afresh (each address then costs `threshold` full
 /// refusals again before it is shed).

@@ -27,7 +27,7 @@ enum AuthorizeDecision: Equatable {
     case consent(AuthorizationRequest)
 }
 
-/// The `/authorize` checks, in the order `spec/oauth.md` gives: client and redirect URI first
+/// The `/authorize` checks, in the order docs/oauth.md gives: client and redirect URI first
 /// (failures stay local), then response type, PKCE, state, resource and scope (failures go back
 /// to the client).
 enum AuthorizePolicy {

@@ -21,10 +21,7 @@ extension Backends {
         _ configuration: Configuration, http: HTTPClient, logger: Logger? = nil, metrics: Metrics? = nil
     ) throws(Failure) -> (any AWSCredentialsProvider)? {
         guard let region = awsRegion(configuration) else { return nil }
-        metrics?.declareCounter(
-            "relay_aws_credential_refreshes_total",
-            help: "Fetches of temporary AWS credentials by source and outcome (ok, failed).",
-            labels: ["source", "outcome"])
+        if let metrics { _ = refreshes(metrics) }
         let options = AWSCredentialChain.Options(region: region) { event in
             Self.record(event, logger: logger, metrics: metrics)
         }
@@ -49,18 +46,26 @@ extension Backends {
         return resolved.provider
     }
 
+    /// Fetches of temporary credentials, by source and outcome.
+    static func refreshes(_ metrics: Metrics) -> Metrics.Counter {
+        metrics.declareCounter(
+            "relay_aws_credential_refreshes_total",
+            help: "Fetches of temporary AWS credentials by source and outcome (ok, failed).",
+            labels: ["source", "outcome"])
+    }
+
     /// One log line and one counter per refresh: info when it worked, a warning when it failed
     /// while the current credentials still work, an error when nothing usable is left.
     static func record(_ event: AWSCredentialEvent, logger: Logger?, metrics: Metrics?) {
         switch event {
         case .refreshed(let source, let expiresIn):
-            metrics?.increment("relay_aws_credential_refreshes_total", [source.rawValue, "ok"])
+            metrics.map(refreshes)?.increment(source.rawValue, "ok")
             var line = LogEvent(.info, "aws.credentials_refreshed")
             line.outcome = StaticOrRoute(name: source.rawValue)
             line.count = expiresIn
             logger?.log(line)
         case .refreshFailed(let source, let error, let validFor, _):
-            metrics?.increment("relay_aws_credential_refreshes_total", [source.rawValue, "failed"])
+            metrics.map(refreshes)?.increment(source.rawValue, "failed")
             var line = LogEvent(validFor == nil ? .error : .warning, "aws.credentials_refresh_failed")
             line.outcome = StaticOrRoute(name: source.rawValue)
             line.count = validFor ?? 0

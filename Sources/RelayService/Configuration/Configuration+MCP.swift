@@ -5,9 +5,10 @@ extension Configuration {
     /// The MCP endpoint's configuration: Host allowlist from the issuer and aliases, Origin
     /// allowlist, instructions for the model, and observability hooks.
     func mcpConfiguration(logger: Logger, metrics: Metrics) -> MCPEndpointConfiguration {
-        metrics.declareCounter(
+        let calls = metrics.declareCounter(
             "relay_mcp_tool_calls_total", help: "Tool calls by tool and outcome.", labels: ["tool", "outcome"])
-        metrics.declareHistogram("relay_mcp_tool_call_duration_seconds", help: "Tool call duration.", labels: ["tool"])
+        let durations = metrics.declareHistogram(
+            "relay_mcp_tool_call_duration_seconds", help: "Tool call duration.", labels: ["tool"])
         var hosts = hostAliases
         if let host = Self.hostAndPort(of: issuer) { hosts.append(host) }
         return MCPEndpointConfiguration(
@@ -21,8 +22,8 @@ extension Configuration {
             allowedOrigins: allowedOrigins.contains(issuer) ? allowedOrigins : allowedOrigins + [issuer],
             onToolCall: { record in
                 let seconds = record.duration.seconds
-                metrics.increment("relay_mcp_tool_calls_total", record.tool, record.outcome)
-                metrics.observe("relay_mcp_tool_call_duration_seconds", label: record.tool, seconds)
+                calls.increment(record.tool, record.outcome)
+                durations.observe(seconds, record.tool)
                 var event = LogEvent(.info, "mcp.tool_call")
                 event.tool = StaticOrRoute(name: record.tool)
                 event.outcome = StaticOrRoute(name: record.outcome)

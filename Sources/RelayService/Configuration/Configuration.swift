@@ -9,10 +9,8 @@ package struct Configuration: Sendable {
     /// `RELAY_ISSUER`: the public base URL (`https://relay.example.com`). Every published URL
     /// starts with it. Plain http is accepted only for a loopback host.
     package var issuer = ""
-    /// `RELAY_HOST` / `RELAY_PORT`: where the HTTP server listens (behind nginx or Caddy).
-    package var host = "127.0.0.1"
-    package var port = 8080
-    /// HTTP server settings from the `RELAY_HTTP_*` variables.
+    /// The HTTP server: where it listens (`RELAY_HOST`, `RELAY_PORT`, behind nginx or Caddy) and
+    /// its `RELAY_HTTP_*` settings.
     package var server = ServerConfiguration()
     /// Whether `RELAY_HTTP_MAX_CONNECTIONS` was set: then a value the descriptor limit cannot hold
     /// stops the start; left to its default, it is lowered to fit (`ConnectionBudget`).
@@ -145,9 +143,9 @@ package struct Configuration: Sendable {
 
     private mutating func readListener(_ reader: inout SettingsReader) {
         issuer = reader.string("RELAY_ISSUER", default: "")
-        host = reader.string("RELAY_HOST", default: "127.0.0.1")
-        port = reader.integer("RELAY_PORT", default: 8080, range: 0...65535)
-        var server = ServerConfiguration(host: host, port: port)
+        var server = ServerConfiguration(
+            host: reader.string("RELAY_HOST", default: "127.0.0.1"),
+            port: reader.integer("RELAY_PORT", default: 8080, range: 0...65535))
         server.eventLoops = reader.integer("RELAY_HTTP_EVENT_LOOPS", default: server.eventLoops, range: 1...256)
         server.limits.maxRequestLineBytes = reader.integer(
             "RELAY_HTTP_MAX_REQUEST_LINE_BYTES", default: 8192, range: 256...1_048_576)

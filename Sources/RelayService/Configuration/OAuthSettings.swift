@@ -4,7 +4,7 @@ import RelayOAuth
 /// them into RelayOAuth's `OAuthConfiguration`.
 ///
 /// Each default that the authorization server has is written once, in `OAuthConfiguration` (the
-/// values `spec/oauth.md` names), and read from there; the settings reader takes its defaults from
+/// values docs/oauth.md names), and read from there; the settings reader takes its defaults from
 /// `OAuthSettings()`, and `config/relay.env.example` shows them (SettingsExampleTests checks that
 /// the example's values are these defaults).
 package struct OAuthSettings: Sendable, Equatable {

@@ -10,9 +10,6 @@ import RelayVault
 /// for that save: the save is the remainder of the grant's turn (`GrantSerializer.runWithRemainder`), and
 /// graceful shutdown waits for it (`Application.waitUntilStopped`). The calls of one tool call run in one turn
 /// (`inOneTurn`, `GrantTurn`): each starts with the token the previous one rotated to, from memory.
-///
-/// A class: a tool call copies its session into closures and an `any CloudKitSession` several times,
-/// and a struct of ten references was boxed and retained field by field on every copy.
 final class GrantSession: CloudKitSession {
     let grant: BearerGrant
     /// The presented access token: the vault derives the token-binding key from it.
@@ -267,8 +264,7 @@ final class GrantSession: CloudKitSession {
         return try unsealed(opened)
     }
 
-    /// The CloudKit token, or what a vault failure means for the call; a synchronous step kept
-    /// out of `unseal`'s task frame (see "Counting what a call costs" in docs/architecture.md).
+    /// The CloudKit token, or what a vault failure means for the call.
     private func unsealed(_ opened: Result<[UInt8], VaultError>) throws(CloudKitError) -> String {
         switch opened {
         case .success(let bytes):
@@ -331,8 +327,6 @@ final class GrantSession: CloudKitSession {
 
     /// Re-seals and stores a rotated token. A store failure must not fail a call that CloudKit
     /// already carried out: the token is then kept in memory for this process's next call.
-    /// Two steps with a task frame each, used one after the other (together they were one 1.5 KB
-    /// frame, a malloc of its own after every call).
     private func save(_ rotated: CloudKitWebAuthToken?, replacing current: GrantStates.State) async {
         guard let rotated, let sealed = await resealed(rotated) else { return }
         await store(sealed, replacing: current)

@@ -54,7 +54,7 @@ struct RotationWriter: Sendable {
         }
     }
 
-    @inline(never)
+    /// Keeps a token the store would not take, to be saved again (`UnsavedRotations`).
     private func keepUnsaved(
         _ sealed: [UInt8], version: Int, replacing current: GrantStates.State, grant: BearerGrant, error: OAuthError
     ) {

@@ -7,25 +7,26 @@ import RelaySync
 /// `logInterval` seconds, naming the last kind shed and how many were shed since the previous line,
 /// so an operator learns the table was full without an attack turning into a line per connection.
 struct ConnectionObserver: Sendable {
-    let metrics: Metrics
     let logger: Logger?
+    let refused: Metrics.Counter
+    let shed: Metrics.Counter
+    let timedOut: Metrics.Counter
     /// Seconds between two `http.shed` lines.
     static let logInterval = 10.0
     private let sampled = Locked((lastLine: -Double.infinity, unlogged: 0))
 
     init(metrics: Metrics, logger: Logger? = nil) {
-        self.metrics = metrics
         self.logger = logger
-        metrics.declareCounter(
+        refused = metrics.declareCounter(
             "relay_http_refused_connections_total",
             help: "Connections answered 503 (or, out of descriptors, dropped) at accept, by reason.",
             labels: ["reason"])
-        metrics.declareCounter(
+        shed = metrics.declareCounter(
             "relay_http_shed_connections_total",
             help:
                 "Connections closed to admit a new one while the connection table was full, by kind (idle keep-alive first, then the slowest request still arriving).",
             labels: ["reason"])
-        metrics.declareCounter(
+        timedOut = metrics.declareCounter(
             "relay_http_request_timeouts_total", help: "Requests cut with 408 before they had arrived, by limit.",
             labels: ["limit"])
     }
@@ -34,10 +35,10 @@ struct ConnectionObserver: Sendable {
     var record: @Sendable (ServerEvent) -> Void {
         { [self] event in
             switch event {
-            case .refused(let reason): metrics.increment("relay_http_refused_connections_total", [reason.rawValue])
-            case .timedOut(let limit): metrics.increment("relay_http_request_timeouts_total", [limit.rawValue])
+            case .refused(let reason): refused.increment(reason.rawValue)
+            case .timedOut(let limit): timedOut.increment(limit.rawValue)
             case .shed(let reason):
-                metrics.increment("relay_http_shed_connections_total", [reason.rawValue])
+                shed.increment(reason.rawValue)
                 logSampled(reason)
             }
         }

@@ -91,7 +91,7 @@ package final class Logger: Sendable {
         done.wait()
     }
 
-    /// Swaps the shared buffer with its own (so neither is copied or reallocated), writes, and then
+    /// Swaps the shared buffer with its own, writes, and then
     /// lets lines gather for `lingerMicroseconds` before the next swap: under load that is one
     /// `write` and one wake-up per interval instead of one per line. With a budget it also wakes once
     /// per window, so a window's summary lines are written even when nothing else is logged after it

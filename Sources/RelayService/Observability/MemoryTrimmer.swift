@@ -20,15 +20,14 @@ final class MemoryTrimmer: Sendable {
     static let slack = 16.0 * 1024 * 1024
 
     private let logger: Logger
-    private let metrics: Metrics
+    private let trims: Metrics.Counter
     private let task = Locked<Task<Void, Never>?>(nil)
     /// Resident-but-free bytes left after the last trim (0 once the heap is back within `slack`).
     private let floor = Locked<Double>(0)
 
     init(logger: Logger, metrics: Metrics) {
         self.logger = logger
-        self.metrics = metrics
-        metrics.declareCounter(
+        trims = metrics.declareCounter(
             "relay_heap_trims_total", help: "Times free memory malloc kept was given back to the system.")
     }
 
@@ -66,7 +65,7 @@ final class MemoryTrimmer: Sendable {
         let released = Int(max(0, before - ProcessMemory.resident))
         let left = ProcessMemory.residentAnonymous - ProcessMemory.heapInUse
         floor.withLock { $0 = left }
-        metrics.increment("relay_heap_trims_total")
+        trims.increment()
         var event = LogEvent(.info, "memory.trimmed")
         event.count = released
         logger.log(event)

@@ -1,125 +1,119 @@
 import Foundation
 import RelaySync
-import Synchronization
 
 /// Prometheus metrics: counters and histograms with labels, rendered in the text exposition
 /// format (version 0.0.4) on the separate metrics listener. Label values come from code-defined
 /// sets (routes, statuses, tool names, outcome codes), never from request data.
 ///
-/// Updates go to one of `shardCount` shards, each with its own lock, chosen by the calling thread
-/// (`ThreadSlot`): the event loops update their own shards instead of taking turns at one lock
-/// (~7 updates per tool call; at one lock the loops woke each other through futex calls). A
-/// family is declared in every shard; rendering and `value` add the shards' series up.
+/// A counter or histogram is updated only through the handle its declaration returns
+/// (`Metrics.Counter`, `Metrics.Histogram`): there is no update by name, so code cannot name a
+/// series nobody declared (it used to be dropped without a word). A handle keeps its series behind
+/// one lock of its own. Updating with another number of label values than declared stops the
+/// process (a programming error, found by the first test that takes the path).
 package final class Metrics: Sendable {
-    /// Shards: more than the event loops and store threads of a typical instance.
-    static let shardCount = 8
     /// Default latency buckets in seconds.
     package static let latencyBuckets: [Double] = [
         0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
     ]
 
-    /// A family and its series are classes, reached and changed only under `families`' lock: an
-    /// observation finds its series with two dictionary reads and changes it in place. (Mutating
-    /// through nested dictionary subscripts costs a heap-allocated accessor frame per level.)
-    ///
-    /// `@unchecked Sendable`: `series` (and every `Series`) is read and changed only under the lock;
-    /// the rest is immutable.
-    private final class Family: @unchecked Sendable {
+    /// A counter family: one number per combination of label values.
+    package final class Counter: Sendable {
+        package let name: String
         let help: String
-        let kind: String
-        let buckets: [Double]
         let labelNames: [String]
-        var series: [Labels: Series] = [:]
+        fileprivate let series = Locked<[[String]: Double]>([:])
 
-        init(help: String, kind: String, buckets: [Double], labelNames: [String]) {
+        fileprivate init(name: String, help: String, labelNames: [String]) {
+            self.name = name
             self.help = help
-            self.kind = kind
-            self.buckets = buckets
             self.labelNames = labelNames
         }
 
-        /// The series for `labels`, created on first use.
-        func series(_ labels: Labels) -> Series {
-            if let existing = series[labels] { return existing }
-            let created = Series(buckets: buckets.count)
-            series[labels] = created
-            return created
+        /// Adds `amount` to the series named by `labels` (one value per declared label, in order).
+        package func increment(_ labels: String..., by amount: Double = 1) {
+            checkArity(labels, labelNames, name)
+            series.withLock { $0[labels, default: 0] += amount }
         }
     }
 
-    /// `@unchecked Sendable`: read and changed only under `families`' lock.
-    private final class Series: @unchecked Sendable {
-        var value: Double = 0
+    /// A histogram family: cumulative buckets, a sum and a count per combination of label values.
+    package final class Histogram: Sendable {
+        package let name: String
+        let help: String
+        let labelNames: [String]
+        let buckets: [Double]
+        fileprivate let series = Locked<[[String]: Observations]>([:])
+
+        fileprivate init(name: String, help: String, labelNames: [String], buckets: [Double]) {
+            self.name = name
+            self.help = help
+            self.labelNames = labelNames
+            self.buckets = buckets
+        }
+
+        /// Records `value` in the series named by `labels` (one value per declared label, in order).
+        package func observe(_ value: Double, _ labels: String...) {
+            checkArity(labels, labelNames, name)
+            series.withLock { all in
+                all[labels, default: Observations(buckets: buckets.count)].record(value, buckets: buckets)
+            }
+        }
+    }
+
+    /// One histogram series' numbers.
+    fileprivate struct Observations: Sendable {
         var bucketCounts: [Int]
         var sum: Double = 0
         var count: Int = 0
 
         init(buckets: Int) { bucketCounts = Array(repeating: 0, count: buckets) }
 
-        func record(_ value: Double, buckets: [Double]) {
+        mutating func record(_ value: Double, buckets: [Double]) {
             for index in buckets.indices where value <= buckets[index] { bucketCounts[index] += 1 }
             sum += value
             count += 1
         }
     }
 
-    /// A series' label values, the first three held inline: an update names them without building
-    /// an array (`increment(_:_:_:)`), and a lookup hashes them without one.
-    struct Labels: Hashable {
-        var first: String?
-        var second: String?
-        var third: String?
-        var more: [String] = []
-
-        init(_ first: String? = nil, _ second: String? = nil) {
-            self.first = first
-            self.second = second
-        }
-
-        init(_ labels: [String]) {
-            first = labels.first
-            second = labels.count > 1 ? labels[1] : nil
-            third = labels.count > 2 ? labels[2] : nil
-            more = labels.count > 3 ? Array(labels[3...]) : []
-        }
-
-        var array: [String] { [first, second, third].compactMap { $0 } + more }
+    private enum Family: Sendable {
+        case counter(Counter)
+        case histogram(Histogram)
     }
 
-    /// A series' numbers, copied out under the lock for rendering.
-    private struct SeriesValues {
-        var labels: [String]
-        var value: Double
-        var bucketCounts: [Int]
-        var sum: Double
-        var count: Int
-    }
-
-    private let shards: [Locked<[String: Family]>] = (0..<shardCount).map { _ in Locked([:]) }
-    /// The calling thread's shard.
-    private var shard: Locked<[String: Family]> { shards[ThreadSlot.current % Self.shardCount] }
+    private let families = Locked<[String: Family]>([:])
     private let gauges = Locked<[String: (help: String, kind: String, read: @Sendable () -> Double)]>([:])
 
     package init() {}
 
-    /// Declares a counter (idempotent).
-    package func declareCounter(_ name: String, help: String, labels: [String] = []) {
-        declare(name) { Family(help: help, kind: "counter", buckets: [], labelNames: labels) }
+    /// Declares a counter and returns its handle. Declaring a name again returns the same handle
+    /// (several parts of an instance may declare what they update); declaring it again with other
+    /// labels or as a histogram stops the process.
+    @discardableResult
+    package func declareCounter(_ name: String, help: String, labels: [String] = []) -> Counter {
+        families.withLock { families in
+            if case .counter(let existing) = families[name], existing.labelNames == labels { return existing }
+            precondition(families[name] == nil, "metric \(name) declared twice, differently")
+            let counter = Counter(name: name, help: help, labelNames: labels)
+            families[name] = .counter(counter)
+            return counter
+        }
     }
 
-    /// Declares a histogram (idempotent).
+    /// Declares a histogram and returns its handle (again: the same handle, as for counters).
+    @discardableResult
     package func declareHistogram(
         _ name: String, help: String, labels: [String] = [], buckets: [Double] = latencyBuckets
-    ) {
-        declare(name) { Family(help: help, kind: "histogram", buckets: buckets, labelNames: labels) }
-    }
-
-    /// Adds the family `make` builds to every shard that lacks `name` (each shard its own instance).
-    private func declare(_ name: String, _ make: () -> Family) {
-        for shard in shards {
-            shard.withLock { families in
-                if families[name] == nil { families[name] = make() }
+    ) -> Histogram {
+        families.withLock { families in
+            if case .histogram(let existing) = families[name], existing.labelNames == labels,
+                existing.buckets == buckets
+            {
+                return existing
             }
+            precondition(families[name] == nil, "metric \(name) declared twice, differently")
+            let histogram = Histogram(name: name, help: help, labelNames: labels, buckets: buckets)
+            families[name] = .histogram(histogram)
+            return histogram
         }
     }
 
@@ -133,85 +127,29 @@ package final class Metrics: Sendable {
         gauges.withLock { $0[name] = (help, "counter", read) }
     }
 
-    /// Adds `amount` to a counter.
-    package func increment(_ name: String, _ labels: [String] = [], by amount: Double = 1) {
-        increment(name, Labels(labels), by: amount)
-    }
-
-    /// Adds one to a counter with one or two labels, named without an array (the per-request path).
-    package func increment(_ name: String, _ first: String, _ second: String? = nil) {
-        increment(name, Labels(first, second), by: 1)
-    }
-
-    private func increment(_ name: String, _ labels: Labels, by amount: Double) {
-        shard.withLock { families in
-            guard let family = families[name] else { return }
-            family.series(labels).value += amount
-        }
-    }
-
-    /// Records one observation in a histogram.
-    package func observe(_ name: String, _ labels: [String] = [], _ value: Double) {
-        observe(name, Labels(labels), value)
-    }
-
-    /// Records one observation in a histogram with one label, named without an array.
-    package func observe(_ name: String, label: String, _ value: Double) {
-        observe(name, Labels(label), value)
-    }
-
-    private func observe(_ name: String, _ labels: Labels, _ value: Double) {
-        shard.withLock { families in
-            guard let family = families[name] else { return }
-            family.series(labels).record(value, buckets: family.buckets)
-        }
-    }
-
-    /// The current value of a counter series (tests and `relayctl`).
+    /// The current value of a counter series (tests and `relayctl`); 0 for a series never updated.
     package func value(_ name: String, _ labels: [String] = []) -> Double {
-        let labels = Labels(labels)
-        return shards.reduce(0) { total, shard in total + shard.withLock { $0[name]?.series[labels]?.value ?? 0 } }
+        guard case .counter(let counter) = families.withLock({ $0[name] }) else { return 0 }
+        return counter.series.withLock { $0[labels] ?? 0 }
     }
 
-    /// The text exposition of every metric.
+    /// The text exposition of every metric: counters and histograms by name, then the gauges and
+    /// counters read at rendering, by name.
     package func render() -> String {
         var output = ""
-        // Every shard's series, added up per family and labels (the shards share the declarations).
-        var snapshot: [String: (family: Family, series: [Labels: SeriesValues])] = [:]
-        for shard in shards {
-            shard.withLock { families in
-                for (name, family) in families {
-                    var merged = snapshot[name] ?? (family, [:])
-                    for (labels, series) in family.series {
-                        var values =
-                            merged.series[labels]
-                            ?? SeriesValues(
-                                labels: labels.array, value: 0,
-                                bucketCounts: Array(repeating: 0, count: series.bucketCounts.count), sum: 0, count: 0)
-                        values.value += series.value
-                        for index in values.bucketCounts.indices {
-                            values.bucketCounts[index] += series.bucketCounts[index]
-                        }
-                        values.sum += series.sum
-                        values.count += series.count
-                        merged.series[labels] = values
-                    }
-                    snapshot[name] = merged
+        let declared = families.withLock { $0 }
+        for name in declared.keys.sorted() {
+            switch declared[name]! {
+            case .counter(let counter):
+                output += "# HELP \(name) \(counter.help)\n# TYPE \(name) counter\n"
+                for (labels, value) in Self.sorted(counter.series.withLock { $0 }) {
+                    output += "\(name)\(Self.braces(Self.pairs(counter.labelNames, labels))) \(Self.format(value))\n"
                 }
-            }
-        }
-        for name in snapshot.keys.sorted() {
-            let (family, allSeries) = snapshot[name]!
-            output += "# HELP \(name) \(family.help)\n# TYPE \(name) \(family.kind)\n"
-            for series in allSeries.values.sorted(by: {
-                $0.labels.joined(separator: "\u{0}") < $1.labels.joined(separator: "\u{0}")
-            }) {
-                let labels = series.labels
-                let pairs = zip(family.labelNames, labels).map { "\($0)=\"\(Self.escape($1))\"" }
-                if family.kind == "counter" {
-                    output += "\(name)\(Self.braces(pairs)) \(Self.format(series.value))\n"
-                } else {
-                    for (bound, count) in zip(family.buckets, series.bucketCounts) {
+            case .histogram(let histogram):
+                output += "# HELP \(name) \(histogram.help)\n# TYPE \(name) histogram\n"
+                for (labels, series) in Self.sorted(histogram.series.withLock { $0 }) {
+                    let pairs = Self.pairs(histogram.labelNames, labels)
+                    for (bound, count) in zip(histogram.buckets, series.bucketCounts) {
                         output += "\(name)_bucket\(Self.braces(pairs + ["le=\"\(Self.format(bound))\""])) \(count)\n"
                     }
                     output += "\(name)_bucket\(Self.braces(pairs + ["le=\"+Inf\""])) \(series.count)\n"
@@ -229,6 +167,15 @@ package final class Metrics: Sendable {
         return output
     }
 
+    /// Series in the order they render: by their label values.
+    private static func sorted<Value>(_ series: [[String]: Value]) -> [(key: [String], value: Value)] {
+        series.sorted { $0.key.joined(separator: "\u{0}") < $1.key.joined(separator: "\u{0}") }
+    }
+
+    private static func pairs(_ names: [String], _ values: [String]) -> [String] {
+        zip(names, values).map { "\($0)=\"\(escape($1))\"" }
+    }
+
     private static func braces(_ pairs: [String]) -> String { pairs.isEmpty ? "" : "{\(pairs.joined(separator: ","))}" }
 
     private static func escape(_ value: String) -> String {
@@ -241,22 +188,8 @@ package final class Metrics: Sendable {
     }
 }
 
-/// A small number per thread, given out in order on a thread's first use: which metrics shard
-/// the thread updates. Kept in a pthread key (Swift has no thread-local storage on Linux), the
-/// number itself as the key's pointer value, so nothing is allocated or freed.
-enum ThreadSlot {
-    private static let next = Atomic<Int>(0)
-
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
-        return key
-    }()
-
-    static var current: Int {
-        if let stored = pthread_getspecific(key) { return Int(bitPattern: stored) - 1 }
-        let slot = next.add(1, ordering: .relaxed).oldValue
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: slot + 1))
-        return slot
-    }
+/// Stops the process when an update names another number of label values than its family declared.
+private func checkArity(_ labels: [String], _ names: [String], _ family: String) {
+    precondition(
+        labels.count == names.count, "metric \(family) takes \(names.count) label values, not \(labels.count)")
 }

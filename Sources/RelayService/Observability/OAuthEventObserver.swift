@@ -7,21 +7,30 @@ import RelayVault
 /// cache, newest CloudKit token, unwrapped data keys) by the time the client hears of it.
 struct OAuthEventObserver: Sendable {
     let logger: Logger
-    let metrics: Metrics
     let cache: BearerCache
     let states: GrantStates
     let vault: Vault
+    let events: Metrics.Counter
+    let refreshReuse: Metrics.Counter
+    let codeReplay: Metrics.Counter
+    let limitRefusals: Metrics.Counter
+    let unusedClientsEvicted: Metrics.Counter
 
-    static func declare(_ metrics: Metrics) {
-        metrics.declareCounter("relay_oauth_events_total", help: "Authorization server events.", labels: ["event"])
-        metrics.declareCounter(
+    init(logger: Logger, metrics: Metrics, cache: BearerCache, states: GrantStates, vault: Vault) {
+        self.logger = logger
+        self.cache = cache
+        self.states = states
+        self.vault = vault
+        events = metrics.declareCounter(
+            "relay_oauth_events_total", help: "Authorization server events.", labels: ["event"])
+        refreshReuse = metrics.declareCounter(
             "relay_oauth_refresh_reuse_total", help: "Refresh tokens reused outside the grace window (grant revoked).")
-        metrics.declareCounter(
+        codeReplay = metrics.declareCounter(
             "relay_oauth_code_replay_total", help: "Authorization codes presented twice (grant revoked).")
-        metrics.declareCounter(
+        limitRefusals = metrics.declareCounter(
             "relay_oauth_limit_refusals_total", help: "Requests refused by a limit held across instances.",
             labels: ["limit"])
-        metrics.declareCounter(
+        unusedClientsEvicted = metrics.declareCounter(
             "relay_oauth_unused_clients_evicted_total",
             help: "Unused clients evicted to admit a new client past the day's share, by tier.", labels: ["tier"])
     }
@@ -36,11 +45,11 @@ struct OAuthEventObserver: Sendable {
             line = LogEvent(.info, "oauth.client_registration_reused")
             line.client = ClientTag(clientID: clientID)
         case .limitReached(let limit):
-            metrics.increment("relay_oauth_limit_refusals_total", [limit.rawValue])
+            limitRefusals.increment(limit.rawValue)
             line = LogEvent(.warning, "oauth.limit_reached")
             line.outcome = StaticOrRoute(name: limit.rawValue)
         case .unusedClientEvicted(let tier):
-            metrics.increment("relay_oauth_unused_clients_evicted_total", [tier.rawValue])
+            unusedClientsEvicted.increment(tier.rawValue)
             line = LogEvent(.info, "oauth.unused_client_evicted")
             line.outcome = StaticOrRoute(name: tier.rawValue)
         case .grantCreated(_, let clientID):
@@ -49,7 +58,7 @@ struct OAuthEventObserver: Sendable {
         case .codeRedeemed:
             line = LogEvent(.info, "oauth.code_redeemed")
         case .codeReplay(let grantID):
-            metrics.increment("relay_oauth_code_replay_total")
+            codeReplay.increment()
             forget(grantID)
             line = LogEvent(.warning, "oauth.code_replay")
         case .refreshRotated:
@@ -57,7 +66,7 @@ struct OAuthEventObserver: Sendable {
         case .refreshRetried:
             line = LogEvent(.info, "oauth.refresh_retried")
         case .refreshReuse(let grantID):
-            metrics.increment("relay_oauth_refresh_reuse_total")
+            refreshReuse.increment()
             forget(grantID)
             line = LogEvent(.warning, "oauth.refresh_reuse")
         case .grantRevoked(let grantID, _):
@@ -81,7 +90,7 @@ struct OAuthEventObserver: Sendable {
             line = LogEvent(.error, "oauth.failure")
             line.reason = LogReason(errorDescription: reason)
         }
-        metrics.increment("relay_oauth_events_total", ["\(line.event)"])
+        events.increment("\(line.event)")
         logger.log(line)
     }
 

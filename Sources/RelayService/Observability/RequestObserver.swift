@@ -4,15 +4,18 @@ import RelayHTTP
 /// (route pattern, status, duration — never the target, headers or body) and records metrics.
 struct RequestObserver: Sendable {
     let logger: Logger
-    let metrics: Metrics
     let router: Router
+    let requests: Metrics.Counter
+    let durations: Metrics.Histogram
     /// Paths answered without logs or metrics (exact routes, so the path is the route pattern).
     let quietPaths: Set<Substring> = ["/healthz", "/readyz"]
 
-    static func declare(_ metrics: Metrics) {
-        metrics.declareCounter(
+    init(logger: Logger, metrics: Metrics, router: Router) {
+        self.logger = logger
+        self.router = router
+        requests = metrics.declareCounter(
             "relay_http_requests_total", help: "HTTP requests by route and status.", labels: ["route", "status"])
-        metrics.declareHistogram(
+        durations = metrics.declareHistogram(
             "relay_http_request_duration_seconds", help: "Time from a parsed request to its response, by route.",
             labels: ["route"])
     }
@@ -46,8 +49,8 @@ struct RequestObserver: Sendable {
     {
         let elapsed = ContinuousClock.now - started
         let seconds = elapsed.seconds
-        metrics.increment("relay_http_requests_total", route, String(response.status.code))
-        metrics.observe("relay_http_request_duration_seconds", label: route, seconds)
+        requests.increment(route, String(response.status.code))
+        durations.observe(seconds, route)
         var response = response
         response.headers.set("X-Request-Id", id.description)
         // A 503 or 504 is the relay telling a client to retry while a backend is away; the cause is an

@@ -13,19 +13,54 @@ enum BackendTiming {
         0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
     ]
 
-    static func declare(_ metrics: Metrics) {
-        metrics.declareHistogram(
-            "relay_store_operation_duration_seconds", help: "Store call latency by operation.", labels: ["operation"],
-            buckets: buckets)
-        metrics.declareCounter(
-            "relay_store_errors_total", help: "Store calls that failed, by operation and error.",
-            labels: ["operation", "error"])
-        metrics.declareHistogram(
-            "relay_key_service_duration_seconds", help: "Key service (local or KMS) call latency by operation.",
-            labels: ["operation"], buckets: buckets)
-        metrics.declareCounter(
-            "relay_key_service_errors_total", help: "Key service calls that failed, by operation and error.",
-            labels: ["operation", "error"])
+    /// One backend's series: call latency by operation, failures by operation and kind.
+    struct Series: Sendable {
+        let durations: Metrics.Histogram
+        let errors: Metrics.Counter
+
+        /// Runs `body`, recording its duration and, when it fails, the failure's `kind` (and an
+        /// outage when the service was away).
+        func timed<T, Failure: Error>(
+            _ operation: String, _ body: () async throws(Failure) -> T,
+            kind: (Failure) -> (name: String, outage: Bool)
+        ) async throws(Failure) -> T {
+            let start = ContinuousClock.now
+            do {
+                let result = try await body()
+                durations.observe(BackendTiming.seconds(since: start), operation)
+                return result
+            } catch {
+                durations.observe(BackendTiming.seconds(since: start), operation)
+                let (name, outage) = kind(error)
+                if outage { BackendTiming.outages.add(1, ordering: .relaxed) }
+                errors.increment(operation, name)
+                throw error
+            }
+        }
+    }
+
+    /// The store's and the key service's series, declared together so both render from the start.
+    struct Handles: Sendable {
+        let store: Series
+        let keyService: Series
+    }
+
+    static func declare(_ metrics: Metrics) -> Handles {
+        Handles(
+            store: Series(
+                durations: metrics.declareHistogram(
+                    "relay_store_operation_duration_seconds", help: "Store call latency by operation.",
+                    labels: ["operation"], buckets: buckets),
+                errors: metrics.declareCounter(
+                    "relay_store_errors_total", help: "Store calls that failed, by operation and error.",
+                    labels: ["operation", "error"])),
+            keyService: Series(
+                durations: metrics.declareHistogram(
+                    "relay_key_service_duration_seconds", help: "Key service (local or KMS) call latency by operation.",
+                    labels: ["operation"], buckets: buckets),
+                errors: metrics.declareCounter(
+                    "relay_key_service_errors_total", help: "Key service calls that failed, by operation and error.",
+                    labels: ["operation", "error"])))
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double { (ContinuousClock.now - start).seconds }
@@ -38,35 +73,21 @@ enum BackendTiming {
 /// A `Store` that times every call on its way to the real one.
 struct TimedStore: Store {
     let base: any Store
-    let metrics: Metrics
+    let metrics: BackendTiming.Handles
 
     init(_ base: any Store, metrics: Metrics) {
         self.base = base
-        self.metrics = metrics
-        BackendTiming.declare(metrics)
+        self.metrics = BackendTiming.declare(metrics)
     }
 
     private func timed<T>(_ operation: String, _ body: () async throws(StoreError) -> T) async throws(StoreError) -> T {
-        let start = ContinuousClock.now
-        do {
-            let result = try await body()
-            metrics.observe(
-                "relay_store_operation_duration_seconds", label: operation, BackendTiming.seconds(since: start))
-            return result
-        } catch {
-            metrics.observe(
-                "relay_store_operation_duration_seconds", label: operation, BackendTiming.seconds(since: start))
-            let kind =
-                switch error {
-                case .conditionFailed: "condition_failed"
-                case .throttled: "throttled"
-                case .unavailable: "unavailable"
-                case .invalid: "invalid"
-                }
-            if case .unavailable = error { BackendTiming.outages.add(1, ordering: .relaxed) }
-            if case .throttled = error { BackendTiming.outages.add(1, ordering: .relaxed) }
-            metrics.increment("relay_store_errors_total", [operation, kind])
-            throw error
+        try await metrics.store.timed(operation, body) { error in
+            switch error {
+            case .conditionFailed: ("condition_failed", false)
+            case .throttled: ("throttled", true)
+            case .unavailable: ("unavailable", true)
+            case .invalid: ("invalid", false)
+            }
         }
     }
 
@@ -112,37 +133,23 @@ struct TimedStore: Store {
 /// A `KeyService` that times every call on its way to the real one.
 struct TimedKeyService: KeyService {
     let base: any KeyService
-    let metrics: Metrics
+    let metrics: BackendTiming.Handles
 
     init(_ base: any KeyService, metrics: Metrics) {
         self.base = base
-        self.metrics = metrics
-        BackendTiming.declare(metrics)
+        self.metrics = BackendTiming.declare(metrics)
     }
 
     private func timed<T>(_ operation: String, _ body: () async throws(VaultError) -> T) async throws(VaultError) -> T {
-        let start = ContinuousClock.now
-        do {
-            let result = try await body()
-            metrics.observe("relay_key_service_duration_seconds", label: operation, BackendTiming.seconds(since: start))
-            return result
-        } catch {
-            metrics.observe("relay_key_service_duration_seconds", label: operation, BackendTiming.seconds(since: start))
-            let kind =
-                switch error {
-                case .authenticationFailed: "authentication_failed"
-                case .malformed: "malformed"
-                case .unknownKey: "unknown_key"
-                case .keyServiceUnavailable: "unavailable"
-                case .keyServiceThrottled: "throttled"
-                case .keyFile: "key_file"
-                }
+        try await metrics.keyService.timed(operation, body) { error in
             switch error {
-            case .keyServiceUnavailable, .keyServiceThrottled: BackendTiming.outages.add(1, ordering: .relaxed)
-            default: break
+            case .authenticationFailed: ("authentication_failed", false)
+            case .malformed: ("malformed", false)
+            case .unknownKey: ("unknown_key", false)
+            case .keyServiceUnavailable: ("unavailable", true)
+            case .keyServiceThrottled: ("throttled", true)
+            case .keyFile: ("key_file", false)
             }
-            metrics.increment("relay_key_service_errors_total", [operation, kind])
-            throw error
         }
     }
 

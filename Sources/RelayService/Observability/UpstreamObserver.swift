@@ -8,11 +8,17 @@ import RelaySync
 struct UpstreamObserver: Sendable {
     let logger: Logger
     let metrics: Metrics
+    let calls: Metrics.Counter
+    let durations: Metrics.Histogram
+    let apiTokenChecks: Metrics.Counter
 
-    static func declare(_ metrics: Metrics) {
-        metrics.declareCounter("relay_cloudkit_calls_total", help: "CloudKit calls by outcome.", labels: ["outcome"])
-        metrics.declareHistogram("relay_cloudkit_call_duration_seconds", help: "CloudKit call latency.")
-        metrics.declareCounter(
+    init(logger: Logger, metrics: Metrics) {
+        self.logger = logger
+        self.metrics = metrics
+        calls = metrics.declareCounter(
+            "relay_cloudkit_calls_total", help: "CloudKit calls by outcome.", labels: ["outcome"])
+        durations = metrics.declareHistogram("relay_cloudkit_call_duration_seconds", help: "CloudKit call latency.")
+        apiTokenChecks = metrics.declareCounter(
             "relay_cloudkit_api_token_checks_total",
             help: "Checks of the CloudKit API token after a 401 (users/caller without a web token), by result.",
             labels: ["result"])
@@ -24,8 +30,8 @@ struct UpstreamObserver: Sendable {
     func apiTokenMonitor(cloudKit: CloudKitClient, clock: any WallClock) -> APITokenMonitor {
         let monitor = APITokenMonitor(
             clock: clock,
-            report: { [logger, metrics] result, previous in
-                metrics.increment("relay_cloudkit_api_token_checks_total", [result.rawValue])
+            report: { [logger, apiTokenChecks] result, previous in
+                apiTokenChecks.increment(result.rawValue)
                 switch result {
                 case .refused:
                     logger.log(LogEvent(.error, "cloudkit.api_token_refused"))
@@ -53,8 +59,8 @@ struct UpstreamObserver: Sendable {
 
     func upstream(started: ContinuousClock.Instant, outcome: String) {
         let elapsed = ContinuousClock.now - started
-        metrics.increment("relay_cloudkit_calls_total", outcome)
-        metrics.observe("relay_cloudkit_call_duration_seconds", [], elapsed.seconds)
+        calls.increment(outcome)
+        durations.observe(elapsed.seconds)
     }
 
     func event(_ level: LogEvent.Level, _ name: StaticString, grant: BearerGrant, reason: String? = nil) {

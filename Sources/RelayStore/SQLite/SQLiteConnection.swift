@@ -94,9 +94,7 @@ final class SQLiteConnection: @unchecked Sendable {
 /// A prepared statement, finalized in `deinit`. Used only by its connection's thread.
 ///
 /// Text up to `maxSlotBytes` is bound from a buffer the statement owns, one per parameter and kept
-/// for its next execution (`SQLITE_STATIC`): SQLite reads it in place instead of copying it into a
-/// `malloc` of its own on every bind (the writer bound a grant's 1–2 KB row and its two keys on
-/// every rotated token). A slot is only written when its parameter is bound again and freed only
+/// for its next execution (`SQLITE_STATIC`): SQLite reads it in place. A slot is only written when its parameter is bound again and freed only
 /// after the statement is finalized, so SQLite never holds a pointer to memory that changed or
 /// went away. Longer text is copied by SQLite as before (`SQLITE_TRANSIENT`).
 final class SQLiteStatement {

@@ -183,37 +183,6 @@ package final class SQLiteStore: Store {
         return item
     }
 
-    /// Splices the set members into the stored JSON text (`AttributeSplice`) instead of reading the
-    /// row into a `JSONObject` and encoding it again. What the splice cannot settle (text that is
-    /// not an object, a repeated name) goes on, in the same write job, through the general path,
-    /// which answers exactly as `update` does.
-    package func setAttributes(_ key: ItemKey, _ attributes: JSONObject, condition: WriteCondition)
-        async throws(StoreError) -> Int
-    {
-        let write = Write(key: key, change: .update(ItemUpdate(set: attributes)), condition: condition)
-        try write.validate()
-        let clock = self.clock
-        return try await threads.write { (connection) throws(StoreError) -> Int in
-            let now = clock.epochSeconds()
-            let spliced = try ItemTable.withLiveRow(connection, key, now: now) {
-                (stored, version, _) throws(StoreError) -> (encoded: [UInt8], version: Int)? in
-                guard Write.holds(condition, forVersion: version) else { throw .conditionFailed }
-                guard let encoded = AttributeSplice.spliced(stored, setting: attributes) else { return nil }
-                return (encoded, version + 1)
-            }
-            guard let spliced else { throw .conditionFailed }  // no live row: `update` never creates
-            guard let (encoded, version) = spliced else {
-                guard case .store(let item, _) = try Self.apply(write, on: connection, now: now) else {
-                    throw .invalid("update produced no item")
-                }
-                return item.version
-            }
-            try StoreLimits.check(encodedAttributes: encoded)
-            try ItemTable.replaceAttributes(connection, key, encoded: encoded, version: version)
-            return version
-        }
-    }
-
     package func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
         let outcome = try await apply(Write(key: key, change: .delete, condition: condition))
         guard case .remove(let previous) = outcome else { throw .invalid("delete produced an item") }

@@ -33,8 +33,7 @@ struct TodoDatabase: Sendable {
         return try snapshot(of: try await lookup(names), accountName: accountName, id: id, occurrences: occurrences)
     }
 
-    /// The decoding half of `snapshot(id:occurrences:)`, kept out of its async frame (see `records(in:)`).
-    @inline(never)
+    /// The decoding half of `snapshot(id:occurrences:)`.
     private func snapshot(
         of found: [String: Record], accountName: String, id: String?, occurrences: [String]
     ) throws(CloudKitError) -> Snapshot {
@@ -61,10 +60,7 @@ struct TodoDatabase: Sendable {
         return try Self.records(in: results)
     }
 
-    /// The records found, by name. Not inlined into the async caller: what a synchronous step
-    /// keeps stays on the thread's stack instead of growing the task's frame (a frame past the task
-    /// allocator's ~1 KB slab is a malloc of its own on every call).
-    @inline(never)
+    /// The records found, by name: deleted and missing ones left out, any other failure thrown.
     private static func records(in results: [RecordResult]) throws(CloudKitError) -> [String: Record] {
         var found: [String: Record] = [:]
         for result in results {

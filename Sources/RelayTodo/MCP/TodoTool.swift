@@ -46,9 +46,7 @@ package struct TodoTool<Principal: TodoPrincipal>: Tool {
     }
 }
 
-/// What the tools share. A class: every call's async frames hold a reference to it, not a
-/// 700-byte copy of the schema and client (frames over the task allocator's ~1 KB slab are each a
-/// malloc of their own).
+/// What the tools share: the CloudKit client and the schema, one instance for every call.
 final class TodoToolEnvironment: Sendable {
     let client: CloudKitClient
     let schema: RecordSchema

@@ -13,10 +13,7 @@ package struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertibl
         self.minute = minute
     }
 
-    /// Parses exactly `HH:mm`.
-    ///
-    /// Read from the string's UTF-8 view in place: a get_me parses the Account's times several
-    /// times, and copying each into an array was an allocation every time.
+    /// Parses exactly `HH:mm`, reading the string's UTF-8 view.
     package init?(_ text: String) {
         var hour = 0
         var minute = 0

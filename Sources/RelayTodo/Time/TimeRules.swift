@@ -47,7 +47,7 @@ package struct TimeRules: Sendable, Equatable {
     package func instant(date: LocalDate, time: LocalTime) -> Date {
         let wall = date.daysSinceEpoch * 86400 + time.secondsSinceMidnight
         // Offsets in force around this wall time; a transition is never closer than a day to another.
-        // At most four distinct offsets: a small array, not a Set (no hashing, one allocation).
+        // At most four distinct offsets.
         var offsets: [Int] = []
         offsets.reserveCapacity(4)
         func note(_ value: Int) { if !offsets.contains(value) { offsets.append(value) } }

@@ -1,10 +1,6 @@
-/// Writes dates and times as ASCII bytes, one buffer per string.
-///
-/// Interpolating zero-padded parts (`"\(pad(hour, 2)):\(pad(minute, 2))"`) made a String per
-/// part and per join: `get_me` formats four instants and dates per call, and that was a tenth of
-/// its own CPU (bench/records/2026-12-02-get_me-path-profile.txt).
+/// Writes dates and times as ASCII bytes, one buffer per string (zero-padded parts written in place).
 enum TimeText {
-    /// The string `body` writes (ASCII), written into `Buffer`'s inline bytes: no array per string.
+    /// The string `body` writes (ASCII), written into `Buffer`'s inline bytes.
     static func string(_ body: (inout Buffer) -> Void) -> String {
         var buffer = Buffer()
         body(&buffer)

@@ -53,9 +53,7 @@ package enum GetMe {
         _ = try ArgumentObject(arguments, field: "", allowed: [])
     }
 
-    /// The result's `structuredContent`. Not inlined into the async tool body: the literal's
-    /// temporaries would make its task frame 4 KB, a malloc of its own on every call.
-    @inline(never)
+    /// The result's `structuredContent`.
     package static func result(account: Account, now: Date) -> JSONValue {
         let rules = account.rules
         let today = rules.today(now: now)

@@ -93,7 +93,7 @@ final class CurlMulti: @unchecked Sendable {
     deinit { curl_multi_cleanup(handle) }
 }
 
-/// Idle easy handles, reused so a request does not pay for allocating and freeing one.
+/// Idle easy handles, reused by the next request.
 final class CurlEasyPool: Sendable {
     private let idle = Locked<[CurlEasy]>([])
     private let limit: Int

@@ -72,7 +72,7 @@ extension EventLoop {
                 return
             case .invalid(let error):
                 ResponseSerializer.writeError(error.status, into: &connection.output, date: date.line)
-                connection.closeAfterWrite = true
+                connection.move(to: .closing)
                 markDirty(connection)
                 return
             }
@@ -106,7 +106,7 @@ extension EventLoop {
     /// queues it (body dropped) for `serveLowPriority`. A handler runs synchronously until its
     /// first suspension.
     private func dispatch(_ connection: Connection, head: HTTPRequestHead, body: [UInt8]) {
-        connection.busy = true
+        connection.move(to: .serving)
         connection.timer = .none
         connection.inputNeedsMore = false
         connection.keepAlive = head.keepAlive && !draining
@@ -141,7 +141,7 @@ extension EventLoop {
     /// not): the answer says `Connection: close`, and the lingering close reads and drops whatever
     /// follows. The request waits its turn like any other low-priority one.
     private func dispatchWithoutBody(_ connection: Connection, head: HTTPRequestHead) {
-        connection.busy = true
+        connection.move(to: .serving)
         connection.timer = .none
         connection.inputNeedsMore = false
         connection.keepAlive = false
@@ -225,8 +225,7 @@ extension EventLoop {
             http10KeepAlive: http10KeepAlive && !close,
             omitBody: omitBody
         )
-        connection.busy = false
-        if close { connection.closeAfterWrite = true }
+        connection.move(to: close ? .closing : .reading)
         connection.timer = .keepAlive
         connection.deadline = now + Int64(state.configuration.keepAliveTimeoutMilliseconds)
         queueIdle(connection)
@@ -300,7 +299,7 @@ extension EventLoop {
     /// Half-closes and reads until the client closes (or the linger timer fires), so unread
     /// request bytes do not turn the final response into a reset.
     private func beginLingeringClose(_ connection: Connection) {
-        connection.lingering = true
+        connection.move(to: .lingering)
         shutdown(connection.fd, Int32(SHUT_WR))
         connection.timer = .linger
         connection.deadline = now + 2_000
@@ -333,7 +332,7 @@ extension EventLoop {
 
     func closeConnection(_ connection: Connection) {
         guard !connection.closed else { return }
-        connection.closed = true
+        connection.move(to: .closed)
         close(connection.fd)
         if Int(connection.fd) < connections.count, connections[Int(connection.fd)] === connection {
             connections[Int(connection.fd)] = nil

@@ -26,7 +26,7 @@ extension EventLoop {
                     state.report(.timedOut(connection.timer == .header ? .head : bodyDeadline(connection).limit))
                     connection.timer = .none
                     ResponseSerializer.writeError(.requestTimeout, into: &connection.output, date: date.line)
-                    connection.closeAfterWrite = true
+                    connection.move(to: .closing)
                     flush(connection)
                 } else {
                     closeConnection(connection)
@@ -58,7 +58,6 @@ extension EventLoop {
     /// last byte, the total from the end of the head, and the minimum rate (after the grace period,
     /// one more second for every `bodyMinimumBytesPerSecond` bytes received). O(1): no scan.
     func bodyDeadline(_ connection: Connection) -> (at: Int64, limit: ServerEvent.Timeout) {
-        // Field by field: copying the whole configuration would retain its closure and arrays on every read.
         var earliest = (
             at: connection.lastBodyByte + Int64(state.configuration.bodyIdleTimeoutMilliseconds),
             limit: ServerEvent.Timeout.bodyIdle
