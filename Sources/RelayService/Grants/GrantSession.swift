@@ -9,7 +9,8 @@ import RelayVault
 /// grant's version) before the grant's next call starts. A successful call's answer does not wait
 /// for that save: the save is the remainder of the grant's turn (`GrantSerializer.runWithRemainder`), and
 /// graceful shutdown waits for it (`Application.waitUntilStopped`). The calls of one tool call run in one turn
-/// (`inOneTurn`, `GrantTurn`): each starts with the token the previous one rotated to, from memory.
+/// (`inOneTurn`, `GrantTurn`): each starts with the token the previous one rotated to, from memory, and
+/// the turn saves its newest token once, after the answer.
 final class GrantSession: CloudKitSession {
     let grant: BearerGrant
     /// The presented access token: the vault derives the token-binding key from it.
@@ -50,12 +51,14 @@ final class GrantSession: CloudKitSession {
         _ call: (CloudKitWebAuthToken) async throws(CloudKitError) -> CloudKitResponse<Value>
     ) async throws(CloudKitError) -> Value {
         if let turn = GrantTurn.current, turn.grantID == grant.grantID {
-            // In this grant's turn already (`inOneTurn`): the save runs beside the turn's next call, which
-            // starts with the rotated token from memory.
+            // In this grant's turn already (`inOneTurn`): the turn's next call starts with the rotated token
+            // from memory; the turn saves its newest token once, after its calls (`GrantTurn`).
             do throws(CloudKitError) {
                 let (value, rotated, replaced) = try await calling(call, turn: turn)
                 if let rotated {
-                    turn.rotated(to: rotated) { await self.save(rotated, replacing: replaced ?? self.latestState()) }
+                    turn.rotated(to: rotated, replacing: replaced) { replaced in
+                        await self.save(rotated, replacing: replaced ?? self.latestState())
+                    }
                 }
                 return value
             } catch {
@@ -97,9 +100,9 @@ final class GrantSession: CloudKitSession {
     }
 
     /// Runs a tool call's CloudKit calls in one turn of the grant (`GrantTurn`): each call after the first starts
-    /// with the token the previous one rotated to, in memory (no unseal, no wait for the save); every rotation is
-    /// still saved, in order, and the turn (so the grant's next call) ends only once all are saved. The answer
-    /// does not wait for the last save, as with a single call.
+    /// with the token the previous one rotated to, in memory (no unseal, no save in between); the newest token is
+    /// saved once, after the calls (before a failed call recovers, the tokens so far), and the turn (so the
+    /// grant's next call) ends only once it is saved. The answer does not wait for the save, as with a single call.
     func inOneTurn<Value: Sendable>(_ body: @Sendable () async throws -> Value) async throws -> Value {
         if let turn = GrantTurn.current, turn.grantID == grant.grantID { return try await body() }
         let turn = GrantTurn(grantID: grant.grantID)
