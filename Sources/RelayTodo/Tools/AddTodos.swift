@@ -1,3 +1,5 @@
+import Foundation
+import RelayCloudKit
 import RelayJSON
 import RelayMCP
 
@@ -47,5 +49,29 @@ package enum AddTodos {
             }
         }
         return items
+    }
+}
+
+extension AddTodos {
+    /// `add_todos`: the Account (the entitlement hint decides for the whole batch, as the app decides when adding),
+    /// then one `records/modify` creating every valid item.
+    static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
+        let items = try parse(arguments)
+        let account = try await database.snapshot().account
+        guard account.canAddTodos(now: now) else { throw TodoError.paymentRequired }
+        var plan: [BatchStep] = []
+        for item in items {
+            switch item {
+            case .refused(let id, let error): plan.append(.done(.failed(id, error)))
+            case .valid(let request):
+                do throws(TodoError) {
+                    let created = try AddTodo.apply(request, account: account, now: now, newID: UUID().uuidString)
+                    plan.append(.write(.create(created.todo)))
+                } catch {
+                    plan.append(.done(.failed(nil, error)))
+                }
+            }
+        }
+        return try await BatchStep.finish(plan, database, now)
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
+import RelayCloudKit
 import RelayJSON
+import RelayMCP
 
 /// `complete_todo`: marks a one-off done, or one day of a repeating to-do.
 package enum CompleteTodo {
@@ -82,5 +84,68 @@ package enum CompleteTodo {
             "occurrence": occurrence?.json(account: account) ?? .null, "alreadyDone": .bool(alreadyDone),
             "message": .string(message),
         ]
+    }
+}
+
+extension CompleteTodo {
+    /// The tool's name, title, schemas and hints.
+    package static let definition = ToolDefinition(
+        name: "complete_todo", title: "Mark done",
+        description: """
+            Marks a to-do done, which stops its alarm. A one-off to-do becomes done and a pending snooze of it is \
+            cancelled. For a repeating to-do only one day's occurrence is marked done and the repeat continues: \
+            occurrenceDate (YYYY-MM-DD) picks the day, default today in the to-do's time zone; it must be a day \
+            the to-do repeats on (otherwise INVALID_ARGUMENT names the nearest ones) and is ignored for one-off \
+            to-dos. Completing something that is already done succeeds and says so (alreadyDone). \
+            \(UndoText.sentence)
+            """,
+        requiredScopes: [TodoScope.write],
+        inputSchema: Schema.object(
+            [
+                ("id", Schema.id),
+                ("occurrenceDate", Schema.date("Repeating to-dos: the day to mark done. Default: today.")),
+            ],
+            required: ["id"], closed: true),
+        outputSchema: Schema.object(
+            [
+                ("timeZone", Schema.timeZone),
+                ("todo", Schema.todo),
+                ("occurrence", Schema.nullable(Schema.occurrence)),
+                ("alreadyDone", Schema.boolean()),
+                ("message", Schema.string()),
+                ("undo", UndoText.schema),
+            ],
+            required: ["timeZone", "todo", "occurrence", "alreadyDone", "message", "undo"]),
+        annotations: ToolAnnotations(
+            readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false))
+}
+
+extension CompleteTodo {
+    /// `complete_todo`: Account, to-do and the candidate Occurrences in one lookup, then one write (none when
+    /// it was already done).
+    static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
+        let request = try parse(arguments)
+        let dates = request.occurrenceDate.map { [$0] } ?? TimeRules.possibleTodays(now: now)
+        let snapshot = try await database.snapshot(
+            id: request.id, occurrences: dates.map { Occurrence.recordName(todoId: request.id, date: $0) })
+        let account = snapshot.account
+        let current = snapshot.todo.map(Todo.init(record:))
+        let stored = current.flatMap { todo in
+            snapshot.occurrences[
+                Occurrence.recordName(
+                    todoId: todo.id, date: occurrenceDate(request, todo: todo, account: account, now: now))]
+        }
+        var outcome = try apply(
+            request, current: current, existing: stored.flatMap(Occurrence.init(record:)), account: account, now: now)
+        var entries: [UndoHandle.Entry] = []
+        switch outcome {
+        case .updated(let change):
+            let (todo, entry) = try await database.saveExisting(change, snapshot)
+            outcome = .updated(TodoChange(todo: todo, fields: change.fields))
+            entries = entry.map { [$0] } ?? []
+        case .occurrence(_, let occurrence): entries = [try await database.save(occurrence, base: stored)]
+        case .alreadyDone: break
+        }
+        return result(outcome, account: account).adding(undo: database.undo(entries, now: now))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCloudKit
 import RelayJSON
 import RelayMCP
 
@@ -57,5 +58,25 @@ package enum DeleteTodo {
             "timeZone": .string(account.rules.zoneName), "id": .string(change.todo.id), "deleted": true,
             "deletedAt": account.rules.json(change.todo.deletedAt),
         ]
+    }
+}
+
+extension DeleteTodo {
+    /// `delete_todo`: a soft delete (`deletedAt`). Deleted elsewhere meanwhile counts as done.
+    static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
+        let request = try parse(arguments)
+        let snapshot = try await database.snapshot(id: request.id)
+        let change = try apply(request, current: snapshot.todo.map(Todo.init(record:)), now: now)
+        guard let base = snapshot.todo else { throw TodoError.notFound(id: request.id) }
+        let todo: Todo
+        var entries: [UndoHandle.Entry] = []
+        switch try await database.save(change, onto: base) {
+        case .saved(let saved, let entry):
+            todo = saved
+            entries = entry.map { [$0] } ?? []
+        case .deleted(let saved): todo = saved
+        }
+        return result(TodoChange(todo: todo, fields: change.fields), account: snapshot.account).adding(
+            undo: database.undo(entries, now: now))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCloudKit
 import RelayJSON
 import RelayMCP
 
@@ -73,5 +74,13 @@ package enum GetMe {
             "defaultDueNext": .string(rules.format(account.defaultDue(now: now))),
             "warnings": .array(account.warnings.map(JSONValue.string)),
         ]
+    }
+}
+
+extension GetMe {
+    /// `get_me`: one lookup of the Account record.
+    static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
+        try parse(arguments)
+        return result(account: try await database.snapshot().account, now: now)
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
+import RelayCloudKit
 import RelayJSON
+import RelayMCP
 
 /// `search`: the person's to-dos whose title or notes hold every word of a query, in the shape OpenAI
 /// documents for ChatGPT's deep research and company knowledge (`{results: [{id, title, url}]}`, plus a
@@ -113,5 +115,84 @@ package enum SearchTodos {
         static func < (lhs: RankKey, rhs: RankKey) -> Bool {
             (lhs.tier, lhs.time, lhs.id) < (rhs.tier, rhs.time, rhs.id)
         }
+    }
+}
+
+extension SearchTodos {
+    /// The tool's name, title, schemas and hints. The name and the single `query` string are what ChatGPT's
+    /// deep research and company knowledge look for (OpenAI, "Building MCP servers for ChatGPT and API
+    /// integrations"; Apps SDK, "Company knowledge compatibility": the input is checked, so it stays exactly
+    /// that).
+    package static let definition = ToolDefinition(
+        name: "search", title: "Search to-dos",
+        description: """
+            Searches the user's to-dos by words in their titles and notes. query: one or a few key words such \
+            as "dentist" or "牛乳", not a question: every word must appear in the title or the notes (anywhere \
+            in the text, ignoring case and full- or half-width forms). Returns at most \(maxResults) results, \
+            best first: to-dos with every word in the title, then to-dos still to do, soonest first, then \
+            finished ones. Each result has id (pass it to fetch for the whole to-do), title, text (one line: \
+            when it is due or how it repeats, in the user's time zone) and url (always empty: a to-do has no \
+            web page). Deleted to-dos never appear. To see to-dos by date, use list_todos. complete is false \
+            only when iCloud held more than could be read; then warning says what may be missing: tell the user.
+            """,
+        requiredScopes: [TodoScope.read],
+        inputSchema: Schema.object(
+            [("query", Schema.string("Key words to find in to-do titles and notes."))], required: ["query"],
+            closed: true),
+        outputSchema: Schema.object(
+            [
+                (
+                    "results",
+                    Schema.array(
+                        of: Schema.object(
+                            [
+                                ("id", Schema.string("Pass to fetch.")), ("title", Schema.string()),
+                                ("url", Schema.string("Always empty: a to-do has no web page.")),
+                                ("text", Schema.string("When it is due or how it repeats.")),
+                            ],
+                            required: ["id", "title", "url", "text"]),
+                        description: "Best first.")
+                ),
+                ("complete", Schema.completeness),
+                ("warning", Schema.warning),
+            ],
+            required: ["results", "complete"]),
+        annotations: ToolAnnotations(
+            readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false))
+}
+
+extension SearchTodos {
+    /// `search`: the zone's newest changes, the Account and the live to-dos, pending ones first and then finished
+    /// ones within the same budget of calls, matched here: CloudKit has no index for words inside a field.
+    static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
+        let request = try parse(arguments)
+        let listing = try await database.listing(groups: [["pending"], ["done", "skipped"]])
+        let todos = listing.todos.values.map(Todo.init(record:))
+        let account = listing.account
+        var hits = select(request, todos: todos, account: account, now: now)
+        // A repeat's "next" honours its done, skipped and snoozed days: one lookup of the days that can be next.
+        var occurrences = listing.recentOccurrences.values.compactMap(Occurrence.init(record:))
+        let repeating = hits.map(\.todo).filter(\.isRepeating).map(\.id)
+        if !repeating.isEmpty {
+            let names = repeating.flatMap { id in
+                upcomingDays(now: now).map { Occurrence.recordName(todoId: id, date: $0) }
+            }
+            let found = try await database.lookup(names)
+            occurrences += found.values.compactMap {
+                (try? OccurrenceRecord(record: $0, schema: database.schema.occurrence)).flatMap(
+                    Occurrence.init(record:))
+            }
+            hits = select(request, todos: todos, account: account, now: now, occurrences: occurrences)
+        }
+        return result(hits, account: account, now: now, occurrences: occurrences, warning: listing.warning)
+    }
+}
+
+extension SearchTodos {
+    /// The days whose Occurrences can decide a repeat's next alarm at `now`: from any zone's yesterday (a snooze
+    /// past midnight) over the coming week: 9 per to-do, so the 20 results fit one lookup.
+    static func upcomingDays(now: Date) -> [LocalDate] {
+        let today = TimeRules.utc.today(now: now)
+        return (-2...6).map { today.adding(days: $0) }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import RelayCloudKit
+import RelayJSON
 
 extension Todo {
     /// When a one-off rings: its due time, or for a pending one snoozed past it, the time it was snoozed to.
@@ -63,5 +65,14 @@ extension TimeRules {
     func readable(_ instant: Date) -> String {
         let wall = wallClock(at: instant)
         return "\(wall.date.weekday.englishName) \(wall.date) \(wall.time)"
+    }
+}
+
+extension TimeRules {
+    /// The Occurrence dates that can be "today" in some time zone at `now` (UTC yesterday, today, tomorrow), so
+    /// one lookup can fetch a repeating to-do's Occurrence before its own zone is known.
+    static func possibleTodays(now: Date) -> [LocalDate] {
+        let today = TimeRules.utc.today(now: now)
+        return [today.adding(days: -1), today, today.adding(days: 1)]
     }
 }
