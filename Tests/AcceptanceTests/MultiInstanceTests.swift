@@ -106,6 +106,45 @@ final class MultiInstanceTests: XCTestCase {
         XCTAssertGreaterThan(deadA + deadB, 0, "the cross-instance retry was never exercised")
     }
 
+    /// Issue 44: an `undo` handle sealed by one instance opens on the other (the key comes from the
+    /// secrets both share, nothing is stored), and puts back exactly what the write changed; one
+    /// undone twice is refused the second time, and the record stays as the first undo left it.
+    func testAnUndoHandleFromOneInstanceWorksOnTheOther() async throws {
+        let c = try await cluster()
+        defer { c.remove() }
+        let (client, tokens) = try await RelayClient.connected(http: c.http, appleID: "erin@example.com", at: c.a.base)
+        let added = try await client.callTool(
+            "add_todo", ["title": "Return the library book"], access: tokens.access, at: c.a.base)
+        guard case .result(let addedJSON) = added, let id = addedJSON["todo"]?["id"]?.stringValue,
+            let addUndo = addedJSON["undo"]?.stringValue
+        else { return XCTFail("\(added)") }
+        let completed = try await client.callTool(
+            "complete_todo", ["id": .string(id)], access: tokens.access, at: c.a.base)
+        guard case .result(let completedJSON) = completed, let completeUndo = completedJSON["undo"]?.stringValue
+        else { return XCTFail("\(completed)") }
+
+        // The completion undone on B: the to-do is pending again.
+        let undone = try await client.callTool(
+            "undo", ["undo": .string(completeUndo)], access: tokens.access, at: c.b.base)
+        XCTAssertTrue(undone.isResult, "\(undone)")
+        let pending = try await client.callTool(
+            "list_todos", ["status": "pending"], access: tokens.access, at: c.b.base)
+        guard case .result(let pendingJSON) = pending else { return XCTFail("\(pending)") }
+        XCTAssertEqual(pendingJSON["items"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, [id])
+
+        // The add's handle is stale now (the record changed since): refused on A, nothing changed.
+        let stale = try await client.callTool("undo", ["undo": .string(addUndo)], access: tokens.access, at: c.a.base)
+        guard case .toolError(let code, _) = stale else { return XCTFail("a stale undo was carried out: \(stale)") }
+        XCTAssertEqual(code, "CONFLICT")
+        // The same completion undone again: its change tag is gone, so it is refused too.
+        let again = try await client.callTool(
+            "undo", ["undo": .string(completeUndo)], access: tokens.access, at: c.a.base)
+        XCTAssertFalse(again.isResult, "\(again)")
+        let still = try await client.callTool("list_todos", ["status": "pending"], access: tokens.access, at: c.a.base)
+        guard case .result(let stillJSON) = still else { return XCTFail("\(still)") }
+        XCTAssertEqual(stillJSON["items"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, [id])
+    }
+
     func testConcurrentCallsOfOneGrantOnBothInstancesKeepTheGrant() async throws {
         let c = try await cluster()
         defer { c.remove() }
