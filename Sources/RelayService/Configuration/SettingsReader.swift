@@ -1,5 +1,6 @@
 import Foundation
 import RelayHTTP
+import RelaySync
 
 /// Typed access to `RELAY_*` variables that records a clear problem for each bad value and falls
 /// back to the default, so one run reports everything that needs fixing. It also records every
@@ -86,6 +87,11 @@ struct SettingsReader {
             return value
         }
         return number
+    }
+
+    /// A duration written in whole seconds, within `range` (in seconds).
+    mutating func seconds(_ name: String, default value: Duration, range: ClosedRange<Int>) -> Duration {
+        .seconds(integer(name, default: value.wholeSeconds, range: range))
     }
 
     /// One of a fixed set of words.
