@@ -111,7 +111,8 @@ import Testing
     @Test func aWindowsSummaryIsWrittenWhenTheWindowEndsEvenIfNothingElseIsLogged() async throws {
         let lines = try withLogFile { fd in
             let logger = Logger(
-                minimumLevel: .info, fd: fd, budget: LogBudget(window: .seconds(1), linesPerKind: 2, linesPerWindow: 10))
+                minimumLevel: .info, fd: fd, budget: LogBudget(window: .seconds(1), linesPerKind: 2, linesPerWindow: 10)
+            )
             for _ in 0..<50 { logger.log(LogEvent(.warning, "store.slow")) }
             var summary = false
             for _ in 0..<400 where !summary {

@@ -114,7 +114,8 @@ final class InstanceMetadataCredentialSource: AWSCredentialSource {
         if !renew, let cached = session.withLock({ $0 }), now < cached.until { return cached.token }
         let request = ClientRequest(
             method: .put, url: endpoint.base + "/latest/api/token",
-            headers: ["X-aws-ec2-metadata-token-ttl-seconds": String(Self.tokenTTL.wholeSeconds)], connectTimeout: .seconds(1),
+            headers: ["X-aws-ec2-metadata-token-ttl-seconds": String(Self.tokenTTL.wholeSeconds)],
+            connectTimeout: .seconds(1),
             timeout: .seconds(2))
         let response: ClientResponse
         do {

@@ -188,7 +188,8 @@ package final class RefreshingCredentialsProvider: AWSCredentialsProvider, Custo
     /// `initialBackoff` × 2^(failures − 1), at most `maximumBackoff`, less up to a quarter at
     /// random so that many instances that failed together do not retry together.
     private func backoff(afterFailures failures: Int) -> Double {
-        let ceiling = min(timing.maximumBackoff.seconds, timing.initialBackoff.seconds * Double(1 << min(failures - 1, 30)))
+        let ceiling = min(
+            timing.maximumBackoff.seconds, timing.initialBackoff.seconds * Double(1 << min(failures - 1, 30)))
         return ceiling * Double.random(in: 0.75...1)
     }
 }

@@ -1,5 +1,5 @@
-import RelaySync
 import RelayJSON
+import RelaySync
 
 /// How long a client may consider a result fresh and who may share a cached copy: the 2026-07-28
 /// `ttlMs` and `cacheScope` (`server/utilities/caching.mdx`), sent on results that are the same for

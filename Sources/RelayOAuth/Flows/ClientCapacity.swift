@@ -144,7 +144,8 @@ final class ClientCapacity: Sendable {
 
     /// Counts the first token exchange of a client created in window `start`.
     func clientUsed(createdIn start: Int) async {
-        guard start % Self.window == 0, start + Self.window + context.configuration.lifetimes.unusedClient.wholeSeconds > context.now
+        guard start % Self.window == 0,
+            start + Self.window + context.configuration.lifetimes.unusedClient.wholeSeconds > context.now
         else { return }
         _ = try? await context.increment(keys(start).used, expiresAt: expiry(start))
     }

@@ -1,6 +1,6 @@
 import RelayCloudKit
-import RelaySync
 import RelayOAuth
+import RelaySync
 import RelayTodo
 import RelayVault
 

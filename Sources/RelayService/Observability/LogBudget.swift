@@ -27,7 +27,9 @@ package struct LogBudget: Sendable, Equatable {
     package var maxKinds: Int
 
     /// A budget; the defaults are the relay's.
-    package init(window: Duration = .seconds(10), linesPerKind: Int = 100, linesPerWindow: Int = 300, maxKinds: Int = 256) {
+    package init(
+        window: Duration = .seconds(10), linesPerKind: Int = 100, linesPerWindow: Int = 300, maxKinds: Int = 256
+    ) {
         self.window = .seconds(max(1, window.wholeSeconds))
         self.linesPerKind = max(1, linesPerKind)
         self.linesPerWindow = max(1, linesPerWindow)

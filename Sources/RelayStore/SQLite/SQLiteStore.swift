@@ -145,8 +145,7 @@ package final class SQLiteStore: Store {
         // see the other and leave the WAL behind. One more connection, alone now, does it as it
         // closes (a checkpoint that fails only leaves the WAL, which the next open replays). It never
         // creates the file: a database removed meanwhile stays removed.
-        if let last = try? SQLiteConnection(path: path, busyTimeout: busyTimeout, create: false)
-        {
+        if let last = try? SQLiteConnection(path: path, busyTimeout: busyTimeout, create: false) {
             _ = try? last.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
-import RelaySync
 import RelayCloudKit
 import RelayCrypto
 import RelayJSON
+import RelaySync
 
 /// What one write (or one batch) changed, enough to put it back: the records it wrote, each with its change tag
 /// after the write and the values the write replaced (issue 44). The relay keeps none of it: the handle goes to

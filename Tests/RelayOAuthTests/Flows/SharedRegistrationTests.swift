@@ -181,7 +181,9 @@ struct SharedRegistrationTests {
     }
 
     @Test func failedTokenRequestsPerAddressAreLimitedAndSuccessesNeverCount() async throws {
-        let settings: (inout OAuthConfiguration) -> Void = { $0.tokenFailureLimit = .init(requests: 3, window: .seconds(60)) }
+        let settings: (inout OAuthConfiguration) -> Void = {
+            $0.tokenFailureLimit = .init(requests: 3, window: .seconds(60))
+        }
         try await withHarness(configure: settings) { h in
             let tokens = try await h.connect()
             var refresh = try #require(tokens.refreshToken)
