@@ -110,7 +110,7 @@ struct SettingsReader {
     /// A duration written in seconds (fractions allowed: `0.5`), from a millisecond to a day.
     mutating func duration(_ name: String, default value: Duration) -> Duration {
         guard let text = raw(name) else { return value }
-        // At least a millisecond: the settings are kept in whole milliseconds, where 0 would mean no limit.
+        // At least a millisecond: the server and libcurl count whole milliseconds, where 0 would mean no limit.
         guard let number = Double(text), number >= 0.001, number <= 86_400 else {
             problems.append(
                 .init(
