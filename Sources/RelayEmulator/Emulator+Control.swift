@@ -23,7 +23,7 @@ extension Emulator {
 
     /// Adds latency to every database call.
     package func setLatency(milliseconds: Int) {
-        state.update(changed: false) { world, _ in world.latencyMilliseconds = max(0, milliseconds) }
+        state.update(changed: false) { world, _ in world.latency = .milliseconds(max(0, milliseconds)) }
     }
 
     /// Fails the next `count` database calls (of `operations`, or any) with `status`.
@@ -88,9 +88,8 @@ extension Emulator {
         let zoneName = configuration.zoneAtSignIn
         return try state.withWorld { world, now throws(EmulatorError) in
             let key = try world.controlUser(appleID, zoneName: zoneName, now: now)
-            let seconds =
-                keepSignedIn ? world.settings.keepSignedInLifetimeSeconds : world.settings.tokenLifetimeSeconds
-            return (key, world.mintSession(userKey: key, lifetime: seconds.map { Int64($0) * 1000 }, now: now))
+            let lifetime = world.settings.sessionLifetime(keepSignedIn: keepSignedIn)
+            return (key, world.mintSession(userKey: key, lifetime: lifetime, now: now))
         }
     }
 
@@ -107,7 +106,7 @@ extension Emulator {
 
     /// The record names a `records/query` of `recordType` (with `field` EQUALS `value` when given, sorted ascending
     /// by `sortField` when given) matches now in the configured zone, every page: what the query indexes hold, which may lag the writes
-    /// (`EmulatorSettings.indexLagMilliseconds`).
+    /// (`EmulatorSettings.indexLag`).
     package func query(
         _ user: String, recordType: String, where field: String? = nil, equals value: String? = nil,
         sortedBy sortField: String? = nil

@@ -66,10 +66,10 @@ package enum EmulatorCommand {
                 settings.rotation = rotation
             case "--token-lifetime":
                 let seconds = try number(argument, try value(argument), 0...Int(Int32.max))
-                settings.tokenLifetimeSeconds = seconds == 0 ? nil : seconds
+                settings.tokenLifetime = seconds == 0 ? nil : .seconds(seconds)
             case "--keep-signed-in-lifetime":
                 let seconds = try number(argument, try value(argument), 0...Int(Int32.max))
-                settings.keepSignedInLifetimeSeconds = seconds == 0 ? nil : seconds
+                settings.keepSignedInLifetime = seconds == 0 ? nil : .seconds(seconds)
             case "--dead-token-status": settings.deadTokenStatus = try number(argument, try value(argument), 401...421)
             case "--caller-shape": try settings.apply(["callerShape": .string(try value(argument))])
             case "--callback-encoding": try settings.apply(["callbackEncoding": .string(try value(argument))])

@@ -32,9 +32,9 @@ final class EmulatorRoutes: Sendable {
         let open = server.openConnections
         let latency = state.update(changed: false) { world, _ in
             world.count(openConnections: open)
-            return world.latencyMilliseconds
+            return world.latency
         }
-        if latency > 0 { try? await Task.sleep(for: .milliseconds(latency)) }
+        if latency > .zero { try? await Task.sleep(for: latency) }
         guard let query = try? request.query() else {
             return EmulatorError.badRequest("the query string is malformed").response()
         }

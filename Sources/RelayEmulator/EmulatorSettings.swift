@@ -22,9 +22,9 @@ package struct EmulatorSettings: Sendable, Equatable {
     /// Old-token behaviour after rotation.
     package var rotation: Rotation = .invalidate
     /// Session lifetime without "keep me signed in" (Apple: 30 minutes); nil never expires.
-    package var tokenLifetimeSeconds: Int? = 1800
+    package var tokenLifetime: Duration? = .seconds(1800)
     /// Session lifetime with "keep me signed in" (Apple: 2 weeks); nil never expires.
-    package var keepSignedInLifetimeSeconds: Int? = 14 * 86_400
+    package var keepSignedInLifetime: Duration? = .seconds(14 * 86_400)
     /// Whether a rotated token starts a fresh lifetime (otherwise it inherits the expiry).
     package var rotationRenewsLifetime = true
     /// Whether error responses to an authenticated call also rotate the token.
@@ -53,12 +53,12 @@ package struct EmulatorSettings: Sendable, Equatable {
     /// the default and the maximum (WS QueryingRecords, PropertyMetrics); a live report saw pages of 100
     /// (lionheart/openradar-mirror#6710), so the observed 100 is the default and tests also play 200 and less.
     package var queryPageSize = 100
-    /// How long a saved or deleted record takes to reach the query indexes, in milliseconds: until then
+    /// How long a saved or deleted record takes to reach the query indexes: until then
     /// `records/query` matches (and returns) the record as it was before the change (absent if it is new).
     /// Apple: "Query indexes update asynchronously" (CKQueryOperation; WS QueryingRecords advises `records/lookup`
     /// and `changes/zone` for what was just written, and those are never lagged here). On by default; the
     /// lenient schema mode (`--lenient-schema`) has no lag. 0 turns it off.
-    package var indexLagMilliseconds = 3000
+    package var indexLag: Duration = .milliseconds(3000)
     /// Where a record without the sort field goes in an ascending `records/query` sort (`first` or `last`;
     /// descending reverses it), or whether a sorted query leaves it out (`omitted`). Apple documents none of
     /// them; all three are played.
@@ -78,8 +78,8 @@ package struct EmulatorSettings: Sendable, Equatable {
     package var json: JSONValue {
         [
             "rotation": .string(rotation.rawValue),
-            "tokenLifetimeSeconds": tokenLifetimeSeconds.map { .int($0) } ?? .null,
-            "keepSignedInLifetimeSeconds": keepSignedInLifetimeSeconds.map { .int($0) } ?? .null,
+            "tokenLifetimeSeconds": tokenLifetime.map { .int($0.wholeSeconds) } ?? .null,
+            "keepSignedInLifetimeSeconds": keepSignedInLifetime.map { .int($0.wholeSeconds) } ?? .null,
             "rotationRenewsLifetime": .bool(rotationRenewsLifetime),
             "rotateOnErrors": .bool(rotateOnErrors),
             "deadTokenStatus": .int(deadTokenStatus),
@@ -90,7 +90,7 @@ package struct EmulatorSettings: Sendable, Equatable {
             "schemaErrors": .string(schemaErrors),
             "changesPageSize": .int(changesPageSize),
             "queryPageSize": .int(queryPageSize),
-            "indexLagMilliseconds": .int(indexLagMilliseconds),
+            "indexLagMilliseconds": .int(indexLag.wholeMilliseconds),
             "missingSortValues": .string(missingSortValues),
             "reverseChanges": .string(reverseChanges),
             "callbackEncoding": .string(callbackEncoding),
@@ -105,8 +105,8 @@ package struct EmulatorSettings: Sendable, Equatable {
         for (key, value) in object {
             switch key {
             case "rotation": next.rotation = try Self.choice(key, value, Rotation.init(rawValue:))
-            case "tokenLifetimeSeconds": next.tokenLifetimeSeconds = try Self.optionalSeconds(key, value)
-            case "keepSignedInLifetimeSeconds": next.keepSignedInLifetimeSeconds = try Self.optionalSeconds(key, value)
+            case "tokenLifetimeSeconds": next.tokenLifetime = try Self.optionalSeconds(key, value)
+            case "keepSignedInLifetimeSeconds": next.keepSignedInLifetime = try Self.optionalSeconds(key, value)
             case "rotationRenewsLifetime": next.rotationRenewsLifetime = try Self.bool(key, value)
             case "rotateOnErrors": next.rotateOnErrors = try Self.bool(key, value)
             case "deadTokenStatus":
@@ -130,7 +130,7 @@ package struct EmulatorSettings: Sendable, Equatable {
             case "queryPageSize":
                 next.queryPageSize = try Self.choice(key, value) { (1...200).contains($0) ? $0 : nil }
             case "indexLagMilliseconds":
-                next.indexLagMilliseconds = try Self.choice(key, value) { (0...600_000).contains($0) ? $0 : nil }
+                next.indexLag = try Self.choice(key, value) { (0...600_000).contains($0) ? .milliseconds($0) : nil }
             case "missingSortValues":
                 next.missingSortValues = try Self.choice(key, value) {
                     ["first", "last", "omitted"].contains($0) ? $0 : nil
@@ -158,10 +158,15 @@ package struct EmulatorSettings: Sendable, Equatable {
         return result
     }
 
-    private static func optionalSeconds(_ key: String, _ value: JSONValue) throws(EmulatorError) -> Int? {
+    private static func optionalSeconds(_ key: String, _ value: JSONValue) throws(EmulatorError) -> Duration? {
         if value.isNull { return nil }
         guard let seconds = value.intValue, seconds > 0 else { throw .control("bad value for \(key)") }
-        return seconds
+        return .seconds(seconds)
+    }
+
+    /// How long a session signed in now lives on the emulator's millisecond clock (nil: forever).
+    func sessionLifetime(keepSignedIn: Bool) -> Int64? {
+        (keepSignedIn ? keepSignedInLifetime : tokenLifetime).map { Int64($0.wholeMilliseconds) }
     }
 
     private static func bool(_ key: String, _ value: JSONValue) throws(EmulatorError) -> Bool {

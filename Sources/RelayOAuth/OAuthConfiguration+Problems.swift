@@ -72,8 +72,8 @@ extension OAuthConfiguration {
             lifetimes.accessToken, lifetimes.refreshToken, lifetimes.grant, lifetimes.code, lifetimes.pendingRequest,
             lifetimes.consentWindow, lifetimes.unusedClient, lifetimes.redeemedCode, lifetimes.connectionsSession,
         ]
-        if windows.contains(where: { $0 <= 0 }) || lifetimes.refreshGrace < 0 || lifetimes.metadataDocumentCache < 0
-            || lifetimes.metadataDocumentStaleIfError < 0
+        if windows.contains(where: { $0.wholeSeconds <= 0 }) || lifetimes.refreshGrace < .zero
+            || lifetimes.metadataDocumentCache < .zero || lifetimes.metadataDocumentStaleIfError < .zero
         {
             problems.append(.lifetimes)
         }
@@ -81,10 +81,10 @@ extension OAuthConfiguration {
             problems.append(.consentWindowOutlivesPendingRequest)
         }
         if maximumRedirectURIs < 1 { problems.append(.noRedirectURIs) }
-        if [registrationRateLimit, pageRateLimit].contains(where: { $0.requests < 1 || $0.window < 1 }) {
+        if [registrationRateLimit, pageRateLimit].contains(where: { $0.requests < 1 || $0.window.wholeSeconds < 1 }) {
             problems.append(.requestLimits)
         }
-        if tokenFailureLimit.requests < 0 || tokenFailureLimit.window < 1 {
+        if tokenFailureLimit.requests < 0 || tokenFailureLimit.window.wholeSeconds < 1 {
             problems.append(.tokenFailureLimit)
         }
         if maximumUnusedClients < 1 { problems.append(.noUnusedClients) }

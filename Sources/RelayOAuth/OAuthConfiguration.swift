@@ -1,34 +1,35 @@
 /// Every setting of the authorization server. Defaults are the ones docs/oauth.md names.
 package struct OAuthConfiguration: Sendable {
-    /// Lifetimes and time windows, in seconds.
+    /// Lifetimes and time windows (whole seconds: the store's expiry times and the wire's
+    /// `expires_in` count seconds).
     package struct Lifetimes: Sendable, Equatable {
         /// Access tokens.
-        package var accessToken = 3600
+        package var accessToken: Duration = .seconds(3600)
         /// Refresh tokens, from their issue (sliding: each rotation issues a fresh one).
-        package var refreshToken = 30 * 86400
+        package var refreshToken: Duration = .seconds(30 * 86400)
         /// A grant from its creation: no token outlives it, whatever the refreshes.
-        package var grant = 90 * 86400
+        package var grant: Duration = .seconds(90 * 86400)
         /// Authorization codes.
-        package var code = 300
+        package var code: Duration = .seconds(300)
         /// A pending authorization request (the consent page and the sign-in hop).
-        package var pendingRequest = 600
+        package var pendingRequest: Duration = .seconds(600)
         /// How long after pressing "Continue with Apple" the callback is still accepted.
-        package var consentWindow = 180
+        package var consentWindow: Duration = .seconds(180)
         /// How long the connections page stays open after Apple confirmed who the person is
         /// (never extended: the person confirms again after it).
-        package var connectionsSession = 600
+        package var connectionsSession: Duration = .seconds(600)
         /// How long a retry of the just-rotated refresh token gets the same successor pair.
-        package var refreshGrace = 120
+        package var refreshGrace: Duration = .seconds(120)
         /// A registered client that never completes a token exchange is deleted after this.
-        package var unusedClient = 30 * 86400
+        package var unusedClient: Duration = .seconds(30 * 86400)
         /// How long a redeemed code is remembered, so that a replay can revoke its grant.
-        package var redeemedCode = 86400
+        package var redeemedCode: Duration = .seconds(86400)
         /// The longest a client metadata document is cached, whatever its cache headers say.
-        package var metadataDocumentCache = 86400
+        package var metadataDocumentCache: Duration = .seconds(86400)
         /// How long past its freshness a cached client metadata document may still be used while
         /// its host fails (RFC 5861 `stale-if-error`; a shorter `stale-if-error` in the document
         /// wins, `must-revalidate`, `no-cache` and `no-store` turn it off). 0 turns it off.
-        package var metadataDocumentStaleIfError = 86400
+        package var metadataDocumentStaleIfError: Duration = .seconds(86400)
 
         /// The defaults.
         package init() {}
@@ -38,11 +39,11 @@ package struct OAuthConfiguration: Sendable {
     package struct RateLimit: Sendable, Equatable {
         /// Requests allowed per window.
         package var requests: Int
-        /// The window in seconds.
-        package var window: Int
+        /// The window (whole seconds: windows start at multiples of it in epoch seconds).
+        package var window: Duration
 
         /// A limit.
-        package init(requests: Int, window: Int) {
+        package init(requests: Int, window: Duration) {
             self.requests = requests
             self.window = window
         }
@@ -70,16 +71,16 @@ package struct OAuthConfiguration: Sendable {
     /// stored client reuses it and does not count. Held across instances through the store.
     /// 60 (issue 41; 20 before): Copilot Studio registers one client per connector from its own
     /// egress, and an office behind one NAT registers a native client per person.
-    package var registrationRateLimit = RateLimit(requests: 60, window: 3600)
+    package var registrationRateLimit = RateLimit(requests: 60, window: .seconds(3600))
     /// The most registered clients that nobody has used yet, across every instance
     /// (`ClientCapacity`); past it new clients are refused with 503 until room frees.
     package var maximumUnusedClients = 100_000
     /// Pending requests (consent and disconnect pages) a client address may open; held across instances.
-    package var pageRateLimit = RateLimit(requests: 120, window: 600)
+    package var pageRateLimit = RateLimit(requests: 120, window: .seconds(600))
     /// Failed `/token` and `/revoke` requests per client address (0 requests: no limit); held
     /// across instances. Successful requests never count, so a platform refreshing for many
     /// people from a few addresses is not slowed.
-    package var tokenFailureLimit = RateLimit(requests: 120, window: 60)
+    package var tokenFailureLimit = RateLimit(requests: 120, window: .seconds(60))
     /// Largest registration body, in bytes.
     package var maximumRegistrationBytes = 16384
     /// The fixed path Apple's sign-in returns to (registered with the CloudKit API token).

@@ -44,7 +44,7 @@ enum PepperCommands {
             let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
         {
             let age = Int(Date().timeIntervalSince(modified))
-            let ttl = configuration.oauth.refreshTokenTTL
+            let ttl = Int(configuration.oauth.lifetimes.refreshToken.components.seconds)
             if age >= 0, age < ttl {
                 warning =
                     "WARNING: the last rotation was \(Self.span(age)) ago, less than RELAY_OAUTH_REFRESH_TOKEN_TTL (\(Self.span(ttl))): every connection that has not refreshed since then ends, and its person must connect again. Go ahead only to end every token at once (a leaked pepper file)."

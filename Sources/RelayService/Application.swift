@@ -128,12 +128,12 @@ package func buildApplication(
 
     let toolCalls =
         configuration.toolCallsPerMinute > 0
-        ? RateLimiter(.init(requests: configuration.toolCallsPerMinute, window: 60)) : nil
+        ? RateLimiter(.init(requests: configuration.toolCallsPerMinute, window: .seconds(60))) : nil
     let serializer = GrantSerializer()
     let authenticator = RelayAuthenticator(
         oauth: oauth, vault: backends.vault, cache: cache, serializer: serializer, states: states,
         observer: upstream, credentials: credentials, toolCalls: toolCalls, clock: clock,
-        endGrace: SessionEndGrace(seconds: configuration.cloudKit.sessionEndGraceSeconds, clock: clock))
+        endGrace: SessionEndGrace(duration: configuration.cloudKit.sessionEndGrace, clock: clock))
     let unsavedRotations = UnsavedRotations(
         states: states, serializer: serializer,
         writer: RotationWriter(oauth: oauth, states: states, observer: upstream))
@@ -190,9 +190,9 @@ package func buildApplication(
     var metricsServer: Server?
     var grantsGauge: GrantsGauge?
     if let metricsPort = configuration.metricsPort {
-        if configuration.grantsGaugeInterval > 0 {
+        if configuration.grantsGaugeInterval > .zero {
             grantsGauge = GrantsGauge(
-                admin: oauth.admin, interval: .seconds(configuration.grantsGaugeInterval), logger: logger,
+                admin: oauth.admin, interval: configuration.grantsGaugeInterval, logger: logger,
                 metrics: metrics)
         }
         var metricsRouter = Router()

@@ -33,9 +33,9 @@ final class Readiness: Sendable {
         let outages = BackendTiming.outages.load(ordering: .relaxed)
         if let hit = cached.withLock({ $0 }), now - hit.at < 10, hit.outages == outages { return hit.response }
         var failures: [String] = []
-        // Each check gets `checkSeconds`: a hung service must make the probe say so, not time out.
+        // Each check gets `checkTimeout`: a hung service must make the probe say so, not time out.
         let store = self.store
-        let storeAnswered = await Self.within(Self.checkSeconds) {
+        let storeAnswered = await Self.within(Self.checkTimeout) {
             do {
                 _ = try await store.get(ItemKey(pk: "RELAY#READY", sk: "CHECK"))  // never written: nil is fine
                 return true
@@ -45,7 +45,7 @@ final class Readiness: Sendable {
         }
         if storeAnswered != true { failures.append(storeAnswered == nil ? "store (no answer)" : "store") }
         let keyService = self.keyService
-        let keyAnswered = await Self.within(Self.checkSeconds) {
+        let keyAnswered = await Self.within(Self.checkTimeout) {
             do {
                 _ = try await keyService.generateDataKey(context: ConfigurationCheck.probeContext)
                 return true
@@ -78,10 +78,10 @@ final class Readiness: Sendable {
     }
 
     /// How long one check may take before the probe reports the service as not answering.
-    static let checkSeconds = 2.0
+    static let checkTimeout: Duration = .seconds(2)
 
-    /// `check`'s answer, or nil when it takes longer than `seconds` (it then finishes unobserved).
-    static func within(_ seconds: Double, _ check: @escaping @Sendable () async -> Bool) async -> Bool? {
+    /// `check`'s answer, or nil when it takes longer than `limit` (it then finishes unobserved).
+    static func within(_ limit: Duration, _ check: @escaping @Sendable () async -> Bool) async -> Bool? {
         let settled = Locked(false)
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool?, Never>) in
             @Sendable func settle(_ value: Bool?) {
@@ -93,7 +93,7 @@ final class Readiness: Sendable {
             }
             Task { settle(await check()) }
             Task {
-                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                try? await Task.sleep(for: limit)
                 settle(nil)
             }
         }

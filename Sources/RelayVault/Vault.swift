@@ -42,9 +42,7 @@ package final class Vault: Sendable {
         self.keyService = keyService
         self.bindingSalt = bindingSecret.withUnsafeBytes { Array($0) }
         self.keyServiceTimeout = configuration.keyServiceTimeout
-        let ttl =
-            Double(configuration.cacheTTL.components.seconds)
-            + Double(configuration.cacheTTL.components.attoseconds) / 1e18
+        let ttl = configuration.cacheTTL.seconds
         self.cache =
             ttl > 0 && configuration.cacheCapacity > 0
             ? KeyCache(ttl: ttl, capacity: configuration.cacheCapacity, clock: clock) : nil

@@ -30,7 +30,8 @@ struct Bench {
         let vault = Vault(keyService: keys, bindingSecret: .random())
         let seams = VaultSeams(vault: vault)
         var configuration = OAuthConfiguration(issuer: "https://relay.example")
-        configuration.pageRateLimit = .init(requests: 1_000_000, window: 60)  // one "address" opens every flow
+        // One "address" opens every flow.
+        configuration.pageRateLimit = .init(requests: 1_000_000, window: .seconds(60))
         let oauth = AuthorizationServer(
             configuration: configuration, store: store, secrets: .random(),
             signIn: BenchSignIn(), sealer: seams, binder: seams)

@@ -34,7 +34,7 @@ extension EndToEndSuite {
             let elapsed = Date().timeIntervalSince(started)
 
             let budget = LogBudget.standard
-            let windows = Int(elapsed / Double(budget.windowSeconds)) + 2
+            let windows = Int(elapsed / (budget.window / .seconds(1))) + 2
             let lines = relay.relay.text.split(separator: "\n").filter { $0.hasPrefix("{\"time\"") }
             var full = 0
             var summarised = 0

@@ -25,7 +25,7 @@ extension EndToEndSuite {
         @Test func testRevokedTokensAreRefusedOnTheVeryNextRequest() async throws {
             let relay = try await RelayHarness()
             defer { relay.removeFiles() }
-            #expect(relay.application.configuration.oauth.validationCacheTTL == 5, "the default TTL")
+            #expect(relay.application.configuration.oauth.validationCacheTTL == .seconds(5), "the default TTL")
             let mcp = MCPCalls(http: relay.http, url: relay.mcpURL)
 
             // RFC 7009, an access token alone: that token stops, the grant and its refresh token stay.

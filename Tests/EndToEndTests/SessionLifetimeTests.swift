@@ -17,8 +17,8 @@ extension EndToEndSuite {
         func relay(renews: Bool) async throws -> RelayHarness {
             let relay = try await RelayHarness()
             relay.emulator.updateSettings {
-                $0.tokenLifetimeSeconds = 30
-                $0.keepSignedInLifetimeSeconds = 120
+                $0.tokenLifetime = .seconds(30)
+                $0.keepSignedInLifetime = .seconds(120)
                 $0.rotationRenewsLifetime = renews
             }
             return relay

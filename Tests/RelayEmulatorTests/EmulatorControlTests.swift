@@ -53,7 +53,7 @@ import Testing
             "/control/settings", ["tokenLifetimeSeconds": nil, "callerShape": "bare"])
         #expect(changed.json["tokenLifetimeSeconds"] == nil || changed.json["tokenLifetimeSeconds"] == .null)
         #expect(client.emulator.settings.callerShape == "bare")
-        #expect(client.emulator.settings.tokenLifetimeSeconds == nil)
+        #expect(client.emulator.settings.tokenLifetime == nil)
     }
 
     @Test func controlAPIAnswersLoopbackOnly() async throws {
@@ -126,7 +126,7 @@ import Testing
         #expect(configuration.container == "iCloud.x")
         #expect(configuration.zoneName == "Z")
         #expect(configuration.settings.rotation == .keep)
-        #expect(configuration.settings.tokenLifetimeSeconds == nil)
+        #expect(configuration.settings.tokenLifetime == nil)
         #expect(configuration.settings.deadTokenStatus == 401)
         #expect(configuration.settings.callerShape == "bare")
         #expect(configuration.settings.rotateOnErrors)

@@ -28,9 +28,9 @@ import Testing
 
     @Test func queriesLagWritesWhileLookupAndTheFeedDoNot() async throws {
         let client = try EmulatorClient()
-        #expect(client.emulator.settings.indexLagMilliseconds == 3000, "on by default in the strict mode")
+        #expect(client.emulator.settings.indexLag == .milliseconds(3000), "on by default in the strict mode")
         let session = try Session(client)
-        client.emulator.updateSettings { $0.indexLagMilliseconds = 60_000 }
+        client.emulator.updateSettings { $0.indexLag = .milliseconds(60_000) }
         try client.emulator.seed("alice@example.com", records: [Self.todo("old")])
         #expect(try await pending(session) == ["old"], "seeds stand for history the indexes hold")
 
@@ -78,7 +78,7 @@ import Testing
     @Test func noLagWhenTurnedOffOrLenient() async throws {
         for configuration in [EmulatorConfiguration(lenientSchema: true), EmulatorConfiguration()] {
             let client = try EmulatorClient(configuration)
-            if !configuration.lenientSchema { client.emulator.updateSettings { $0.indexLagMilliseconds = 0 } }
+            if !configuration.lenientSchema { client.emulator.updateSettings { $0.indexLag = .milliseconds(0) } }
             let session = try Session(client)
             _ = try await session.call(
                 "records/modify",
@@ -129,7 +129,7 @@ import Testing
             ["queryPageSize": 50, "indexLagMilliseconds": 0, "missingSortValues": "last", "reverseChanges": "honoured"])
         #expect(control.status == 200)
         let settings = client.emulator.settings
-        #expect(settings.queryPageSize == 50 && settings.indexLagMilliseconds == 0)
+        #expect(settings.queryPageSize == 50 && settings.indexLag == .milliseconds(0))
         #expect(settings.missingSortValues == "last" && settings.reverseChanges == "honoured")
         #expect(try await client.control("/control/settings", ["queryPageSize": 201]).status == 400)
     }

@@ -64,7 +64,7 @@ import Testing
         let client = try HTTPClient(configuration: HTTPClientConfiguration())
         // The handler suspends: a request answered synchronously re-arms the server's header timer
         // rather than its keep-alive timer (reported to the lead), which would keep this open 10 s.
-        let server = try LocalServer(keepAliveMilliseconds: 100) { router in
+        let server = try LocalServer(keepAlive: .milliseconds(100)) { router in
             router.get("/") { _ in
                 try await Task.sleep(for: .milliseconds(1))
                 return .text("ok")

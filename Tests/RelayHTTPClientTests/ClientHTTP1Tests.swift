@@ -234,7 +234,7 @@ import Testing
 
     @Test func fiveHundredConcurrentExchanges() async throws {
         // The server keeps idle connections 10 minutes: only the client's idle limit closes them.
-        let server = try LocalServer(keepAliveMilliseconds: 600_000) { router in
+        let server = try LocalServer(keepAlive: .seconds(600)) { router in
             router.get("/n/:n") { request in
                 try await Task.sleep(for: .milliseconds(200))
                 return .text(request.parameters["n"] ?? "")

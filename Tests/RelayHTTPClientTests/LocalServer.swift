@@ -7,14 +7,14 @@ final class LocalServer: Sendable {
     let server: Server
     let hits = Counter()
 
-    init(keepAliveMilliseconds: Int = 60_000, _ configure: (inout Router) -> Void) throws {
+    init(keepAlive: Duration = .seconds(60), _ configure: (inout Router) -> Void) throws {
         var router = Router()
         configure(&router)
         let inner = router.responder
         let hits = hits
         server = Server(
             configuration: ServerConfiguration(
-                host: "127.0.0.1", port: 0, eventLoops: 1, keepAliveTimeoutMilliseconds: keepAliveMilliseconds),
+                host: "127.0.0.1", port: 0, eventLoops: 1, keepAliveTimeout: keepAlive),
             responder: Responder { request in
                 hits.increment()
                 return inner(request)

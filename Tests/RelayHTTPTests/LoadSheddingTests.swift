@@ -83,7 +83,7 @@ final class LoadSheddingTests: XCTestCase {
         let (configuration, events) = ServerEvents.configuration {
             $0.maxConnections = 3
             $0.eventLoops = 1
-            $0.headerReadTimeoutMilliseconds = 30_000
+            $0.headerReadTimeout = .milliseconds(30_000)
         }
         try await withServer(configuration, router: testRouter()) { server in
             // One request is being served (never a candidate), one head trickles, one arrives faster.
@@ -110,7 +110,7 @@ final class LoadSheddingTests: XCTestCase {
         let (configuration, events) = ServerEvents.configuration {
             $0.maxConnections = 2
             $0.eventLoops = 1
-            $0.headerReadTimeoutMilliseconds = 30_000
+            $0.headerReadTimeout = .milliseconds(30_000)
         }
         try await withServer(configuration, router: testRouter()) { server in
             let slow = try RawClient(port: server.port, source: "127.0.0.2")
@@ -161,7 +161,7 @@ final class LoadSheddingTests: XCTestCase {
         let (configuration, _) = ServerEvents.configuration {
             $0.maxConnections = 4
             $0.eventLoops = 1
-            $0.keepAliveTimeoutMilliseconds = 20_000
+            $0.keepAliveTimeout = .milliseconds(20_000)
         }
         try await withServer(configuration, router: testRouter()) { server in
             let clients = try (0..<4).map { _ in try RawClient(port: server.port, receiveTimeout: 15) }
@@ -175,7 +175,7 @@ final class LoadSheddingTests: XCTestCase {
         // Half full: the configured keep-alive holds.
         let (relaxed, _) = ServerEvents.configuration {
             $0.maxConnections = 8
-            $0.keepAliveTimeoutMilliseconds = 3_000
+            $0.keepAliveTimeout = .milliseconds(3_000)
         }
         try await withServer(relaxed, router: testRouter()) { server in
             let client = try RawClient(port: server.port, receiveTimeout: 10)

@@ -67,7 +67,7 @@ final class ServerLimitTests: XCTestCase {
     }
 
     func testSlowlorisHeadersTrickledPastTheTimeoutGet408() async throws {
-        let configuration = configuration { $0.headerReadTimeoutMilliseconds = 600 }
+        let configuration = configuration { $0.headerReadTimeout = .milliseconds(600) }
         try await withServer(configuration, router: testRouter()) { server in
             let client = try RawClient(port: server.port)
             let started = Date()
@@ -85,7 +85,7 @@ final class ServerLimitTests: XCTestCase {
     }
 
     func testAStalledBodyGets408() async throws {
-        let configuration = configuration { $0.bodyIdleTimeoutMilliseconds = 500 }
+        let configuration = configuration { $0.bodyIdleTimeout = .milliseconds(500) }
         try await withServer(configuration, router: testRouter()) { server in
             let client = try RawClient(port: server.port)
             try client.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc")
@@ -95,7 +95,7 @@ final class ServerLimitTests: XCTestCase {
     }
 
     func testIdleKeepAliveConnectionsAreClosed() async throws {
-        let configuration = configuration { $0.keepAliveTimeoutMilliseconds = 400 }
+        let configuration = configuration { $0.keepAliveTimeout = .milliseconds(400) }
         try await withServer(configuration, router: testRouter()) { server in
             let client = try RawClient(port: server.port)
             try client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
@@ -106,7 +106,7 @@ final class ServerLimitTests: XCTestCase {
 
     func testAClientThatNeverReadsCannotGrowServerMemory() async throws {
         let configuration = configuration {
-            $0.writeTimeoutMilliseconds = 1000
+            $0.writeTimeout = .milliseconds(1000)
             $0.eventLoops = 1
         }
         try await withServer(configuration, router: testRouter()) { server in

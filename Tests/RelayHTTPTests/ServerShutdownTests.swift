@@ -40,7 +40,7 @@ final class ServerShutdownTests: XCTestCase {
 
     func testDrainGivesUpAfterTheTimeout() async throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, eventLoops: 1)
-        configuration.drainTimeoutMilliseconds = 300
+        configuration.drainTimeout = .milliseconds(300)
         let server = Server(configuration: configuration, responder: testRouter().responder)
         try server.start()
         let client = try RawClient(port: server.port)

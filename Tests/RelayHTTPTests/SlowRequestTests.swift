@@ -9,7 +9,7 @@ import XCTest
 /// for several times the deadline), so a deadline the bytes extended shows as no answer.
 final class SlowRequestTests: XCTestCase {
     func testTheHeadOfAKeptAliveConnectionsNextRequestHasATotalDeadline() async throws {
-        let (configuration, events) = ServerEvents.configuration { $0.headerReadTimeoutMilliseconds = 1000 }
+        let (configuration, events) = ServerEvents.configuration { $0.headerReadTimeout = .milliseconds(1000) }
         try await withServer(configuration, router: testRouter()) { server in
             let client = try RawClient(port: server.port)
             try client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
@@ -27,8 +27,8 @@ final class SlowRequestTests: XCTestCase {
 
     func testABodyFastEnoughForTheIdleTimerStillEndsAtTheBodyDeadline() async throws {
         let (configuration, events) = ServerEvents.configuration {
-            $0.bodyTimeoutMilliseconds = 1500
-            $0.bodyIdleTimeoutMilliseconds = 1000
+            $0.bodyTimeout = .milliseconds(1500)
+            $0.bodyIdleTimeout = .milliseconds(1000)
             $0.bodyMinimumBytesPerSecond = 0
         }
         try await withServer(configuration, router: testRouter()) { server in
@@ -46,9 +46,9 @@ final class SlowRequestTests: XCTestCase {
     func testABodySlowerThanTheMinimumRateIsCutAfterTheGracePeriod() async throws {
         let (configuration, events) = ServerEvents.configuration {
             $0.bodyMinimumBytesPerSecond = 1000
-            $0.bodyRateGraceMilliseconds = 1000
-            $0.bodyIdleTimeoutMilliseconds = 30_000
-            $0.bodyTimeoutMilliseconds = 60_000
+            $0.bodyRateGrace = .milliseconds(1000)
+            $0.bodyIdleTimeout = .milliseconds(30_000)
+            $0.bodyTimeout = .milliseconds(60_000)
         }
         try await withServer(configuration, router: testRouter()) { server in
             let client = try RawClient(port: server.port)
@@ -67,7 +67,7 @@ final class SlowRequestTests: XCTestCase {
     func testABodyAboveTheMinimumRateIsReceivedWhole() async throws {
         let (configuration, events) = ServerEvents.configuration {
             $0.bodyMinimumBytesPerSecond = 1000
-            $0.bodyRateGraceMilliseconds = 500
+            $0.bodyRateGrace = .milliseconds(500)
         }
         try await withServer(configuration, router: testRouter()) { server in
             let client = try RawClient(port: server.port)
@@ -88,7 +88,7 @@ final class SlowRequestTests: XCTestCase {
     func testAChunkedBodyTrickledBelowTheRateIsCutToo() async throws {
         let (configuration, events) = ServerEvents.configuration {
             $0.bodyMinimumBytesPerSecond = 1000
-            $0.bodyRateGraceMilliseconds = 1000
+            $0.bodyRateGrace = .milliseconds(1000)
         }
         try await withServer(configuration, router: testRouter()) { server in
             let client = try RawClient(port: server.port)

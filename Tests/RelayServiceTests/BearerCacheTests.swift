@@ -16,7 +16,7 @@ struct BearerCacheTests {
 
     @Test func entriesLiveAtMostTheTTLAndNeverPastTheTokenExpiry() {
         let clock = ManualClock()
-        let cache = BearerCache(ttl: 5, clock: clock)
+        let cache = BearerCache(ttl: .seconds(5), clock: clock)
         cache.insert(grant("a"), key: BearerCache.key("ka"), validatedSince: clock.now())
         cache.insert(
             grant("b", expiresAt: Int(clock.now()) + 2), key: BearerCache.key("kb"), validatedSince: clock.now())
@@ -31,7 +31,7 @@ struct BearerCacheTests {
 
     @Test func retiredTokensAreSweptNotKept() {
         let clock = ManualClock()
-        let cache = BearerCache(ttl: 5, clock: clock)
+        let cache = BearerCache(ttl: .seconds(5), clock: clock)
         // A grant refreshing once a second for ten minutes: 600 tokens, each used once.
         for second in 0..<600 {
             cache.insert(grant("g"), key: BearerCache.key("token-\(second)"), validatedSince: clock.now())
@@ -43,7 +43,7 @@ struct BearerCacheTests {
 
     @Test func evictingAGrantForgetsAllItsTokensAndAZeroTTLCachesNothing() {
         let clock = ManualClock()
-        let cache = BearerCache(ttl: 5, clock: clock)
+        let cache = BearerCache(ttl: .seconds(5), clock: clock)
         cache.insert(grant("g"), key: BearerCache.key("one"), validatedSince: clock.now())
         cache.insert(grant("g"), key: BearerCache.key("two"), validatedSince: clock.now())
         cache.insert(grant("h"), key: BearerCache.key("three"), validatedSince: clock.now())
@@ -51,7 +51,7 @@ struct BearerCacheTests {
         #expect(cache.lookup(BearerCache.key("one")) == nil && cache.lookup(BearerCache.key("two")) == nil)
         #expect(cache.lookup(BearerCache.key("three"))?.grantID == "h")
 
-        let off = BearerCache(ttl: 0, clock: clock)
+        let off = BearerCache(ttl: .zero, clock: clock)
         off.evict(grantID: "g")
         off.insert(grant("g"), key: BearerCache.key("one"), validatedSince: clock.now())
         #expect(off.lookup(BearerCache.key("one")) == nil && off.count == 0)
@@ -61,7 +61,7 @@ struct BearerCacheTests {
     /// token back: it is served (it was valid when read) but not remembered.
     @Test func aValidationThatStartedBeforeARevocationIsNotCached() {
         let clock = ManualClock()
-        let cache = BearerCache(ttl: 5, clock: clock)
+        let cache = BearerCache(ttl: .seconds(5), clock: clock)
         let before = cache.now()
         clock.advance(by: 0.5)
         cache.evict(grantID: "g")
@@ -87,7 +87,7 @@ struct BearerCacheTests {
     /// RFC 7009 revocation of one access token forgets that token only; the grant's others stay.
     @Test func evictingOneTokenKeepsTheGrantsOtherTokens() {
         let clock = ManualClock()
-        let cache = BearerCache(ttl: 5, clock: clock)
+        let cache = BearerCache(ttl: .seconds(5), clock: clock)
         let first = grant("g")
         let second = BearerGrant(
             grantID: "g", userID: "user", clientID: "client", scopes: ["todos"], resource: "https://relay.example/mcp",

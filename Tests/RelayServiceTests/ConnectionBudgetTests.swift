@@ -46,17 +46,17 @@ struct ConnectionBudgetTests {
 
     @Test func theSlowClientSettingsAreRead() throws {
         let defaults = try configuration()
-        #expect(defaults.server.headerReadTimeoutMilliseconds == 10_000)
-        #expect(defaults.server.bodyTimeoutMilliseconds == 120_000)
+        #expect(defaults.server.headerReadTimeout == .milliseconds(10_000))
+        #expect(defaults.server.bodyTimeout == .milliseconds(120_000))
         #expect(defaults.server.bodyMinimumBytesPerSecond == 500)
-        #expect(defaults.server.bodyRateGraceMilliseconds == 10_000)
+        #expect(defaults.server.bodyRateGrace == .milliseconds(10_000))
         #expect(defaults.server.maxConnectionsPerAddress == 256)
         #expect(!defaults.maxConnectionsIsExplicit)
         let set = try configuration([
             "RELAY_HTTP_BODY_TIMEOUT": "30", "RELAY_HTTP_BODY_MIN_RATE": "0",
             "RELAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS": "0",
         ])
-        #expect(set.server.bodyTimeoutMilliseconds == 30_000)
+        #expect(set.server.bodyTimeout == .milliseconds(30_000))
         #expect(set.server.bodyMinimumBytesPerSecond == 0)
         #expect(set.server.maxConnectionsPerAddress == 0)
         #expect(throws: ConfigurationErrors.self) { try configuration(["RELAY_HTTP_BODY_MIN_RATE": "-1"]) }

@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func aBudgetWritesEachKindUpToItsShareAndSummarisesTheRest() async throws {
-        let budget = LogBudget(windowSeconds: 3600, linesPerKind: 5, linesPerWindow: 12, maxKinds: 3)
+        let budget = LogBudget(window: .seconds(3600), linesPerKind: 5, linesPerWindow: 12, maxKinds: 3)
         var logger: Logger?
         let lines = try withLogFile { fd in
             let log = Logger(minimumLevel: .info, fd: fd, budget: budget)
@@ -111,7 +111,8 @@ import Testing
     @Test func aWindowsSummaryIsWrittenWhenTheWindowEndsEvenIfNothingElseIsLogged() async throws {
         let lines = try withLogFile { fd in
             let logger = Logger(
-                minimumLevel: .info, fd: fd, budget: LogBudget(windowSeconds: 1, linesPerKind: 2, linesPerWindow: 10))
+                minimumLevel: .info, fd: fd, budget: LogBudget(window: .seconds(1), linesPerKind: 2, linesPerWindow: 10)
+            )
             for _ in 0..<50 { logger.log(LogEvent(.warning, "store.slow")) }
             var summary = false
             for _ in 0..<400 where !summary {

@@ -18,7 +18,7 @@ struct OAuthProblemSettingTests {
     @Test func issuerProblemsNameTheIssuerAndTheRestTheOAuthSettings() {
         var configuration = Configuration()
         configuration.issuer = "https://relay.example/base"
-        configuration.oauth.consentWindow = 900  // longer than a pending request lives (600 s)
+        configuration.oauth.lifetimes.consentWindow = .seconds(900)  // longer than a pending request lives (600 s)
         let found = problems(configuration)
         #expect(found.map(\.setting) == ["RELAY_ISSUER", "RELAY_OAUTH_*"])
         #expect(found.first?.message.hasPrefix("\(OAuthConfiguration.Problem.issuer(.hasPathOrQuery))") == true)

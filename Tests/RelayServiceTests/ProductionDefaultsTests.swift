@@ -16,12 +16,16 @@ struct ProductionDefaultsTests {
         for (name, value) in [
             ("per address", \ServerConfiguration.maxConnectionsPerAddress),
             ("connections", \ServerConfiguration.maxConnections),
-            ("head", \ServerConfiguration.headerReadTimeoutMilliseconds),
-            ("body idle", \ServerConfiguration.bodyIdleTimeoutMilliseconds),
-            ("body", \ServerConfiguration.bodyTimeoutMilliseconds),
             ("body rate", \ServerConfiguration.bodyMinimumBytesPerSecond),
-            ("keep-alive", \ServerConfiguration.keepAliveTimeoutMilliseconds),
-            ("write", \ServerConfiguration.writeTimeoutMilliseconds),
+        ] {
+            #expect(defaults.server[keyPath: value] == loaded.server[keyPath: value], "\(name)")
+        }
+        for (name, value) in [
+            ("head", \ServerConfiguration.headerReadTimeout),
+            ("body idle", \ServerConfiguration.bodyIdleTimeout),
+            ("body", \ServerConfiguration.bodyTimeout),
+            ("keep-alive", \ServerConfiguration.keepAliveTimeout),
+            ("write", \ServerConfiguration.writeTimeout),
         ] {
             #expect(defaults.server[keyPath: value] == loaded.server[keyPath: value], "\(name)")
         }

@@ -23,7 +23,7 @@ struct SQLiteSetAttributesTests {
             configuration.checkpointInterval = .seconds(3600)  // the WAL only grows during a test
             configuration.purgeInterval = nil
             store = try await SQLiteStore.open(configuration)
-            raw = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 2000)
+            raw = try SQLiteConnection(path: path, busyTimeout: .milliseconds(2000))
         }
 
         func row(_ key: ItemKey) throws -> (attrs: String, version: Int)? {

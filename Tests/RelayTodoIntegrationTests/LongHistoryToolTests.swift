@@ -115,7 +115,7 @@ import Testing
     @Test(arguments: [0, 600])
     func writesShowInTheNextListAndSearch(history: Int) async throws {
         var settings = EmulatorSettings()
-        settings.indexLagMilliseconds = 60_000
+        settings.indexLag = .milliseconds(60_000)
         let harness = try ToolHarness(settings: settings)
         let alice = try harness.connect()
         if history > 0 { try Self.longHistory(harness, alice, deleted: history, completed: 0) }
@@ -152,7 +152,7 @@ import Testing
     /// between calls) shows at once in a list through another, while the index lags.
     @Test func aWriteShowsThroughAnotherConnection() async throws {
         var settings = EmulatorSettings()
-        settings.indexLagMilliseconds = 60_000
+        settings.indexLag = .milliseconds(60_000)
         let harness = try ToolHarness(settings: settings)
         let phone = try harness.connect()
         let desktop = try harness.connect()

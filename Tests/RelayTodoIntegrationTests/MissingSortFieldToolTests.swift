@@ -68,7 +68,7 @@ import Testing
     @Test func theEmulatorsPagesAreTheFullSortsPages() async throws {
         var settings = EmulatorSettings()
         settings.queryPageSize = 37
-        settings.indexLagMilliseconds = 0
+        settings.indexLag = .milliseconds(0)
         let harness = try ToolHarness(settings: settings)
         let alice = try harness.connect()
         var records: [JSONValue] = []
@@ -100,7 +100,7 @@ import Testing
     func theEmulatorPlaysEachPlacement(missing: String) async throws {
         var settings = EmulatorSettings()
         settings.missingSortValues = missing
-        settings.indexLagMilliseconds = 0
+        settings.indexLag = .milliseconds(0)
         let harness = try ToolHarness(settings: settings)
         let alice = try harness.connect()
         try LongHistoryToolTests.longHistory(harness, alice, deleted: 4, completed: 0)

@@ -18,8 +18,8 @@ final class InstanceMetadataCredentialSource: AWSCredentialSource {
     var kind: AWSCredentialSourceKind { .instanceMetadata }
     private let session = Locked<(token: String, until: Double)?>(nil)
 
-    /// Seconds a session token lives (the SDKs' value, the largest IMDS allows).
-    static let tokenTTL = 21_600
+    /// How long a session token lives (the SDKs' value, the largest IMDS allows).
+    static let tokenTTL: Duration = .seconds(21_600)
     static let credentialsPath = "/latest/meta-data/iam/security-credentials/"
 
     init(endpoint: AWSEndpoint, http: HTTPClient, clock: any WallClock) {
@@ -114,7 +114,8 @@ final class InstanceMetadataCredentialSource: AWSCredentialSource {
         if !renew, let cached = session.withLock({ $0 }), now < cached.until { return cached.token }
         let request = ClientRequest(
             method: .put, url: endpoint.base + "/latest/api/token",
-            headers: ["X-aws-ec2-metadata-token-ttl-seconds": String(Self.tokenTTL)], connectTimeout: .seconds(1),
+            headers: ["X-aws-ec2-metadata-token-ttl-seconds": String(Self.tokenTTL.wholeSeconds)],
+            connectTimeout: .seconds(1),
             timeout: .seconds(2))
         let response: ClientResponse
         do {
@@ -137,7 +138,7 @@ final class InstanceMetadataCredentialSource: AWSCredentialSource {
             throw .credentials("\(origin) answered with an unusable session token")
         }
         // Renewed a minute early so that a token never expires between two calls of one fetch.
-        session.withLock { $0 = (token, now + Double(Self.tokenTTL) - 60) }
+        session.withLock { $0 = (token, now + Self.tokenTTL.seconds - 60) }
         return token
     }
 }

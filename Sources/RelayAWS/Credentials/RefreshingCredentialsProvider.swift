@@ -13,24 +13,24 @@ package enum AWSCredentialEvent: Sendable, Equatable {
 
 /// When a refreshing provider renews its credentials.
 package struct AWSCredentialRefreshTiming: Sendable {
-    /// Renew this many seconds before the credentials stop being usable (`minimumRemaining` before
+    /// Renew this long before the credentials stop being usable (`minimumRemaining` before
     /// expiry), in the background, while the current ones keep signing: 15 minutes, botocore's
     /// advisory refresh window. Capped at half the usable life the credentials had when they
     /// arrived, so short-lived ones are not renewed on every call.
-    package var refreshAhead: Double
-    /// Never sign with credentials closer to expiry than this many seconds (a request must reach
+    package var refreshAhead: Duration
+    /// Never sign with credentials closer to expiry than this (a request must reach
     /// AWS before they end): callers then wait for the refresh.
-    package var minimumRemaining: Double
-    /// Seconds before retrying after a failed fetch; doubles with each failure up to `maximumBackoff`.
-    package var initialBackoff: Double
+    package var minimumRemaining: Duration
+    /// The wait before retrying after a failed fetch; doubles with each failure up to `maximumBackoff`.
+    package var initialBackoff: Duration
     /// The longest wait between failed fetches.
-    package var maximumBackoff: Double
+    package var maximumBackoff: Duration
 
     /// The defaults: renew 15 minutes ahead, stop using credentials 60 s before expiry, retry after
     /// 1, 2, 4 … 60 s.
     package init(
-        refreshAhead: Double = 900, minimumRemaining: Double = 60, initialBackoff: Double = 1,
-        maximumBackoff: Double = 60
+        refreshAhead: Duration = .seconds(900), minimumRemaining: Duration = .seconds(60),
+        initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(60)
     ) {
         self.refreshAhead = refreshAhead
         self.minimumRemaining = minimumRemaining
@@ -145,7 +145,7 @@ package final class RefreshingCredentialsProvider: AWSCredentialsProvider, Custo
         }
         let now = clock.now()
         if case .success(let fresh) = result, let expiration = fresh.expiration,
-            expiration - timing.minimumRemaining <= now
+            expiration - timing.minimumRemaining.seconds <= now
         {
             result = .failure(
                 .credentials(
@@ -180,15 +180,16 @@ package final class RefreshingCredentialsProvider: AWSCredentialsProvider, Custo
         guard let expiration = credentials.expiration else {
             return Current(credentials: credentials, refreshAt: .infinity, usableUntil: .infinity)
         }
-        let usableUntil = expiration - timing.minimumRemaining
-        let ahead = min(timing.refreshAhead, (usableUntil - now) / 2)
+        let usableUntil = expiration - timing.minimumRemaining.seconds
+        let ahead = min(timing.refreshAhead.seconds, (usableUntil - now) / 2)
         return Current(credentials: credentials, refreshAt: usableUntil - ahead, usableUntil: usableUntil)
     }
 
     /// `initialBackoff` × 2^(failures − 1), at most `maximumBackoff`, less up to a quarter at
     /// random so that many instances that failed together do not retry together.
     private func backoff(afterFailures failures: Int) -> Double {
-        let ceiling = min(timing.maximumBackoff, timing.initialBackoff * Double(1 << min(failures - 1, 30)))
+        let ceiling = min(
+            timing.maximumBackoff.seconds, timing.initialBackoff.seconds * Double(1 << min(failures - 1, 30)))
         return ceiling * Double.random(in: 0.75...1)
     }
 }

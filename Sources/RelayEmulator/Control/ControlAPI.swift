@@ -48,7 +48,7 @@ struct ControlAPI {
             guard let milliseconds = try request.jsonBody()["milliseconds"]?.intValue, milliseconds >= 0 else {
                 throw EmulatorError.control("milliseconds (>= 0) is required")
             }
-            state.update(changed: false) { world, _ in world.latencyMilliseconds = milliseconds }
+            state.update(changed: false) { world, _ in world.latency = .milliseconds(milliseconds) }
             return ["milliseconds": .int(milliseconds)]
         }
         post(&router, "/control/clock") { request in
@@ -106,8 +106,8 @@ struct ControlAPI {
             let keep = request.body.isEmpty ? false : (try request.jsonBody()["keepSignedIn"]?.boolValue ?? false)
             return try state.withWorld { world, now throws(EmulatorError) in
                 let key = try world.controlUser(request.parameters["user"] ?? "", zoneName: zoneAtSignIn, now: now)
-                let seconds = keep ? world.settings.keepSignedInLifetimeSeconds : world.settings.tokenLifetimeSeconds
-                let token = world.mintSession(userKey: key, lifetime: seconds.map { Int64($0) * 1000 }, now: now)
+                let lifetime = world.settings.sessionLifetime(keepSignedIn: keep)
+                let token = world.mintSession(userKey: key, lifetime: lifetime, now: now)
                 return ["userRecordName": .string(key), "webAuthToken": .string(token)]
             }
         }

@@ -124,7 +124,7 @@ extension World {
             "pendingItemFaults": .int(itemFaults.reduce(0) { $0 + $1.remaining }),
             "users": .int(users.count), "sessions": .int(sessions.count),
             "openConnections": .int(openConnections), "peakOpenConnections": .int(stats.peakOpenConnections),
-            "latencyMilliseconds": .int(latencyMilliseconds),
+            "latencyMilliseconds": .int(latency.wholeMilliseconds),
             "processCPUSeconds": .double(Self.processCPUSeconds()),
         ]
     }

@@ -29,8 +29,8 @@ extension World {
         if existing?.webAccessOff == true { return .webAccessOff }
         pendingSignIns[link] = nil
         let key = ensureUser(appleID: appleID, zoneName: zoneName, now: now)
-        let seconds = keepSignedIn ? settings.keepSignedInLifetimeSeconds : settings.tokenLifetimeSeconds
         stats.signIns += 1
-        return .signedIn(token: mintSession(userKey: key, lifetime: seconds.map { Int64($0) * 1000 }, now: now))
+        return .signedIn(
+            token: mintSession(userKey: key, lifetime: settings.sessionLifetime(keepSignedIn: keepSignedIn), now: now))
     }
 }

@@ -16,7 +16,7 @@ struct World: Sendable {
     /// Per-item faults for `records/modify`, in order.
     var itemFaults: [ItemFault] = []
     /// Latency added to every database call.
-    var latencyMilliseconds = 0
+    var latency: Duration = .zero
     /// Shift applied to the clock (tests move time forward to expire sessions).
     var clockOffsetMilliseconds: Int64 = 0
     /// Counters for the control API.

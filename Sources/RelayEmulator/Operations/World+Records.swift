@@ -28,7 +28,7 @@ extension World {
     }
 
     /// The query-index lag in effect: the setting, or none with the lenient schema.
-    var indexLag: Int64 { schemas.lenient ? 0 : Int64(settings.indexLagMilliseconds) }
+    var indexLag: Int64 { schemas.lenient ? 0 : Int64(settings.indexLag.wholeMilliseconds) }
 
     func recordsQuery(
         _ userKey: String, _ body: JSONObject, _ now: Int64, mode: SchemaMode
@@ -52,7 +52,7 @@ extension World {
             }
             offset = decoded
         }
-        // Matched against the indexes, which may not hold the latest changes yet (`indexLagMilliseconds`).
+        // Matched against the indexes, which may not hold the latest changes yet (`EmulatorSettings.indexLag`).
         let indexed = zone.indexed(now: now)
         var matching: [QueryEvaluation.SortEntry] = []
         for (name, record) in indexed

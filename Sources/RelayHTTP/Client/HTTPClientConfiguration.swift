@@ -56,12 +56,3 @@ package struct HTTPClientConfiguration: Sendable {
         self.proxy = proxy
     }
 }
-
-extension Duration {
-    /// Whole milliseconds, rounded up so a tiny positive duration never becomes "no limit".
-    var roundedUpMilliseconds: Int {
-        let (seconds, attoseconds) = components
-        let fraction = (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return max(0, Int(seconds) * 1000 + Int(fraction))
-    }
-}

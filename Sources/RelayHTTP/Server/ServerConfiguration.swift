@@ -2,7 +2,7 @@
     import Glibc
 #endif
 
-/// Settings for `Server`. Durations are in milliseconds.
+/// Settings for `Server`.
 package struct ServerConfiguration: Sendable {
     /// Address to listen on: an IPv4 or IPv6 literal, or `localhost`.
     package var host: String
@@ -14,23 +14,23 @@ package struct ServerConfiguration: Sendable {
     package var limits: HTTPParserLimits
     /// Time allowed from a request's first byte (a new connection's accept) to the end of its head.
     /// A total: bytes trickling in do not extend it.
-    package var headerReadTimeoutMilliseconds: Int
+    package var headerReadTimeout: Duration
     /// Longest pause allowed between body bytes.
-    package var bodyIdleTimeoutMilliseconds: Int
+    package var bodyIdleTimeout: Duration
     /// Time allowed from the end of a head to the end of its body, however the bytes arrive.
-    package var bodyTimeoutMilliseconds: Int
+    package var bodyTimeout: Duration
     /// Slowest average body transfer accepted, in bytes per second since the head ended (0: none).
-    /// After `bodyRateGraceMilliseconds` a body must have averaged at least this: the deadline is
+    /// After `bodyRateGrace` a body must have averaged at least this: the deadline is
     /// grace + received / rate, moved forward by every byte that arrives.
     package var bodyMinimumBytesPerSecond: Int
     /// How long a body may arrive at any pace before `bodyMinimumBytesPerSecond` applies.
-    package var bodyRateGraceMilliseconds: Int
+    package var bodyRateGrace: Duration
     /// How long an idle keep-alive connection is kept.
-    package var keepAliveTimeoutMilliseconds: Int
+    package var keepAliveTimeout: Duration
     /// Longest pause allowed while a response waits for the client to read.
-    package var writeTimeoutMilliseconds: Int
+    package var writeTimeout: Duration
     /// How long shutdown waits for in-flight requests.
-    package var drainTimeoutMilliseconds: Int
+    package var drainTimeout: Duration
     /// Connections beyond this get a short 503 and are closed. Keep it below the process's
     /// descriptor limit (with room for everything else the process opens), or the server runs out
     /// of descriptors before it can answer 503.
@@ -65,14 +65,14 @@ package struct ServerConfiguration: Sendable {
         port: Int = 8080,
         eventLoops: Int = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
         limits: HTTPParserLimits = HTTPParserLimits(),
-        headerReadTimeoutMilliseconds: Int = 10_000,
-        bodyIdleTimeoutMilliseconds: Int = 10_000,
-        bodyTimeoutMilliseconds: Int = 120_000,
+        headerReadTimeout: Duration = .seconds(10),
+        bodyIdleTimeout: Duration = .seconds(10),
+        bodyTimeout: Duration = .seconds(120),
         bodyMinimumBytesPerSecond: Int = 500,
-        bodyRateGraceMilliseconds: Int = 10_000,
-        keepAliveTimeoutMilliseconds: Int = 60_000,
-        writeTimeoutMilliseconds: Int = 30_000,
-        drainTimeoutMilliseconds: Int = 30_000,
+        bodyRateGrace: Duration = .seconds(10),
+        keepAliveTimeout: Duration = .seconds(60),
+        writeTimeout: Duration = .seconds(30),
+        drainTimeout: Duration = .seconds(30),
         maxConnections: Int = 20_000,
         maxConnectionsPerAddress: Int = 0,
         backlog: Int = 4096,
@@ -83,14 +83,14 @@ package struct ServerConfiguration: Sendable {
         self.port = port
         self.eventLoops = max(1, eventLoops)
         self.limits = limits
-        self.headerReadTimeoutMilliseconds = headerReadTimeoutMilliseconds
-        self.bodyIdleTimeoutMilliseconds = bodyIdleTimeoutMilliseconds
-        self.bodyTimeoutMilliseconds = bodyTimeoutMilliseconds
+        self.headerReadTimeout = headerReadTimeout
+        self.bodyIdleTimeout = bodyIdleTimeout
+        self.bodyTimeout = bodyTimeout
         self.bodyMinimumBytesPerSecond = bodyMinimumBytesPerSecond
-        self.bodyRateGraceMilliseconds = bodyRateGraceMilliseconds
-        self.keepAliveTimeoutMilliseconds = keepAliveTimeoutMilliseconds
-        self.writeTimeoutMilliseconds = writeTimeoutMilliseconds
-        self.drainTimeoutMilliseconds = drainTimeoutMilliseconds
+        self.bodyRateGrace = bodyRateGrace
+        self.keepAliveTimeout = keepAliveTimeout
+        self.writeTimeout = writeTimeout
+        self.drainTimeout = drainTimeout
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.backlog = backlog

@@ -15,13 +15,13 @@ package enum ServerEvent: Sendable, Equatable {
 
     /// Which limit a request ran into before it had fully arrived (it got 408).
     package enum Timeout: String, Sendable {
-        /// The head was not complete within `headerReadTimeoutMilliseconds`.
+        /// The head was not complete within `headerReadTimeout`.
         case head
-        /// The body was not complete within `bodyTimeoutMilliseconds`.
+        /// The body was not complete within `bodyTimeout`.
         case bodyDeadline = "body_deadline"
         /// The body arrived slower than `bodyMinimumBytesPerSecond` after the grace period.
         case bodyRate = "body_rate"
-        /// No body byte for `bodyIdleTimeoutMilliseconds`.
+        /// No body byte for `bodyIdleTimeout`.
         case bodyIdle = "body_idle"
     }
 

@@ -1,4 +1,5 @@
 import RelayJSON
+import RelaySync
 
 /// How long a client may consider a result fresh and who may share a cached copy: the 2026-07-28
 /// `ttlMs` and `cacheScope` (`server/utilities/caching.mdx`), sent on results that are the same for
@@ -12,21 +13,21 @@ package struct MCPCacheHint: Sendable, Equatable {
         case `private`
     }
 
-    /// Freshness in milliseconds (`ttlMs`); 0 means stale at once.
-    package var ttlMilliseconds: Int
+    /// Freshness (`ttlMs`, whole milliseconds); zero means stale at once.
+    package var ttl: Duration
     /// `cacheScope`.
     package var scope: Scope
 
     /// A hint; a negative TTL is a programming error.
-    package init(ttlMilliseconds: Int, scope: Scope) {
-        precondition(ttlMilliseconds >= 0, "ttlMs must not be negative")
-        self.ttlMilliseconds = ttlMilliseconds
+    package init(ttl: Duration, scope: Scope) {
+        precondition(ttl >= .zero, "ttlMs must not be negative")
+        self.ttl = ttl
         self.scope = scope
     }
 
     /// One hour, shareable: the tool list and capabilities change only when a new version is
     /// deployed, and a client that meets an unknown tool re-fetches early anyway (the spec allows it).
-    package static let staticPerDeployment = MCPCacheHint(ttlMilliseconds: 3_600_000, scope: .public)
+    package static let staticPerDeployment = MCPCacheHint(ttl: .seconds(3600), scope: .public)
 }
 
 /// What a modern (2026-07-28) result carries besides its own members: `resultType: "complete"` and
@@ -64,7 +65,7 @@ struct ResultEnvelope: Sendable {
         var object = result
         object["resultType"] = "complete"
         if cacheable {
-            object["ttlMs"] = .int(cache.ttlMilliseconds)
+            object["ttlMs"] = .int(cache.ttl.wholeMilliseconds)
             object["cacheScope"] = .string(cache.scope.rawValue)
         }
         var stamped = meta

@@ -1,5 +1,6 @@
 import RelayHTTP
 import RelayJSON
+import RelaySync
 
 /// The rules for client ID metadata documents (draft-ietf-oauth-client-id-metadata-document):
 /// which client IDs are document URLs, what a fetched response must look like, and how long it
@@ -10,7 +11,7 @@ enum ClientMetadataPolicy {
     /// The longest a fetch may take.
     static let timeout = Duration.seconds(5)
     /// How long a document without cache headers is kept.
-    static let defaultCacheSeconds = 300
+    static let defaultCache: Duration = .seconds(300)
 
     /// Whether `clientID` is a metadata document URL: https (loopback http only when the test
     /// setting allows it), a host, a path beyond `/`, and no query, fragment, userinfo or dot
@@ -104,7 +105,7 @@ enum ClientMetadataPolicy {
             return Int(value).map { max(0, $0) } ?? 0  // malformed: nothing (RFC 9111 §4.2.1: stale)
         }
         if directives.contains(where: { $0 == "no-store" || $0.hasPrefix("no-cache") }) { return (0, 0) }
-        var fresh = seconds("max-age") ?? defaultCacheSeconds
+        var fresh = seconds("max-age") ?? defaultCache.wholeSeconds
         if let age = headers["age"].flatMap({ Int(trimmed($0, of: " \t")) }), age > 0 {
             fresh = max(0, fresh - age)
         }

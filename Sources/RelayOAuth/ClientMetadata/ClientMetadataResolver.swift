@@ -120,8 +120,8 @@ struct ClientMetadataResolver: Sendable {
             return .refused(error)
         case .success(let client):
             let lifetime = ClientMetadataPolicy.cacheLifetime(
-                document.headers, maximumFresh: configuration.lifetimes.metadataDocumentCache,
-                maximumStale: configuration.lifetimes.metadataDocumentStaleIfError)
+                document.headers, maximumFresh: configuration.lifetimes.metadataDocumentCache.wholeSeconds,
+                maximumStale: configuration.lifetimes.metadataDocumentStaleIfError.wholeSeconds)
             if lifetime.fresh + lifetime.stale > 0 {
                 let cached = CachedDocument(client: client, fetchedAt: now, freshUntil: now + lifetime.fresh)
                 // A store failure only costs the cache: the request still gets the document.

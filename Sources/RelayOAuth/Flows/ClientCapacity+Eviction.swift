@@ -122,7 +122,7 @@ extension ClientCapacity {
     /// Evicts the oldest unused client created before `before` (nil: any), oldest day first.
     private func evictOldest(before: Int?, budget: inout Int) async throws(OAuthError) -> Bool {
         let today = context.now - context.now % Self.window
-        let days = (context.configuration.lifetimes.unusedClient + Self.window - 1) / Self.window
+        let days = (context.configuration.lifetimes.unusedClient.wholeSeconds + Self.window - 1) / Self.window
         var day = max(oldestDay.withLock { $0 }, today - days * Self.window)
         while day <= today, budget > 0 {
             if let before, day >= before { return false }

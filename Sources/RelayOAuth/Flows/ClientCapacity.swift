@@ -49,7 +49,7 @@ final class ClientCapacity: Sendable {
     init(context: OAuthContext) {
         self.context = context
         let configuration = context.configuration
-        let days = (configuration.lifetimes.unusedClient + Self.window - 1) / Self.window
+        let days = (configuration.lifetimes.unusedClient.wholeSeconds + Self.window - 1) / Self.window
         perDay = max(1, configuration.maximumUnusedClients / (days + 1))
     }
 
@@ -144,7 +144,8 @@ final class ClientCapacity: Sendable {
 
     /// Counts the first token exchange of a client created in window `start`.
     func clientUsed(createdIn start: Int) async {
-        guard start % Self.window == 0, start + Self.window + context.configuration.lifetimes.unusedClient > context.now
+        guard start % Self.window == 0,
+            start + Self.window + context.configuration.lifetimes.unusedClient.wholeSeconds > context.now
         else { return }
         _ = try? await context.increment(keys(start).used, expiresAt: expiry(start))
     }
@@ -164,6 +165,6 @@ final class ClientCapacity: Sendable {
 
     /// A day's counters are needed while its clients may be unused and alive.
     func expiry(_ start: Int) -> Int {
-        start + Self.window + context.configuration.lifetimes.unusedClient + SharedLimiter.skewAllowance
+        start + Self.window + context.configuration.lifetimes.unusedClient.wholeSeconds + SharedLimiter.skewAllowance
     }
 }

@@ -66,7 +66,7 @@ struct ClientRegistry: Sendable {
         if !owner.platform, let wait = newClients.knownWait(address) { throw refuse(block, wait) }
         let now = context.now
         let window = now - now % ClientCapacity.window
-        let expiry = now + context.configuration.lifetimes.unusedClient
+        let expiry = now + context.configuration.lifetimes.unusedClient.wholeSeconds
         let client = RegisteredClient(
             id: recordID, source: .registration, name: request.name, redirectURIs: request.redirectURIs,
             authMethod: request.authMethod, grantTypes: request.grantTypes, scope: request.scope, secretHash: nil,
@@ -154,7 +154,7 @@ struct ClientRegistry: Sendable {
     }
 
     private func renewIfAging(_ stored: StoredClient, issuedAt: Int, by owner: ClientCapacity.Owner) async {
-        let lifetime = context.configuration.lifetimes.unusedClient
+        let lifetime = context.configuration.lifetimes.unusedClient.wholeSeconds
         guard !stored.used, let expiresAt = stored.expiresAt, expiresAt - context.now < lifetime / 2,
             case .success(let today)? = try? await capacity.admit(owner: owner)
         else { return }

@@ -53,7 +53,7 @@ struct CodeExchange: Sendable {
                 item.key,
                 ItemUpdate(
                     set: ["state": .string(CodeRecord.State.redeemed.rawValue)], remove: ["bound"],
-                    expiresAt: .set(context.now + context.configuration.lifetimes.redeemedCode)))
+                    expiresAt: .set(context.now + context.configuration.lifetimes.redeemedCode.wholeSeconds)))
             context.events(.codeRedeemed(grantID: record.grantID))
             return tokens
         } catch {

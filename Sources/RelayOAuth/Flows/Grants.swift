@@ -26,14 +26,14 @@ struct Grants: Sendable {
         let lifetimes = context.configuration.lifetimes
         let grant = GrantRecord(
             id: grantID, userID: userID, request: request, label: label, sealed: sealed.sealed, now: now,
-            lifetime: lifetimes.grant, chosen: lifetime)
+            lifetime: lifetimes.grant.wholeSeconds, chosen: lifetime)
         let code = TokenKind.code.generate()
         let codeHash = context.hasher.hash(code)
         let record = CodeRecord(
             grantID: grantID, request: request, bound: try context.bind(sealed.secret, to: code, grant: grant.context),
             pepperVersion: codeHash.version)
         // The pending grant outlives its code by a minute, so a redemption near the end still finds it.
-        let pendingUntil = now + lifetimes.code + 60
+        let pendingUntil = now + lifetimes.code.wholeSeconds + 60
         guard
             try await context.put(
                 OAuthKeys.grant(grantID), grant.attributes, expiresAt: pendingUntil, condition: .absent) != nil
@@ -42,7 +42,7 @@ struct Grants: Sendable {
             OAuthKeys.userGrant(userID, grantID: grantID), ["client": .string(request.clientID)],
             expiresAt: pendingUntil)
         _ = try await context.put(
-            OAuthKeys.code(codeHash.hash), record.attributes, expiresAt: now + lifetimes.code,
+            OAuthKeys.code(codeHash.hash), record.attributes, expiresAt: now + lifetimes.code.wholeSeconds,
             condition: .absent)
         context.events(.grantCreated(grantID: grantID, clientID: request.clientID))
         return (grantID, code)

@@ -14,7 +14,7 @@ struct PageSessions: Sendable {
     /// demo. Not `mdr_…`: those name pending requests (`PendingRequests.cookiePrefix`).
     var cookieName: String { context.configuration.isLoopbackDemo ? "mdr-session" : "__Host-mdr-session" }
 
-    private var lifetime: Int { context.configuration.lifetimes.connectionsSession }
+    private var lifetime: Int { context.configuration.lifetimes.connectionsSession.wholeSeconds }
 
     /// Opens a session for `userID`; returns the cookie that carries it.
     func create(userID: String) async throws(OAuthError) -> Cookie {

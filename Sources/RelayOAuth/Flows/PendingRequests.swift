@@ -38,7 +38,7 @@ struct PendingRequests: Sendable {
         var record = PendingRequest(
             id: id, purpose: purpose, request: request, label: label, bindingHash: context.hasher.hash(binding).hash,
             csrfHash: context.hasher.hash(csrf).hash, tabHash: context.hasher.hash(tab).hash, createdAt: now)
-        let lifetime = context.configuration.lifetimes.pendingRequest
+        let lifetime = context.configuration.lifetimes.pendingRequest.wholeSeconds
         guard
             let item = try await context.put(
                 OAuthKeys.pendingRequest(id), record.attributes, expiresAt: now + lifetime, condition: .absent)
@@ -129,7 +129,7 @@ struct PendingRequests: Sendable {
                 continue
             }
             guard record.status == .consented, let consentedAt = record.consentedAt else { continue }
-            guard context.now - consentedAt <= context.configuration.lifetimes.consentWindow else {
+            guard context.now - consentedAt <= context.configuration.lifetimes.consentWindow.wholeSeconds else {
                 problem = .consentExpired
                 continue
             }

@@ -39,8 +39,8 @@ package final class RateLimiter: Sendable {
         windows.withLock { windows in
             if windows[key] == nil && windows.count >= capacity { makeRoom(&windows, now: now) }
             var window = windows[key] ?? Window(start: now, count: 0)
-            if now - window.start >= limit.window { window = Window(start: now, count: 0) }
-            guard window.count < limit.requests else { return max(1, window.start + limit.window - now) }
+            if now - window.start >= limit.window.wholeSeconds { window = Window(start: now, count: 0) }
+            guard window.count < limit.requests else { return max(1, window.start + limit.window.wholeSeconds - now) }
             window.count += 1
             windows[key] = window
             return nil
@@ -49,7 +49,7 @@ package final class RateLimiter: Sendable {
 
     /// Drops expired windows; if that frees less than a tenth of the table, the oldest windows too.
     private func makeRoom(_ windows: inout [String: Window], now: Int) {
-        windows = windows.filter { now - $0.value.start < limit.window }
+        windows = windows.filter { now - $0.value.start < limit.window.wholeSeconds }
         let target = capacity - capacity / 10
         guard windows.count > target else { return }
         let oldest = windows.sorted { $0.value.start < $1.value.start }.prefix(windows.count - target)

@@ -88,7 +88,8 @@ struct RefreshRotation: Sendable {
                 continue
             }
             if hash == grant.previousRefresh, let rotatedAt = grant.rotatedAt,
-                now - rotatedAt <= context.configuration.lifetimes.refreshGrace, let successor = grant.successor,
+                now - rotatedAt <= context.configuration.lifetimes.refreshGrace.wholeSeconds,
+                let successor = grant.successor,
                 var again = IssuedTokens.open(successor, with: token, grantID: grant.id, hasher: context.hasher)
             {
                 again.expiresIn = max(1, again.expiresIn - (now - rotatedAt))

@@ -61,8 +61,8 @@ final class SharedLimiter: Sendable {
         guard isEnabled else { return nil }
         if let wait = knownWait(subject) { return wait }
         let now = context.now
-        let start = now - now % limit.window
-        let end = start + limit.window
+        let start = now - now % limit.window.wholeSeconds
+        let end = start + limit.window.wholeSeconds
         let hashed = key(subject)
         let count = try await context.increment(
             OAuthKeys.limitCounter(name, subject: hashed, window: start), expiresAt: end + Self.skewAllowance)

@@ -63,7 +63,7 @@ struct TokenIssuer: Sendable {
     ) async throws(OAuthError) -> IssuedTokens {
         let now = context.now
         let lifetimes = context.configuration.lifetimes
-        let accessExpiry = min(now + lifetimes.accessToken, grant.endsAt)
+        let accessExpiry = min(now + lifetimes.accessToken.wholeSeconds, grant.endsAt)
         guard accessExpiry > now else { throw OAuthError(.invalidGrant, "The grant has ended.") }
         let accessToken = TokenKind.accessToken.generate()
         let accessHash = context.hasher.hash(accessToken)
@@ -85,7 +85,7 @@ struct TokenIssuer: Sendable {
             // narrowed: the next refresh cannot ask for more (issue 37; SECURITY.md).
             scope: scope, resource: grant.resource,
             bound: try context.bind(secret, to: refreshToken, grant: grant.context), generation: generation,
-            issuedAt: now, expiresAt: min(now + lifetimes.refreshToken, grant.endsAt))
+            issuedAt: now, expiresAt: min(now + lifetimes.refreshToken.wholeSeconds, grant.endsAt))
         try await grants.storeToken(refresh, kind: .refreshToken)
         issued.refreshToken = refreshToken
         issued.refreshHash = refreshHash.hash

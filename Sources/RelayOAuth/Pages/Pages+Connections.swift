@@ -6,7 +6,7 @@ import RelayHTTP
 /// Every form carries the page's single-use CSRF token.
 extension Pages {
     /// The session's length in whole minutes, as the pages say it.
-    private var sessionMinutes: String { String(max(1, configuration.lifetimes.connectionsSession / 60)) }
+    private var sessionMinutes: String { String(max(1, configuration.lifetimes.connectionsSession.wholeSeconds / 60)) }
 
     /// Before Apple confirms: nothing about any connection, only the form that goes to Apple.
     func connectionsConfirm(requestID: String, csrf: String, tab: String, locale: PageLocale) -> Response {

@@ -37,8 +37,8 @@ final class BearerCache: Sendable {
     private let clock: any WallClock
     private let entries = Locked(Entries())
 
-    init(ttl: Int, capacity: Int = 100_000, clock: any WallClock = SystemClock()) {
-        self.ttl = Double(ttl)
+    init(ttl: Duration, capacity: Int = 100_000, clock: any WallClock = SystemClock()) {
+        self.ttl = ttl.seconds
         self.capacity = capacity
         self.clock = clock
     }

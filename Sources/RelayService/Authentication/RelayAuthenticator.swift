@@ -34,7 +34,7 @@ struct RelayAuthenticator: MCPAuthenticator {
     var toolCalls: RateLimiter? = nil
     var clock: any WallClock = SystemClock()
     /// How long a refused stored CloudKit token waits before its grant ends (`SessionEndGrace`).
-    var endGrace = SessionEndGrace(seconds: 0)
+    var endGrace = SessionEndGrace(duration: .zero)
 
     func authenticateImmediately(_ request: Request) -> MCPAuthentication<GrantPrincipal>? {
         // A token found in the cache passed the precheck (format and checksum) when it was validated

@@ -60,10 +60,7 @@ package struct Backends: Sendable {
         let store = TimedStore(try await openStore(configuration, http: http, awsCredentials: aws), metrics: metrics)
         let keyService = TimedKeyService(
             try openKeyService(configuration, http: http, awsCredentials: aws), metrics: metrics)
-        var vaultConfiguration = Vault.Configuration()
-        vaultConfiguration.cacheTTL = .seconds(configuration.vaultCacheTTL)
-        vaultConfiguration.cacheCapacity = configuration.vaultCacheSize
-        let vault = Vault(keyService: keyService, bindingSecret: bindingSecret, configuration: vaultConfiguration)
+        let vault = Vault(keyService: keyService, bindingSecret: bindingSecret, configuration: configuration.vault)
         let cloudKit = cloudKitClient(configuration, apiToken: apiToken, http: http)
         return Backends(
             store: store, keyService: keyService, vault: vault, http: http, cloudKit: cloudKit, peppers: peppers,
@@ -75,8 +72,8 @@ package struct Backends: Sendable {
         do {
             return try HTTPClient(
                 configuration: HTTPClientConfiguration(
-                    connectTimeout: .milliseconds(Int(configuration.cloudKit.connectTimeoutSeconds * 1000)),
-                    timeout: .milliseconds(Int(configuration.cloudKit.timeoutSeconds * 1000)),
+                    connectTimeout: configuration.cloudKit.connectTimeout,
+                    timeout: configuration.cloudKit.timeout,
                     caFile: configuration.cloudKit.caFile))
         } catch {
             throw Failure(description: "cannot start the HTTP client: \(error) (check RELAY_CLOUDKIT_CA_FILE)")
@@ -93,8 +90,8 @@ package struct Backends: Sendable {
                 environment: configuration.cloudKit.environment,
                 apiToken: CloudKitAPIToken(apiToken),
                 zoneName: configuration.cloudKit.zone,
-                connectTimeout: .milliseconds(Int(configuration.cloudKit.connectTimeoutSeconds * 1000)),
-                timeout: .milliseconds(Int(configuration.cloudKit.timeoutSeconds * 1000)),
+                connectTimeout: configuration.cloudKit.connectTimeout,
+                timeout: configuration.cloudKit.timeout,
                 lateAnswerWait: lateAnswerWait),
             http: http)
     }

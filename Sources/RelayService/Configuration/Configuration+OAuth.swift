@@ -30,19 +30,11 @@ extension Configuration {
             }
         }
         result.registrationMode = oauth.registrationMode ?? .open
-        result.lifetimes.accessToken = oauth.accessTokenTTL
-        result.lifetimes.refreshToken = oauth.refreshTokenTTL
-        result.lifetimes.grant = oauth.grantLifetime
-        result.lifetimes.code = oauth.codeTTL
-        result.lifetimes.pendingRequest = oauth.pendingTTL
-        result.lifetimes.consentWindow = oauth.consentWindow
-        result.lifetimes.refreshGrace = oauth.refreshGrace
-        result.lifetimes.unusedClient = oauth.unusedClientTTL
+        result.lifetimes = oauth.lifetimes
         // The windows (an hour, a minute) stay RelayOAuth's; only the counts are settings.
         result.registrationRateLimit.requests = oauth.registrationsPerHour
         result.maximumUnusedClients = oauth.maximumUnusedClients
         result.tokenFailureLimit.requests = oauth.tokenFailuresPerMinute
-        result.lifetimes.metadataDocumentStaleIfError = oauth.metadataStaleIfError
         result.allowsLoopbackMetadataDocuments = oauth.allowLoopbackMetadataDocuments
         if let origin = Self.origin(of: cloudKit.baseURL), !cloudKit.baseURL.hasPrefix("https://api.apple-cloudkit.com")
         {

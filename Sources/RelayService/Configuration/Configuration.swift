@@ -2,6 +2,7 @@ import Foundation
 import RelayCloudKit
 import RelayHTTP
 import RelayOAuth
+import RelayVault
 
 /// Every setting of the relay, read from `RELAY_*` variables (env file first, then the process
 /// environment, which wins). `config/relay.env.example` documents each one with its default.
@@ -36,12 +37,12 @@ package struct Configuration: Sendable {
     package var cloudKit = CloudKitSettings()
     /// `RELAY_OAUTH_*`.
     package var oauth = OAuthSettings()
-    /// `RELAY_VAULT_CACHE_TTL` seconds (0 disables) and `RELAY_VAULT_CACHE_SIZE`.
-    package var vaultCacheTTL = 300
-    package var vaultCacheSize = 10_000
-    /// `RELAY_METRICS_GRANTS_INTERVAL`: seconds between counts of active grants for the
-    /// `relay_oauth_active_grants` gauge (0 disables; default 60, or 0 with DynamoDB).
-    package var grantsGaugeInterval = 60
+    /// The data-key vault: `RELAY_VAULT_CACHE_TTL` seconds (0 disables) as `cacheTTL` and
+    /// `RELAY_VAULT_CACHE_SIZE` as `cacheCapacity`.
+    package var vault = Vault.Configuration()
+    /// `RELAY_METRICS_GRANTS_INTERVAL`: the time between counts of active grants for the
+    /// `relay_oauth_active_grants` gauge (0 disables; default 60 s, or 0 with DynamoDB).
+    package var grantsGaugeInterval: Duration = .seconds(60)
     /// `RELAY_LOCAL_BOUNCE_PORTS`: the ports `/local/callback/<port>` may send a browser on to (on
     /// `http://localhost`), for `mustdo-relay local`'s sign-in; empty (the default) turns the bounce off.
     package var localBouncePorts: [ClosedRange<Int>] = []
@@ -154,19 +155,13 @@ package struct Configuration: Sendable {
         server.limits.maxHeaderCount = reader.integer("RELAY_HTTP_MAX_HEADER_COUNT", default: 100, range: 8...10_000)
         server.limits.maxBodyBytes = reader.integer(
             "RELAY_HTTP_MAX_BODY_BYTES", default: 1_048_576, range: 1024...67_108_864)
-        server.headerReadTimeoutMilliseconds =
-            reader.duration("RELAY_HTTP_HEADER_TIMEOUT", default: .seconds(10)).wholeMilliseconds
-        server.bodyIdleTimeoutMilliseconds =
-            reader.duration("RELAY_HTTP_BODY_IDLE_TIMEOUT", default: .seconds(10)).wholeMilliseconds
-        server.bodyTimeoutMilliseconds =
-            reader.duration("RELAY_HTTP_BODY_TIMEOUT", default: .seconds(120)).wholeMilliseconds
+        server.headerReadTimeout = reader.duration("RELAY_HTTP_HEADER_TIMEOUT", default: .seconds(10))
+        server.bodyIdleTimeout = reader.duration("RELAY_HTTP_BODY_IDLE_TIMEOUT", default: .seconds(10))
+        server.bodyTimeout = reader.duration("RELAY_HTTP_BODY_TIMEOUT", default: .seconds(120))
         server.bodyMinimumBytesPerSecond = reader.integer("RELAY_HTTP_BODY_MIN_RATE", default: 500, range: 0...1 << 30)
-        server.keepAliveTimeoutMilliseconds =
-            reader.duration("RELAY_HTTP_KEEPALIVE_TIMEOUT", default: .seconds(60)).wholeMilliseconds
-        server.writeTimeoutMilliseconds =
-            reader.duration("RELAY_HTTP_WRITE_TIMEOUT", default: .seconds(30)).wholeMilliseconds
-        server.drainTimeoutMilliseconds =
-            reader.duration("RELAY_HTTP_DRAIN_TIMEOUT", default: .seconds(30)).wholeMilliseconds
+        server.keepAliveTimeout = reader.duration("RELAY_HTTP_KEEPALIVE_TIMEOUT", default: .seconds(60))
+        server.writeTimeout = reader.duration("RELAY_HTTP_WRITE_TIMEOUT", default: .seconds(30))
+        server.drainTimeout = reader.duration("RELAY_HTTP_DRAIN_TIMEOUT", default: .seconds(30))
         maxConnectionsIsExplicit = reader.raw("RELAY_HTTP_MAX_CONNECTIONS") != nil
         server.maxConnections = reader.integer("RELAY_HTTP_MAX_CONNECTIONS", default: 20_000, range: 1...1_000_000)
         server.maxConnectionsPerAddress = reader.integer(
@@ -233,18 +228,18 @@ package struct Configuration: Sendable {
         default:
             keyService = .local(keyFile: keyFile)
         }
-        vaultCacheTTL = reader.integer("RELAY_VAULT_CACHE_TTL", default: 300, range: 0...300)
-        vaultCacheSize = reader.integer("RELAY_VAULT_CACHE_SIZE", default: 10_000, range: 0...1_000_000)
+        vault.cacheTTL = reader.seconds("RELAY_VAULT_CACHE_TTL", default: .seconds(300), range: 0...300)
+        vault.cacheCapacity = reader.integer("RELAY_VAULT_CACHE_SIZE", default: 10_000, range: 0...1_000_000)
         // Counting grants scans the store: cheap for SQLite, a whole-table Scan on DynamoDB (off there
         // unless asked for).
         let isDynamoDB: Bool = if case .dynamoDB = store { true } else { false }
-        grantsGaugeInterval = reader.integer(
-            "RELAY_METRICS_GRANTS_INTERVAL", default: isDynamoDB ? 0 : 60, range: 0...86_400)
+        grantsGaugeInterval = reader.seconds(
+            "RELAY_METRICS_GRANTS_INTERVAL", default: .seconds(isDynamoDB ? 0 : 60), range: 0...86_400)
         // Instances sharing a table may hold a newer CloudKit token than the store (an outage, a
         // partition): a refused stored token ends its grant only after this grace. One SQLite file
         // has one process (`SQLiteStore`'s lock), which holds every token itself: no grace needed.
-        cloudKit.sessionEndGraceSeconds = reader.integer(
-            "RELAY_CLOUDKIT_SESSION_END_GRACE", default: isDynamoDB ? 30 : 0, range: 0...3600)
+        cloudKit.sessionEndGrace = reader.seconds(
+            "RELAY_CLOUDKIT_SESSION_END_GRACE", default: .seconds(isDynamoDB ? 30 : 0), range: 0...3600)
     }
 
     private mutating func readCloudKit(_ reader: inout SettingsReader) {
@@ -257,8 +252,8 @@ package struct Configuration: Sendable {
             choices: ["production": CloudKitEnvironment.production, "development": .development])
         cloudKit.zone = reader.string("RELAY_CLOUDKIT_ZONE", default: "MustDo")
         cloudKit.caFile = reader.raw("RELAY_CLOUDKIT_CA_FILE")
-        cloudKit.connectTimeoutSeconds = reader.duration("RELAY_CLOUDKIT_CONNECT_TIMEOUT", default: .seconds(5)).seconds
-        cloudKit.timeoutSeconds = reader.duration("RELAY_CLOUDKIT_TIMEOUT", default: .seconds(15)).seconds
+        cloudKit.connectTimeout = reader.duration("RELAY_CLOUDKIT_CONNECT_TIMEOUT", default: .seconds(5))
+        cloudKit.timeout = reader.duration("RELAY_CLOUDKIT_TIMEOUT", default: .seconds(15))
         retiredHTTPClientSettingSet = reader.raw("RELAY_HTTP_CLIENT") != nil
     }
 
@@ -272,28 +267,31 @@ package struct Configuration: Sendable {
                 "RELAY_OAUTH_REGISTRATION", default: RegistrationMode.open,
                 choices: ["open": RegistrationMode.open, "allowlist": .allowlist])
         }
-        oauth.accessTokenTTL = reader.integer(
-            "RELAY_OAUTH_ACCESS_TOKEN_TTL", default: defaults.accessTokenTTL, range: 60...86400)
-        oauth.refreshTokenTTL = reader.integer(
-            "RELAY_OAUTH_REFRESH_TOKEN_TTL", default: defaults.refreshTokenTTL, range: 300...365 * 86400)
-        oauth.grantLifetime = reader.integer(
-            "RELAY_OAUTH_GRANT_LIFETIME", default: defaults.grantLifetime, range: 300...730 * 86400)
-        oauth.codeTTL = reader.integer("RELAY_OAUTH_CODE_TTL", default: defaults.codeTTL, range: 10...600)
-        oauth.pendingTTL = reader.integer("RELAY_OAUTH_PENDING_TTL", default: defaults.pendingTTL, range: 30...3600)
-        oauth.consentWindow = reader.integer(
-            "RELAY_OAUTH_CONSENT_WINDOW", default: defaults.consentWindow, range: 1...3600)
-        oauth.refreshGrace = reader.integer("RELAY_OAUTH_REFRESH_GRACE", default: defaults.refreshGrace, range: 0...600)
-        oauth.unusedClientTTL = reader.integer(
-            "RELAY_OAUTH_UNUSED_CLIENT_TTL", default: defaults.unusedClientTTL, range: 3600...365 * 86400)
+        oauth.lifetimes.accessToken = reader.seconds(
+            "RELAY_OAUTH_ACCESS_TOKEN_TTL", default: defaults.lifetimes.accessToken, range: 60...86400)
+        oauth.lifetimes.refreshToken = reader.seconds(
+            "RELAY_OAUTH_REFRESH_TOKEN_TTL", default: defaults.lifetimes.refreshToken, range: 300...365 * 86400)
+        oauth.lifetimes.grant = reader.seconds(
+            "RELAY_OAUTH_GRANT_LIFETIME", default: defaults.lifetimes.grant, range: 300...730 * 86400)
+        oauth.lifetimes.code = reader.seconds("RELAY_OAUTH_CODE_TTL", default: defaults.lifetimes.code, range: 10...600)
+        oauth.lifetimes.pendingRequest = reader.seconds(
+            "RELAY_OAUTH_PENDING_TTL", default: defaults.lifetimes.pendingRequest, range: 30...3600)
+        oauth.lifetimes.consentWindow = reader.seconds(
+            "RELAY_OAUTH_CONSENT_WINDOW", default: defaults.lifetimes.consentWindow, range: 1...3600)
+        oauth.lifetimes.refreshGrace = reader.seconds(
+            "RELAY_OAUTH_REFRESH_GRACE", default: defaults.lifetimes.refreshGrace, range: 0...600)
+        oauth.lifetimes.unusedClient = reader.seconds(
+            "RELAY_OAUTH_UNUSED_CLIENT_TTL", default: defaults.lifetimes.unusedClient, range: 3600...365 * 86400)
         oauth.registrationsPerHour = reader.integer(
             "RELAY_OAUTH_REGISTRATIONS_PER_HOUR", default: defaults.registrationsPerHour, range: 1...100_000)
         oauth.maximumUnusedClients = reader.integer(
             "RELAY_OAUTH_MAX_UNUSED_CLIENTS", default: defaults.maximumUnusedClients, range: 100...100_000_000)
         oauth.tokenFailuresPerMinute = reader.integer(
             "RELAY_OAUTH_TOKEN_FAILURES_PER_MINUTE", default: defaults.tokenFailuresPerMinute, range: 0...1_000_000)
-        oauth.metadataStaleIfError = reader.integer(
-            "RELAY_OAUTH_METADATA_STALE_IF_ERROR", default: defaults.metadataStaleIfError, range: 0...7 * 86400)
-        oauth.validationCacheTTL = reader.integer(
+        oauth.lifetimes.metadataDocumentStaleIfError = reader.seconds(
+            "RELAY_OAUTH_METADATA_STALE_IF_ERROR", default: defaults.lifetimes.metadataDocumentStaleIfError,
+            range: 0...7 * 86400)
+        oauth.validationCacheTTL = reader.seconds(
             "RELAY_OAUTH_VALIDATION_CACHE_TTL", default: defaults.validationCacheTTL, range: 0...60)
         oauth.metadataDocuments = reader.boolean("RELAY_OAUTH_METADATA_DOCUMENTS", default: defaults.metadataDocuments)
         oauth.allowLoopbackMetadataDocuments = reader.boolean(

@@ -17,22 +17,18 @@ package struct OAuthSettings: Sendable, Equatable {
     /// `RELAY_OAUTH_REGISTRATION`: `open` (default; safe redirects off the list are accepted as
     /// self-registered) or `allowlist` (only listed redirects). Nil when not set.
     package var registrationMode: RegistrationMode?
-    /// `RELAY_OAUTH_ACCESS_TOKEN_TTL` seconds (default 3600).
-    package var accessTokenTTL = server.lifetimes.accessToken
-    /// `RELAY_OAUTH_REFRESH_TOKEN_TTL` seconds (default 30 days, sliding).
-    package var refreshTokenTTL = server.lifetimes.refreshToken
-    /// `RELAY_OAUTH_GRANT_LIFETIME` seconds (default 90 days): no token outlives its grant.
-    package var grantLifetime = server.lifetimes.grant
-    /// `RELAY_OAUTH_CODE_TTL` seconds (default 300).
-    package var codeTTL = server.lifetimes.code
-    /// `RELAY_OAUTH_PENDING_TTL` seconds (default 600): consent page and sign-in hop.
-    package var pendingTTL = server.lifetimes.pendingRequest
-    /// `RELAY_OAUTH_CONSENT_WINDOW` seconds (default 180): consent pressed → Apple callback.
-    package var consentWindow = server.lifetimes.consentWindow
-    /// `RELAY_OAUTH_REFRESH_GRACE` seconds (default 120): idempotent refresh retry window.
-    package var refreshGrace = server.lifetimes.refreshGrace
-    /// `RELAY_OAUTH_UNUSED_CLIENT_TTL` seconds (default 30 days).
-    package var unusedClientTTL = server.lifetimes.unusedClient
+    /// The authorization server's lifetimes, each set by one variable (in whole seconds):
+    /// `accessToken` `RELAY_OAUTH_ACCESS_TOKEN_TTL` (default 3600), `refreshToken`
+    /// `RELAY_OAUTH_REFRESH_TOKEN_TTL` (default 30 days, sliding), `grant`
+    /// `RELAY_OAUTH_GRANT_LIFETIME` (default 90 days: no token outlives its grant), `code`
+    /// `RELAY_OAUTH_CODE_TTL` (default 300), `pendingRequest` `RELAY_OAUTH_PENDING_TTL` (default 600:
+    /// consent page and sign-in hop), `consentWindow` `RELAY_OAUTH_CONSENT_WINDOW` (default 180:
+    /// consent pressed → Apple callback), `refreshGrace` `RELAY_OAUTH_REFRESH_GRACE` (default 120:
+    /// idempotent refresh retry window), `unusedClient` `RELAY_OAUTH_UNUSED_CLIENT_TTL` (default
+    /// 30 days), `metadataDocumentStaleIfError` `RELAY_OAUTH_METADATA_STALE_IF_ERROR` (default
+    /// 86400, 0 turns it off: how long a cached client metadata document is still used past its
+    /// freshness while its host fails). The others stay at RelayOAuth's defaults.
+    package var lifetimes = server.lifetimes
     /// `RELAY_OAUTH_REGISTRATIONS_PER_HOUR`: new clients stored per client address per hour
     /// (default 60); registrations identical to a stored client reuse it and do not count, nor do
     /// those on a known platform's callback or an operator's allowlist entry (issue 41).
@@ -42,16 +38,13 @@ package struct OAuthSettings: Sendable, Equatable {
     /// `RELAY_OAUTH_TOKEN_FAILURES_PER_MINUTE`: failed `/token` and `/revoke` requests per client
     /// address per minute (default 120, 0 turns it off).
     package var tokenFailuresPerMinute = server.tokenFailureLimit.requests
-    /// `RELAY_OAUTH_METADATA_STALE_IF_ERROR` seconds (default 86400, 0 turns it off): how long a
-    /// cached client metadata document is still used past its freshness while its host fails.
-    package var metadataStaleIfError = server.lifetimes.metadataDocumentStaleIfError
     /// `RELAY_OAUTH_METADATA_DOCUMENTS`: accept client ID metadata documents (default on). The
     /// relay's own choice (RelayOAuth accepts them whenever it is given a fetcher), so written here.
     package var metadataDocuments = true
     /// `RELAY_OAUTH_VALIDATION_CACHE_TTL` seconds (default 5, 0 disables): how long a validated
     /// access token is remembered in memory, so `/mcp` requests without upstream work skip the store.
     /// The relay's cache, not the authorization server's, so written here.
-    package var validationCacheTTL = 5
+    package var validationCacheTTL: Duration = .seconds(5)
     /// `RELAY_OAUTH_ALLOW_LOOPBACK_METADATA_DOCUMENTS`: test only.
     package var allowLoopbackMetadataDocuments = server.allowsLoopbackMetadataDocuments
 

@@ -1,5 +1,6 @@
 import Foundation
 import RelayHTTP
+import RelaySync
 
 /// Typed access to `RELAY_*` variables that records a clear problem for each bad value and falls
 /// back to the default, so one run reports everything that needs fixing. It also records every
@@ -88,6 +89,11 @@ struct SettingsReader {
         return number
     }
 
+    /// A duration written in whole seconds, within `range` (in seconds).
+    mutating func seconds(_ name: String, default value: Duration, range: ClosedRange<Int>) -> Duration {
+        .seconds(integer(name, default: value.wholeSeconds, range: range))
+    }
+
     /// One of a fixed set of words.
     mutating func choice<Value>(_ name: String, default value: Value, choices: [String: Value]) -> Value {
         guard let text = raw(name) else { return value }
@@ -104,7 +110,7 @@ struct SettingsReader {
     /// A duration written in seconds (fractions allowed: `0.5`), from a millisecond to a day.
     mutating func duration(_ name: String, default value: Duration) -> Duration {
         guard let text = raw(name) else { return value }
-        // At least a millisecond: the settings are kept in whole milliseconds, where 0 would mean no limit.
+        // At least a millisecond: the server and libcurl count whole milliseconds, where 0 would mean no limit.
         guard let number = Double(text), number >= 0.001, number <= 86_400 else {
             problems.append(
                 .init(

@@ -53,13 +53,13 @@ package struct CloudKitSettings: Sendable, Equatable {
     package var zone = "MustDo"
     /// `RELAY_CLOUDKIT_CA_FILE`: extra CA certificates (tests behind a private CA).
     package var caFile: String?
-    /// `RELAY_CLOUDKIT_CONNECT_TIMEOUT` seconds.
-    package var connectTimeoutSeconds = 5.0
-    /// `RELAY_CLOUDKIT_TIMEOUT` seconds for one call.
-    package var timeoutSeconds = 15.0
-    /// `RELAY_CLOUDKIT_SESSION_END_GRACE` seconds: how long CloudKit must keep refusing a grant's
-    /// stored token before the grant ends (30 with DynamoDB, 0 with SQLite; `SessionEndGrace`).
-    package var sessionEndGraceSeconds = 0
+    /// `RELAY_CLOUDKIT_CONNECT_TIMEOUT`.
+    package var connectTimeout: Duration = .seconds(5)
+    /// `RELAY_CLOUDKIT_TIMEOUT`, for one call.
+    package var timeout: Duration = .seconds(15)
+    /// `RELAY_CLOUDKIT_SESSION_END_GRACE`: how long CloudKit must keep refusing a grant's stored
+    /// token before the grant ends (30 s with DynamoDB, 0 with SQLite; `SessionEndGrace`).
+    package var sessionEndGrace: Duration = .zero
 
     package init() {}
 }

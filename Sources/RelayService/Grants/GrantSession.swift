@@ -1,5 +1,6 @@
 import RelayCloudKit
 import RelayOAuth
+import RelaySync
 import RelayTodo
 import RelayVault
 
@@ -243,10 +244,10 @@ final class GrantSession: CloudKitSession {
     /// store, SQLite), or the grant's stored token has been stamped refused for `endGrace`. Otherwise
     /// stamps the first refusal and throws `unavailable`.
     private func confirmEnd(_ stored: StoredSealedToken, error: CloudKitError) async throws(CloudKitError) {
-        guard endGrace.seconds > 0 else { return }
+        guard endGrace.duration > .zero else { return }
         let now = endGrace.clock.epochSeconds()
         if let since = stored.endingSince {
-            if now - since >= endGrace.seconds { return }
+            if now - since >= endGrace.duration.wholeSeconds { return }
         } else {
             _ = try? await oauth.markEnding(grantID: grant.grantID, expectedVersion: stored.version, at: now)
             observer.event(.warning, "cloudkit.session_end_pending", grant: grant)

@@ -11,8 +11,8 @@ struct ConnectionObserver: Sendable {
     let refused: Metrics.Counter
     let shed: Metrics.Counter
     let timedOut: Metrics.Counter
-    /// Seconds between two `http.shed` lines.
-    static let logInterval = 10.0
+    /// The time between two `http.shed` lines.
+    static let logInterval: Duration = .seconds(10)
     private let sampled = Locked((lastLine: -Double.infinity, unlogged: 0))
 
     init(metrics: Metrics, logger: Logger? = nil) {
@@ -49,7 +49,7 @@ struct ConnectionObserver: Sendable {
         let now = LogSampler.monotonicNow()
         let count = sampled.withLock { sampled -> Int? in
             sampled.unlogged += 1
-            guard now - sampled.lastLine >= Self.logInterval else { return nil }
+            guard now - sampled.lastLine >= Self.logInterval.seconds else { return nil }
             defer { sampled = (now, 0) }
             return sampled.unlogged
         }

@@ -7,18 +7,18 @@
 ///
 /// Lines are grouped by kind: the same event with the same level, route, status, tool and outcome (the
 /// fields that take a bounded set of values chosen in code; never the request ID, user or client). In
-/// each window of `windowSeconds`, a kind writes its first `linesPerKind` lines in full and all kinds
+/// each `window`, a kind writes its first `linesPerKind` lines in full and all kinds
 /// together at most `linesPerWindow`; the rest are counted, and when the window ends each kind that lost
 /// lines writes one summary line: the same event and fields with `"suppressed": N`. Beyond `maxKinds`
 /// kinds in one window, further lines are only counted, in one `log.suppressed` line. Metrics are not
 /// affected: they count every request.
 ///
-/// So at most `(linesPerWindow + maxKinds + 1) / windowSeconds` lines per second, whatever arrives
+/// So at most `(linesPerWindow + maxKinds + 1) / window` lines per second, whatever arrives
 /// (with the defaults 30 full lines per second plus at most 257 summary lines per 10 s); a quiet relay
 /// (under 10 lines of a kind per second) loses nothing. `RELAY_LOG_LEVEL=debug` turns the budget off.
 package struct LogBudget: Sendable, Equatable {
-    /// The length of a window, in seconds.
-    package var windowSeconds: Int
+    /// The length of a window (whole seconds, at least one).
+    package var window: Duration
     /// Lines of one kind written in full per window.
     package var linesPerKind: Int
     /// Lines of all kinds written in full per window.
@@ -27,8 +27,10 @@ package struct LogBudget: Sendable, Equatable {
     package var maxKinds: Int
 
     /// A budget; the defaults are the relay's.
-    package init(windowSeconds: Int = 10, linesPerKind: Int = 100, linesPerWindow: Int = 300, maxKinds: Int = 256) {
-        self.windowSeconds = max(1, windowSeconds)
+    package init(
+        window: Duration = .seconds(10), linesPerKind: Int = 100, linesPerWindow: Int = 300, maxKinds: Int = 256
+    ) {
+        self.window = .seconds(max(1, window.wholeSeconds))
         self.linesPerKind = max(1, linesPerKind)
         self.linesPerWindow = max(1, linesPerWindow)
         self.maxKinds = max(1, maxKinds)
@@ -93,7 +95,7 @@ struct LogSampler {
     /// then returns the summary lines of the window that ended (to be written before this one).
     mutating func admit(_ event: LogEvent, now: Double) -> (write: Bool, summaries: [LogEvent]) {
         var summaries: [LogEvent] = []
-        if now - windowStart >= Double(budget.windowSeconds) { summaries = endWindow(now: now) }
+        if now - windowStart >= budget.window.seconds { summaries = endWindow(now: now) }
         let kind = LogKind(event)
         if let tally = tallies[kind] {
             let write = tally.written < budget.linesPerKind && written < budget.linesPerWindow
@@ -126,7 +128,7 @@ struct LogSampler {
 
     /// The summaries of the current window if its time is up (the writer asks while idle), else none.
     mutating func summariesIfDue(now: Double) -> [LogEvent] {
-        now - windowStart >= Double(budget.windowSeconds) ? endWindow(now: now) : []
+        now - windowStart >= budget.window.seconds ? endWindow(now: now) : []
     }
 
     /// Ends the current window: one line per kind that lost lines, then one for the overflow.

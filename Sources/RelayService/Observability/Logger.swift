@@ -101,7 +101,7 @@ package final class Logger: Sendable {
         bytes.reserveCapacity(64 * 1024)
         while true {
             if let budget {
-                _ = wakeup.wait(timeout: .now() + .seconds(budget.windowSeconds))
+                _ = wakeup.wait(timeout: .now() + .seconds(budget.window.wholeSeconds))
             } else {
                 wakeup.wait()
             }

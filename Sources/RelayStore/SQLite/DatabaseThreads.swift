@@ -258,10 +258,3 @@ private final class Handoff: @unchecked Sendable {
         return connection!
     }
 }
-
-extension Duration {
-    /// The duration in seconds, for APIs that take a `TimeInterval`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

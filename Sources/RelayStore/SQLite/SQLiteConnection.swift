@@ -1,4 +1,5 @@
 import CSQLite
+import RelaySync
 
 /// One SQLite connection, owned by this class and closed in `deinit`, with its prepared statements.
 ///
@@ -13,7 +14,7 @@ final class SQLiteConnection: @unchecked Sendable {
     private var statements: [String: SQLiteStatement] = [:]
 
     /// Opens the database at `path`, creating the file unless `create` is false.
-    init(path: String, busyTimeoutMilliseconds: Int32, create: Bool = true) throws(StoreError) {
+    init(path: String, busyTimeout: Duration, create: Bool = true) throws(StoreError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -23,7 +24,7 @@ final class SQLiteConnection: @unchecked Sendable {
         }
         self.handle = handle
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        sqlite3_busy_timeout(handle, Int32(clamping: busyTimeout.wholeMilliseconds))
     }
 
     deinit {

@@ -57,13 +57,6 @@ package final class SQLiteStore: Store {
         /// Test hook: runs on the writer thread after each successful commit with the batch's size.
         var afterEachCommit: (@Sendable (Int) -> Void)?
 
-        /// `busyTimeout` as SQLite takes it.
-        var busyTimeoutMilliseconds: Int32 {
-            Int32(
-                clamping: busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds
-                    / 1_000_000_000_000_000)
-        }
-
         /// Defaults for the database at `path`.
         package init(path: String) {
             self.path = path
@@ -73,7 +66,7 @@ package final class SQLiteStore: Store {
     private let threads: DatabaseThreads
     private let clock: any WallClock
     private let path: String
-    private let busyTimeoutMilliseconds: Int32
+    private let busyTimeout: Duration
     private let purgeBatchSize: Int
     private let purging = Locked<Task<Void, Never>?>(nil)
 
@@ -81,7 +74,7 @@ package final class SQLiteStore: Store {
         self.threads = threads
         self.clock = clock
         self.path = configuration.path
-        self.busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
+        self.busyTimeout = configuration.busyTimeout
         self.purgeBatchSize = configuration.purgeBatchSize
         if let interval = configuration.purgeInterval {
             let task = PurgeSchedule.start(every: interval) { [weak self] in
@@ -111,20 +104,20 @@ package final class SQLiteStore: Store {
         guard configuration.readerCount >= 1, configuration.maxBatchSize >= 1, configuration.maxPendingOperations >= 1,
             configuration.purgeBatchSize >= 1, configuration.pageCacheKiB >= 0
         else { throw .invalid("reader count, batch sizes and queue capacity must be positive") }
-        let busy = configuration.busyTimeoutMilliseconds
+        let busy = configuration.busyTimeout
         let opened = await onNewThread {
             () throws(StoreError) -> (SQLiteConnection, [SQLiteConnection], SQLiteConnection) in
-            let writer = try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: busy)
+            let writer = try SQLiteConnection(path: configuration.path, busyTimeout: busy)
             try ItemTable.prepareWriter(writer, synchronous: configuration.synchronous)
             try writer.execute("PRAGMA cache_size=-\(configuration.pageCacheKiB)")
             var readers: [SQLiteConnection] = []
             for _ in 0..<configuration.readerCount {
-                let reader = try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: busy)
+                let reader = try SQLiteConnection(path: configuration.path, busyTimeout: busy)
                 try ItemTable.prepareReader(reader)
                 try reader.execute("PRAGMA cache_size=-\(configuration.pageCacheKiB)")
                 readers.append(reader)
             }
-            let checkpointer = try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: busy)
+            let checkpointer = try SQLiteConnection(path: configuration.path, busyTimeout: busy)
             try ItemTable.prepareCheckpointer(checkpointer, synchronous: configuration.synchronous)
             return (writer, readers, checkpointer)
         }
@@ -152,8 +145,7 @@ package final class SQLiteStore: Store {
         // see the other and leave the WAL behind. One more connection, alone now, does it as it
         // closes (a checkpoint that fails only leaves the WAL, which the next open replays). It never
         // creates the file: a database removed meanwhile stays removed.
-        if let last = try? SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, create: false)
-        {
+        if let last = try? SQLiteConnection(path: path, busyTimeout: busyTimeout, create: false) {
             _ = try? last.scalarText("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
+import RelaySync
 
 extension Account {
     /// How long the free trial lasts.
-    package static let trialLength: TimeInterval = 30 * 86400
+    package static let trialLength: Duration = .seconds(30 * 86400)
 
     /// The entitlement hint for `add_todo`. The device decides with StoreKit and mirrors its verdict into the
     /// Account record (seed, "What we gave up"), so an explicit `canAddTodos` wins either way. Only when it is
@@ -13,6 +14,6 @@ extension Account {
         if let canAddTodosHint { return canAddTodosHint }
         if let subscribedUntil, subscribedUntil > now { return true }
         guard let trialStartedAt else { return true }
-        return now < trialStartedAt.addingTimeInterval(Account.trialLength)
+        return now < trialStartedAt.addingTimeInterval(Account.trialLength.seconds)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import RelayCloudKit
 import RelayCrypto
 import RelayJSON
+import RelaySync
 
 /// What one write (or one batch) changed, enough to put it back: the records it wrote, each with its change tag
 /// after the write and the values the write replaced (issue 44). The relay keeps none of it: the handle goes to
@@ -10,7 +11,7 @@ import RelayJSON
 package struct UndoHandle: Sendable, Equatable {
     /// How long a handle can be used: a day, long enough for "undo that" in the same conversation, short enough
     /// that an old handle found in a transcript is useless.
-    package static let lifetime: TimeInterval = 24 * 3600
+    package static let lifetime: Duration = .seconds(24 * 3600)
 
     /// What undo does to one record.
     package enum Action: String, Sendable {
@@ -68,7 +69,7 @@ package struct UndoHandle: Sendable, Equatable {
 
     /// A handle for `entries` written at `now`.
     package init(entries: [Entry], now: Date) {
-        self.init(expires: Int64(now.timeIntervalSince1970 + Self.lifetime), entries: entries)
+        self.init(expires: Int64(now.timeIntervalSince1970 + Self.lifetime.seconds), entries: entries)
     }
 
     /// The plaintext: compact JSON `{"v":1,"x":expires,"e":[{"i","n"?,"o"?,"g","a","p"?,"h"}]}`.

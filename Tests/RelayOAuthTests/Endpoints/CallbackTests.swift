@@ -55,7 +55,7 @@ struct CallbackTests {
     }
 
     @Test func configurableWindow() async throws {
-        let settings: (inout OAuthConfiguration) -> Void = { $0.lifetimes.consentWindow = 5 }
+        let settings: (inout OAuthConfiguration) -> Void = { $0.lifetimes.consentWindow = .seconds(5) }
         try await withHarness(configure: settings) { h in
             let (browser, _) = try await Self.consented(h)
             h.clock.advance(by: 6)

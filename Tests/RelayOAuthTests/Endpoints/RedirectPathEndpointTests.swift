@@ -48,7 +48,7 @@ struct RedirectPathEndpointTests {
 
     @Test func registrationRefusesThemWithInvalidRedirectURI() async throws {
         let generous: (inout OAuthConfiguration) -> Void = {
-            $0.registrationRateLimit = .init(requests: 1000, window: 3600)
+            $0.registrationRateLimit = .init(requests: 1000, window: .seconds(3600))
         }
         try await withHarness(configure: generous) { h in
             for uri in Self.misleading {

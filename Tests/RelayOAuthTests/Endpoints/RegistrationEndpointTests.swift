@@ -92,7 +92,7 @@ struct RegistrationEndpointTests {
 
     @Test func registrationIsRateLimitedPerAddress() async throws {
         let settings: (inout OAuthConfiguration) -> Void = {
-            $0.registrationRateLimit = .init(requests: 3, window: 3600)
+            $0.registrationRateLimit = .init(requests: 3, window: .seconds(3600))
         }
         try await withHarness(configure: settings) { h in
             // Loopback redirects count; a known platform's would not (issue 41).

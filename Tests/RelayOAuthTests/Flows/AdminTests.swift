@@ -31,7 +31,7 @@ struct AdminTests {
             #expect(counts["USER"] == 3 && counts["GRANT_INDEX"] == 6 && counts["CODE"] == 3 && counts["OTHER"] == 0)
             #expect(Set(counts.keys) == Set(OAuthAdmin.itemKinds))
             #expect(try await h.oauth.admin.activeGrantCount() == 3)
-            h.clock.advance(by: Double(h.oauth.configuration.lifetimes.grant + 1))
+            h.clock.advance(by: Double(h.oauth.configuration.lifetimes.grant.components.seconds + 1))
             #expect(try await admin.activeGrantCount() == 0, "ended grants are not active")
         }
     }

@@ -111,7 +111,7 @@ struct ConnectionLifetimeTests {
             let grantID = try await Self.grantID(h, tokens)
             let grant = try #require(try await h.oauth.grants.load(grantID))
             #expect(grant.lifetime == .untilEnded)
-            #expect(grant.endsAt == grant.createdAt + h.oauth.configuration.lifetimes.grant)
+            #expect(grant.endsAt == grant.createdAt + Int(h.oauth.configuration.lifetimes.grant.components.seconds))
             // Past one day and past thirty, a refreshed connection goes on.
             for _ in 0..<4 {
                 h.clock.advance(by: 20 * 86400)

@@ -44,7 +44,9 @@ struct FailureAndPolicyTests {
     }
 
     @Test func pagesThatStorePendingRequestsAreRateLimited() async throws {
-        let settings: (inout OAuthConfiguration) -> Void = { $0.pageRateLimit = .init(requests: 2, window: 600) }
+        let settings: (inout OAuthConfiguration) -> Void = {
+            $0.pageRateLimit = .init(requests: 2, window: .seconds(600))
+        }
         try await withHarness(configure: settings) { h in
             let client = try await h.register()
             let path = OAuthHarness.authorizePath(clientID: client.id, verifier: OAuthHarness.newVerifier())

@@ -123,7 +123,7 @@ struct PlatformScaleTests {
         // 100 unused clients a day.
         let settings: (inout OAuthConfiguration) -> Void = {
             $0.maximumUnusedClients = 3100
-            $0.registrationRateLimit = .init(requests: 100_000, window: 3600)
+            $0.registrationRateLimit = .init(requests: 100_000, window: .seconds(3600))
         }
         try await withHarness(configure: settings) { h in
             let stale = try await Self.person(h, "127.0.0.4", "Abandoned two hours ago")

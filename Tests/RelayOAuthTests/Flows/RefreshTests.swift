@@ -156,7 +156,7 @@ struct RefreshTests {
     }
 
     @Test func slidingRefreshIsCappedByTheGrantLifetime() async throws {
-        let settings: (inout OAuthConfiguration) -> Void = { $0.lifetimes.grant = 40 * 86400 }
+        let settings: (inout OAuthConfiguration) -> Void = { $0.lifetimes.grant = .seconds(40 * 86400) }
         try await withHarness(configure: settings) { h in
             var tokens = try await h.connect()
             // Refresh every 20 days: each new refresh token lives 30 days, but nothing outlives 40.

@@ -12,7 +12,7 @@ import Testing
 /// answered; the next window starts afresh.
 struct RegistrationSheddingTests {
     static func budget(_ configuration: inout OAuthConfiguration) {
-        configuration.registrationRateLimit = .init(requests: 2, window: 3600)
+        configuration.registrationRateLimit = .init(requests: 2, window: .seconds(3600))
     }
 
     static func register(_ h: OAuthHarness, _ name: String) async throws -> TestResponse {

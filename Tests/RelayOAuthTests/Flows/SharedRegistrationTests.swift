@@ -33,7 +33,7 @@ struct SharedRegistrationTests {
 
     @Test func identicalPublicRegistrationsShareOneClientAndNeverCount() async throws {
         let settings: (inout OAuthConfiguration) -> Void = {
-            $0.registrationRateLimit = .init(requests: 2, window: 3600)
+            $0.registrationRateLimit = .init(requests: 2, window: .seconds(3600))
         }
         try await withHarness(configure: settings) { h in
             var ids = Set<String>()
@@ -181,7 +181,9 @@ struct SharedRegistrationTests {
     }
 
     @Test func failedTokenRequestsPerAddressAreLimitedAndSuccessesNeverCount() async throws {
-        let settings: (inout OAuthConfiguration) -> Void = { $0.tokenFailureLimit = .init(requests: 3, window: 60) }
+        let settings: (inout OAuthConfiguration) -> Void = {
+            $0.tokenFailureLimit = .init(requests: 3, window: .seconds(60))
+        }
         try await withHarness(configure: settings) { h in
             let tokens = try await h.connect()
             var refresh = try #require(tokens.refreshToken)
@@ -205,9 +207,9 @@ struct SharedRegistrationTests {
 
     @Test func twoServersOnOneStoreCountTogether() async throws {
         let settings: (inout OAuthConfiguration) -> Void = {
-            $0.registrationRateLimit = .init(requests: 4, window: 3600)
-            $0.tokenFailureLimit = .init(requests: 4, window: 60)
-            $0.pageRateLimit = .init(requests: 3, window: 600)
+            $0.registrationRateLimit = .init(requests: 4, window: .seconds(3600))
+            $0.tokenFailureLimit = .init(requests: 4, window: .seconds(60))
+            $0.pageRateLimit = .init(requests: 3, window: .seconds(600))
         }
         let a = try await OAuthHarness.start(configure: settings)
         let b = try await OAuthHarness.start(secrets: a.secrets, directory: a.directory, configure: settings)

@@ -56,7 +56,9 @@ struct StaleDocumentTests {
     }
 
     @Test func aHostThatFailsIsPaperedOverWithTheLastGoodCopyForABoundedTime() async throws {
-        let settings: (inout OAuthConfiguration) -> Void = { $0.lifetimes.metadataDocumentStaleIfError = 3600 }
+        let settings: (inout OAuthConfiguration) -> Void = {
+            $0.lifetimes.metadataDocumentStaleIfError = .seconds(3600)
+        }
         try await withHarness(configure: settings) { h in
             Self.serve(h)
             #expect(try await Self.authorize(h).status == 200)

@@ -50,7 +50,7 @@ struct DiscoveryDocumentTests {
             #expect(OAuthConfiguration(issuer: bad).problems() == [.issuer(expected)], "\(bad)")
         }
         var configuration = OAuthConfiguration(issuer: "https://relay.example")
-        configuration.lifetimes.consentWindow = 700
+        configuration.lifetimes.consentWindow = .seconds(700)
         #expect(configuration.problems() == [.consentWindowOutlivesPendingRequest])
         configuration = OAuthConfiguration(issuer: "https://relay.example")
         configuration.scopes = []

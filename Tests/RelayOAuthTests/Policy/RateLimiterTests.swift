@@ -6,7 +6,7 @@ import Testing
 /// of new addresses cannot grow the table without bound.
 struct RateLimiterTests {
     @Test func anIPv6SubscriberCannotDrawAFreshBudgetFromItsOwnPrefix() {
-        let limiter = RateLimiter(.init(requests: 2, window: 600))
+        let limiter = RateLimiter(.init(requests: 2, window: .seconds(600)))
         #expect(limiter.admit("2001:db8:1:2::1", now: 0) == nil)
         #expect(limiter.admit("2001:db8:1:2:ffff:eeee:dddd:cccc", now: 1) == nil)
         #expect(limiter.admit("2001:db8:1:2::99", now: 2) == 598, "a third address in the same /64 shares the budget")
@@ -24,7 +24,7 @@ struct RateLimiterTests {
     }
 
     @Test func aFloodOfNewAddressesKeepsTheTableBoundedAndTheRecentLimitsHeld() {
-        let limiter = RateLimiter(.init(requests: 1, window: 600), capacity: 1000)
+        let limiter = RateLimiter(.init(requests: 1, window: .seconds(600)), capacity: 1000)
         #expect(limiter.admit("192.0.2.1", now: 0) == nil)
         for index in 0..<5000 {
             // All within one window: nothing expires, so the oldest windows make room.
@@ -36,7 +36,7 @@ struct RateLimiterTests {
     }
 
     @Test func expiredWindowsAreDroppedBeforeAnyLiveOne() {
-        let limiter = RateLimiter(.init(requests: 1, window: 10), capacity: 100)
+        let limiter = RateLimiter(.init(requests: 1, window: .seconds(10)), capacity: 100)
         #expect(limiter.admit("198.51.100.1", now: 5) == nil)
         for index in 0..<99 { _ = limiter.admit("192.0.2.\(index)", now: 0) }
         #expect(limiter.count == 100)

@@ -1,4 +1,5 @@
 import CCurl
+import RelaySync
 import Synchronization
 
 /// One exchange in flight: the easy handle, its option lists, and the response as it arrives.

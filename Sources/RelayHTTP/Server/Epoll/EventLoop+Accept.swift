@@ -1,4 +1,5 @@
 import CEpoll
+import RelaySync
 
 #if canImport(Glibc)
     import Glibc
@@ -63,7 +64,7 @@ extension EventLoop {
         let connection = Connection(
             fd: fd, peer: peer, countedBlock: countedBlock, limits: state.configuration.limits)
         connection.timer = .header
-        connection.deadline = now + Int64(state.configuration.headerReadTimeoutMilliseconds)
+        connection.deadline = now + Int64(state.configuration.headerReadTimeout.wholeMilliseconds)
         queueReading(connection)
         if Int(fd) >= connections.count {
             connections.append(contentsOf: repeatElement(nil, count: max(Int(fd) + 1 - connections.count, 64)))

@@ -1,4 +1,5 @@
 import CEpoll
+import RelaySync
 
 #if canImport(Glibc)
     import Glibc
@@ -97,7 +98,7 @@ extension EventLoop {
             connection.deadline = bodyDeadline(connection).at
         } else if connection.parser.hasPartialRequest && connection.timer != .header {
             connection.timer = .header
-            connection.deadline = now + Int64(state.configuration.headerReadTimeoutMilliseconds)
+            connection.deadline = now + Int64(state.configuration.headerReadTimeout.wholeMilliseconds)
             queueReading(connection)
         }
     }
@@ -227,7 +228,7 @@ extension EventLoop {
         )
         connection.move(to: close ? .closing : .reading)
         connection.timer = .keepAlive
-        connection.deadline = now + Int64(state.configuration.keepAliveTimeoutMilliseconds)
+        connection.deadline = now + Int64(state.configuration.keepAliveTimeout.wholeMilliseconds)
         queueIdle(connection)
         markDirty(connection)
         if !connection.inDispatch { drive(connection) }
@@ -266,7 +267,7 @@ extension EventLoop {
             } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 connection.writeBlocked = true
                 connection.timer = .write
-                connection.deadline = now + Int64(state.configuration.writeTimeoutMilliseconds)
+                connection.deadline = now + Int64(state.configuration.writeTimeout.wholeMilliseconds)
                 return
             } else if sent < 0 && errno == EINTR {
                 continue
@@ -289,7 +290,7 @@ extension EventLoop {
         }
         if wasBlocked && connection.timer == .write {
             connection.timer = .keepAlive
-            connection.deadline = now + Int64(state.configuration.keepAliveTimeoutMilliseconds)
+            connection.deadline = now + Int64(state.configuration.keepAliveTimeout.wholeMilliseconds)
             queueIdle(connection)
         }
         // Output no longer holds processing back: continue with buffered or readable input.

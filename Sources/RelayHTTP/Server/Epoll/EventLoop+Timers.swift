@@ -1,3 +1,5 @@
+import RelaySync
+
 extension EventLoop {
     /// Closes connections whose deadline passed. A request that is too slow to arrive gets 408
     /// first; idle keep-alive, stalled writes and lingering closes are just closed. The idle and
@@ -59,15 +61,15 @@ extension EventLoop {
     /// one more second for every `bodyMinimumBytesPerSecond` bytes received). O(1): no scan.
     func bodyDeadline(_ connection: Connection) -> (at: Int64, limit: ServerEvent.Timeout) {
         var earliest = (
-            at: connection.lastBodyByte + Int64(state.configuration.bodyIdleTimeoutMilliseconds),
+            at: connection.lastBodyByte + Int64(state.configuration.bodyIdleTimeout.wholeMilliseconds),
             limit: ServerEvent.Timeout.bodyIdle
         )
-        let total = connection.bodyStarted + Int64(state.configuration.bodyTimeoutMilliseconds)
+        let total = connection.bodyStarted + Int64(state.configuration.bodyTimeout.wholeMilliseconds)
         if total <= earliest.at { earliest = (total, .bodyDeadline) }
         let minimumRate = Int64(state.configuration.bodyMinimumBytesPerSecond)
         if minimumRate > 0 {
             let earned = Int64(connection.parser.bodyBytesReceived) * 1000 / minimumRate
-            let rate = connection.bodyStarted + Int64(state.configuration.bodyRateGraceMilliseconds) + earned
+            let rate = connection.bodyStarted + Int64(state.configuration.bodyRateGrace.wholeMilliseconds) + earned
             if rate < earliest.at { earliest = (rate, .bodyRate) }
         }
         return earliest

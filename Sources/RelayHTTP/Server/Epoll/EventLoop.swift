@@ -187,7 +187,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
 
     private func beginDrain() {
         draining = true
-        drainDeadline = now + Int64(state.configuration.drainTimeoutMilliseconds)
+        drainDeadline = now + Int64(state.configuration.drainTimeout.wholeMilliseconds)
         if listenFD >= 0 {
             close(listenFD)
             listenFD = -1
