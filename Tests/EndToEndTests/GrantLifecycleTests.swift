@@ -35,7 +35,10 @@ final class GrantLifecycleTests: XCTestCase {
         await relay.stop()
     }
 
-    func testADeadCloudKitSessionEndsTheGrantWithA401AndReconnectingWorks() async throws {
+    /// Issue 39 changed this: a dead session no longer ends the grant with a 401; the grant waits for
+    /// its person to sign in again (`SIGN_IN_REQUIRED`, Tests/AcceptanceTests/SignInAgainTests), and
+    /// connecting again through the whole flow still works too.
+    func testADeadCloudKitSessionMakesTheGrantWaitForSignInAndReconnectingWorks() async throws {
         let relay = try await RelayHarness()
         defer { relay.removeFiles() }
         let driver = OAuthDriver(http: relay.http, issuer: relay.issuer)
@@ -45,16 +48,14 @@ final class GrantLifecycleTests: XCTestCase {
         XCTAssertEqual(ok.status, 200)
 
         _ = try relay.emulator.expireSessions()
-        let (ended, _) = try await mcp.tool("get_me", token: tokens.access)
-        XCTAssertEqual(ended.status, 401)
-        XCTAssertTrue(ended.headers["www-authenticate"]?.contains("error=\"invalid_token\"") == true)
-        XCTAssertTrue(ended.headers["www-authenticate"]?.contains("resource_metadata=") == true)
-        // The grant is gone: the access token (even cached) and the refresh token no longer work.
-        let (again, _) = try await mcp.tool("list_todos", token: tokens.access)
-        XCTAssertEqual(again.status, 401)
-        let refused = try await driver.refusedRefresh(tokens)
-        XCTAssertEqual(refused.status, 400, "the refresh token of a deleted grant still worked")
-        XCTAssertEqual(refused.error, "invalid_grant")
+        let (ended, waiting) = try await mcp.tool("get_me", token: tokens.access)
+        XCTAssertEqual(ended.status, 200)
+        XCTAssertEqual(waiting?["error"]?["code"]?.stringValue, "SIGN_IN_REQUIRED")
+        XCTAssertTrue(waiting?["error"]?["signInURL"]?.stringValue?.contains("/reconnect?h=") == true)
+        // The grant is kept: the access token (even cached) hears the same, never a result.
+        let (again, still) = try await mcp.tool("list_todos", token: tokens.access)
+        XCTAssertEqual(again.status, 200)
+        XCTAssertEqual(still?["error"]?["code"]?.stringValue, "SIGN_IN_REQUIRED")
         // Reconnecting is one more pass through the flow.
         let fresh = try await driver.connect(appleID: "expired@example.com")
         let (back, content) = try await mcp.tool("get_me", token: fresh.access)

@@ -136,6 +136,8 @@ extension AuthorizationServer {
         case .success(.connections(let cookie)):
             response = Self.pageRedirect(configuration.issuer + paths.connections, after: .post)
             response.setCookie(cookie)
+        case .success(.reconnected):
+            response = pages.reconnected(locale: locale)
         case .failure(let error):
             response = Self.pageRedirect(failurePath(error), after: .post)
         }
@@ -188,7 +190,7 @@ extension AuthorizationServer {
     /// The codes a callback failure may name in its clean URL.
     static let callbackCodes: Set<OAuthError.Code> = [
         .bindingMissing, .bindingMismatch, .consentExpired, .alreadyUsed, .signInFailed, .accountUnsupported,
-        .temporarilyUnavailable, .serverError, .wrongTab,
+        .temporarilyUnavailable, .serverError, .wrongTab, .otherAccount,
     ]
 
     /// Every page that stores a pending request (or a CSRF token) counts against the address's
