@@ -36,7 +36,7 @@ import Testing
         // Replay: the link was spent by opening it.
         let replay = try await client.openSignInLink(first, at: relay.base)
         #expect(replay.page.status == 410)
-        #expect(replay.page.text.contains("This link can't be used"))
+        #expect(replay.page.text.contains("This link can&#39;t be used"))
         #expect(try await client.openSignInLink("/reconnect?h=made-up", at: relay.base).page.status == 410)
 
         // Another Apple Account is refused with a clear page, and changes nothing.
