@@ -152,7 +152,13 @@ final class FaultSuiteTests: XCTestCase {
                 try await emulator.control("latency", ["milliseconds": 0])
             },
             Fault(name: "kill -9 of B mid-load", expectReady: nil) {
+                // CloudKit slowed to 1.5 s a call (under the 2 s timeout) so that calls are in flight on B
+                // when it dies: CloudKit carries them out and rotates their tokens, and only B heard the
+                // answers (issue 39: with old tokens dying at once those grants wait for a sign-in).
+                try await emulator.control("latency", ["milliseconds": 1500])
+                try await Task.sleep(for: .seconds(1))
                 try await cluster.kill(1)
+                try await emulator.control("latency", ["milliseconds": 0])
             } heal: {
                 try await cluster.restart(1)
             },
