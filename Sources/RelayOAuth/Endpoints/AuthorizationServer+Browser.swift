@@ -180,7 +180,18 @@ extension AuthorizationServer {
             if let record = try await pending.load(requestID), record.purpose != purpose {
                 throw OAuthError(.invalidRequest, "This form does not belong to this page.")
             }
-            _ = try await pending.consent(requestID: requestID, csrf: form["csrf"], in: request)
+            let record = try await pending.consent(requestID: requestID, csrf: form["csrf"], in: request)
+            if purpose == .reconnect {
+                // A sign-in link is spent here, not when its page opened (a link preview opens it too).
+                guard let linkHash = record.linkHash, let grantID = record.grantID else {
+                    throw Reconnections.unusable
+                }
+                do throws(OAuthError) {
+                    try await reconnections.spend(linkHash: linkHash, grantID: grantID)
+                } catch  where error.code == .alreadyUsed {
+                    return pages.reconnectUnusable(locale: locale)
+                }
+            }
             return Self.pageRedirect(try await bridge.signInURL(), after: .post)
         } catch {
             return pages.error(error, locale: locale)

@@ -2,8 +2,9 @@ import RelayHTTP
 
 /// Signing in to iCloud again for a connection whose CloudKit token died (`Reconnections`).
 extension AuthorizationServer {
-    /// `GET /reconnect?h=<handle>`: spends the link (single use) and shows the form that goes to
-    /// Apple's sign-in from this tab; the callback accepts only the connection's own Apple user.
+    /// `GET /reconnect?h=<handle>`: the form that goes to Apple's sign-in from this tab, for a live
+    /// link (pressing it spends the link: `Reconnections.spend`); the callback accepts only the
+    /// connection's own Apple user.
     func reconnectPage(_ request: Request) async -> Response {
         let locale = Self.locale(request)
         do throws(OAuthError) {
@@ -13,12 +14,14 @@ extension AuthorizationServer {
                 return pages.reconnectUnusable(locale: locale)
             }
             let grant: GrantRecord
+            let linkHash: String
             do throws(OAuthError) {
-                grant = try await reconnections.spend(handle)
+                (grant, linkHash) = try await reconnections.peek(handle)
             } catch  where error.code == .alreadyUsed {
                 return pages.reconnectUnusable(locale: locale)
             }
-            let created = try await pending.create(purpose: .reconnect, request: nil, grantID: grant.id)
+            let created = try await pending.create(
+                purpose: .reconnect, request: nil, grantID: grant.id, linkHash: linkHash)
             var response = pages.reconnect(
                 requestID: created.record.id, csrf: created.csrfToken, tab: created.tabNonce, label: grant.label,
                 locale: locale)

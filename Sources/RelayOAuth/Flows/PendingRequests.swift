@@ -29,7 +29,7 @@ struct PendingRequests: Sendable {
     /// and CSRF token.
     func create(
         purpose: PendingRequest.Purpose, request: AuthorizationRequest?, label: ConnectionLabel? = nil,
-        grantID: String? = nil
+        grantID: String? = nil, linkHash: String? = nil
     ) async throws(OAuthError) -> Created {
         let id = context.randomID()
         let binding = Base64URL.encode(SecureRandom.bytes(count: 32))
@@ -40,6 +40,7 @@ struct PendingRequests: Sendable {
             id: id, purpose: purpose, request: request, label: label, bindingHash: context.hasher.hash(binding).hash,
             csrfHash: context.hasher.hash(csrf).hash, tabHash: context.hasher.hash(tab).hash, createdAt: now)
         record.grantID = grantID
+        record.linkHash = linkHash
         let lifetime = context.configuration.lifetimes.pendingRequest
         guard
             let item = try await context.put(

@@ -53,23 +53,40 @@ struct Reconnections: Sendable {
     /// The page the link opens.
     static let path = "/reconnect"
 
-    /// Spends a link: the grant it names, when that grant still waits for a sign-in. A second use,
-    /// an expired or unknown handle, or a grant that no longer waits all throw `alreadyUsed`.
-    func spend(_ handle: String) async throws(OAuthError) -> GrantRecord {
-        let used = OAuthError(.alreadyUsed, "This link was already used or has expired.")
-        guard handle.utf8.count <= 64, !handle.isEmpty else { throw used }
+    static let unusable = OAuthError(.alreadyUsed, "This link was already used or has expired.")
+
+    /// The grant a live link names, when that grant still waits for a sign-in, and the link's keyed
+    /// hash. Opening the page spends nothing: a link preview or a prefetch (chat apps fetch links they
+    /// show) must not burn the person's link; "Continue with Apple" spends it (`spend`). An expired or
+    /// unknown handle, or a grant that no longer waits, throw `alreadyUsed`.
+    func peek(_ handle: String) async throws(OAuthError) -> (grant: GrantRecord, linkHash: String) {
+        guard handle.utf8.count <= 64, !handle.isEmpty else { throw Self.unusable }
         for hash in context.hasher.candidates(handle) {
             guard let item = try await context.get(OAuthKeys.reconnectLink(hash)) else { continue }
-            guard try await context.delete(item.key, condition: .versionEquals(item.version)) != nil,
-                let grantID = item.attributes.string("grant")
-            else { throw used }
-            guard let grantItem = try await context.get(OAuthKeys.grant(grantID)),
-                let grant = GrantRecord(item: grantItem), grant.state == .active,
-                grantItem.attributes[Self.waitingAttribute] != nil
-            else { throw used }
-            return grant
+            guard let grantID = item.attributes.string("grant"), let grant = try await waiting(grantID) else {
+                throw Self.unusable
+            }
+            return (grant, hash)
         }
-        throw used
+        throw Self.unusable
+    }
+
+    /// Spends the link (one conditional delete: of two tabs pressing "Continue", one goes on) and
+    /// checks again that its grant waits. A second use throws `alreadyUsed`.
+    func spend(linkHash: String, grantID: String) async throws(OAuthError) {
+        let key = OAuthKeys.reconnectLink(linkHash)
+        guard let item = try await context.get(key), item.attributes.string("grant") == grantID,
+            try await context.delete(key, condition: .versionEquals(item.version)) != nil,
+            try await waiting(grantID) != nil
+        else { throw Self.unusable }
+    }
+
+    /// The grant, when it is active and waits for a sign-in.
+    private func waiting(_ grantID: String) async throws(OAuthError) -> GrantRecord? {
+        guard let item = try await context.get(OAuthKeys.grant(grantID)), let grant = GrantRecord(item: item),
+            grant.state == .active, item.attributes[Self.waitingAttribute] != nil
+        else { return nil }
+        return grant
     }
 
     /// Apple's sign-in came back for the grant of a link: keeps the new CloudKit token parked on the

@@ -25,12 +25,23 @@ import Testing
             h.clock.advance(by: 86_401)
             #expect(try await h.browser().get(Self.path(old)).status == 410)
 
-            // Within the day: once.
+            // Within the day: opening the page (a link preview, a second look) spends nothing; the
+            // first "Continue with Apple" spends it, a second tab's is refused.
             let fresh = try await h.oauth.signInAgainLink(grantID: grant.grantID)
             h.clock.advance(by: 86_000)
-            let page = try await h.browser().get(Self.path(fresh))
+            let (person, other) = (h.browser(), h.browser())
+            let page = try await person.get(Self.path(fresh))
             #expect(page.status == 200)
             #expect(page.text.contains("data-tab="))
+            let otherPage = try await other.get(Self.path(fresh))
+            #expect(otherPage.status == 200)
+            func pressContinue(_ browser: TestBrowser, _ page: TestResponse) async throws -> TestResponse {
+                let requestID = try #require(TestBrowser.hidden("request", in: page.text))
+                let csrf = try #require(TestBrowser.hidden("csrf", in: page.text))
+                return try await browser.post("/reconnect", [("request", requestID), ("csrf", csrf)])
+            }
+            #expect(try await pressContinue(person, page).status == 303)
+            #expect(try await pressContinue(other, otherPage).status == 410)
             #expect(try await h.browser().get(Self.path(fresh)).status == 410)
 
             // A saved rotation ends the waiting (a live token exists): a link minted before opens nothing.
