@@ -6,6 +6,10 @@ package struct CloudKitError: Error, Sendable, Equatable, CustomStringConvertibl
     package enum Kind: String, Sendable, Equatable {
         /// The person's session is over (421 AUTHENTICATION_REQUIRED): they must sign in again.
         case sessionDead
+        /// The relay's own verdict, never CloudKit's answer: the connection's newest CloudKit token is
+        /// dead, and the connection waits for its person to sign in to iCloud again (issue 39).
+        /// `redirectURL` is the relay's single-use link for that sign-in.
+        case signInRequired
         /// 401 AUTHENTICATION_FAILED: CloudKit refused the call's credentials without saying which.
         /// Apple's samples read it as a wrong API token or container (the operator's fault); some
         /// clients see it for an ended session. Never a reason to end a grant by itself: the caller

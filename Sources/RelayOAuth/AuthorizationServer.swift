@@ -8,6 +8,15 @@ package struct StoredSealedToken: Sendable {
     package var version: Int
     /// When (epoch seconds) an instance first saw CloudKit refuse this token; nil when none has.
     package var endingSince: Int?
+    /// Since when (epoch seconds) the grant waits for its person to sign in to iCloud again
+    /// (`Reconnections`); nil when it does not.
+    package var waitingSince: Int? = nil
+    /// The token of a completed sign-in, not yet re-sealed for the grant: the sealed bytes and the
+    /// data key bound to `parkingToken` (open both with `Vault.unseal`).
+    package var parked: [UInt8]? = nil
+    package var parkedKey: [UInt8]? = nil
+    /// The token-like string `parkedKey` is bound to.
+    package var parkingToken: String = ""
 }
 
 /// The OAuth 2.1 authorization server of MustDo Relay: discovery documents, dynamic client
@@ -38,6 +47,7 @@ package final class AuthorizationServer: Sendable {
     let revocation: Revocation
     let bridge: SignInBridge
     let sessions: PageSessions
+    let reconnections: Reconnections
     let connections: Connections
     let usage: UsageRecorder
     let activity: ActivityLog
@@ -89,8 +99,10 @@ package final class AuthorizationServer: Sendable {
         connections = Connections(context: context, grants: grants)
         usage = UsageRecorder(context: context)
         activity = ActivityLog(context: context)
+        reconnections = Reconnections(context: context)
         bridge = SignInBridge(
-            context: context, pending: pending, grants: grants, sessions: sessions, signIn: signIn, sealer: sealer)
+            context: context, pending: pending, grants: grants, sessions: sessions, signIn: signIn, sealer: sealer,
+            reconnections: reconnections)
         pages = Pages(configuration: configuration, paths: paths)
         pageLimiter = SharedLimiter(name: "pages", limit: configuration.pageRateLimit, context: context)
         tokenFailures = SharedLimiter(name: "token-failures", limit: configuration.tokenFailureLimit, context: context)
@@ -180,17 +192,54 @@ package final class AuthorizationServer: Sendable {
         guard let item = try await context.get(OAuthKeys.grant(grantID)), let grant = GrantRecord(item: item),
             grant.state == .active
         else { return nil }
+        let a = item.attributes
         return StoredSealedToken(
-            sealed: grant.sealed, version: item.version, endingSince: item.attributes[Self.endingAttribute]?.intValue)
+            sealed: grant.sealed, version: item.version, endingSince: a[Self.endingAttribute]?.intValue,
+            waitingSince: a.int(Reconnections.waitingAttribute), parked: a.bytes(Reconnections.parkedAttribute),
+            parkedKey: a.bytes(Reconnections.parkedKeyAttribute), parkingToken: Reconnections.parkingToken(grantID))
+    }
+
+    // MARK: signing in to iCloud again (issue 39: a connection whose newest CloudKit token is dead)
+
+    /// Marks the grant as waiting for its person to sign in to iCloud again, instead of ending it
+    /// (if still at `expectedVersion`); returns the new version, or nil when the grant changed.
+    package func markWaitingForSignIn(grantID: String, expectedVersion: Int) async throws(OAuthError) -> Int? {
+        try await reconnections.markWaiting(grantID: grantID, expectedVersion: expectedVersion)
+    }
+
+    /// A new single-use link (a day long) that lets the person sign in to iCloud again for the grant.
+    /// A capability: show it to the grant's client only, never log it.
+    package func signInAgainLink(grantID: String) async throws(OAuthError) -> String {
+        try await reconnections.link(grantID: grantID)
+    }
+
+    /// Installs a parked token the grant's next call re-sealed (`resealed`, under the grant's own data
+    /// key) if the grant is still at `expectedVersion`: the parked copy and every refusal stamp go.
+    /// Returns the new version, or nil when the grant changed or is gone.
+    package func installParked(grantID: String, expectedVersion: Int, resealed: [UInt8]) async throws(OAuthError)
+        -> Int?
+    {
+        try await context.update(
+            OAuthKeys.grant(grantID),
+            ItemUpdate(
+                set: ["sealed": .bytes(resealed)],
+                remove: [
+                    Self.endingAttribute, Reconnections.waitingAttribute, Reconnections.parkedAttribute,
+                    Reconnections.parkedKeyAttribute,
+                ]),
+            condition: .versionEquals(expectedVersion))?.version
     }
 
     /// Replaces the grant's sealed token (CloudKit rotated it) if the grant is still at
     /// `expectedVersion`; returns the new version, or nil when the grant changed or is gone. A
-    /// saved rotation clears the grant's `markEnding` stamp: the token it was about is no longer current.
+    /// saved rotation clears the grant's `markEnding` stamp and its waiting for a sign-in: the token they were about is
+    /// no longer current.
     package func replaceSealed(grantID: String, expectedVersion: Int, sealed: [UInt8]) async throws(OAuthError) -> Int?
     {
         try await context.update(
-            OAuthKeys.grant(grantID), ItemUpdate(set: ["sealed": .bytes(sealed)], remove: [Self.endingAttribute]),
+            OAuthKeys.grant(grantID),
+            ItemUpdate(
+                set: ["sealed": .bytes(sealed)], remove: [Self.endingAttribute, Reconnections.waitingAttribute]),
             condition: .versionEquals(expectedVersion))?.version
     }
 

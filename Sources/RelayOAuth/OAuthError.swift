@@ -44,6 +44,9 @@ package struct OAuthError: Error, HTTPResponseError, Equatable, CustomStringConv
         /// (another site's navigation or `window.open`, a second tab): nothing was stored, and the
         /// starting tab can still finish.
         case wrongTab = "wrong_tab"
+        /// Browser only: signing in again for a connection (`Reconnections`) came back with another
+        /// Apple Account than the connection's: nothing was changed.
+        case otherAccount = "other_account"
     }
 
     /// What went wrong.
@@ -83,7 +86,7 @@ package struct OAuthError: Error, HTTPResponseError, Equatable, CustomStringConv
         case .tooManyRequests: .tooManyRequests
         case .bindingMissing, .bindingMismatch, .wrongTab: .forbidden
         case .consentExpired, .alreadyUsed: .gone
-        case .accountUnsupported: .forbidden
+        case .accountUnsupported, .otherAccount: .forbidden
         default: .badRequest
         }
     }

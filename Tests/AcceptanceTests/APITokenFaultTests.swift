@@ -108,9 +108,10 @@ final class APITokenFaultTests: XCTestCase {
     }
 
     /// With the right API token, an ended session (expired through the emulator's control API)
-    /// still ends the grant with a 401, whether CloudKit answers 421 AUTHENTICATION_REQUIRED or
+    /// makes the grant wait for its person to sign in again (issue 39: `SIGN_IN_REQUIRED`; it used
+    /// to end the grant with a 401), whether CloudKit answers 421 AUTHENTICATION_REQUIRED or
     /// 401 AUTHENTICATION_FAILED (then after the API token check says the token is fine).
-    func testAnEndedSessionStillEndsItsGrantWhetherCloudKitAnswers421Or401() async throws {
+    func testAnEndedSessionMakesItsGrantWaitForSignInWhetherCloudKitAnswers421Or401() async throws {
         try await withSetup { http, emulator, setup in
             let relay = try await setup.start(http: http)
             for status in [421, 401] {
@@ -122,22 +123,22 @@ final class APITokenFaultTests: XCTestCase {
 
                 try await emulator.control("sessions/expire", [:])
                 let ended = try await client.callTool("get_me", access: tokens.access, at: relay.base)
-                XCTAssertEqual(ended.httpStatus, 401, "\(status): \(ended)")
-                // The grant is gone: the next call (the token was cached a moment ago) and a refresh fail.
+                XCTAssertEqual(ended.toolErrorCode, "SIGN_IN_REQUIRED", "\(status): \(ended)")
+                // The grant is kept, waiting: the next call says the same, and a refresh works.
                 let again = try await client.callTool("get_me", access: tokens.access, at: relay.base)
-                XCTAssertEqual(again.httpStatus, 401, "\(status): \(again)")
+                XCTAssertEqual(again.toolErrorCode, "SIGN_IN_REQUIRED", "\(status): \(again)")
                 let refreshed = try await client.refresh(tokens.refresh, at: relay.base)
-                XCTAssertEqual(try? refreshed.get(), nil, "\(status): the refresh token of an ended grant still worked")
+                XCTAssertNotNil(try? refreshed.get(), "\(status): the refresh token of a waiting grant failed")
                 let checks =
                     try await relay.metric(#"relay_cloudkit_api_token_checks_total{result="accepted"}"#) - accepted
                 if status == 401 {
-                    XCTAssertGreaterThanOrEqual(checks, 1, "a 401 ends a grant only after the API token was checked")
+                    XCTAssertGreaterThanOrEqual(checks, 1, "a 401 stops a grant only after the API token was checked")
                 } else {
                     XCTAssertEqual(checks, 0, "a 421 needs no check")
                 }
             }
             let left = try await inspectSQLite(setup.directory + "/relay.sqlite").grants
-            XCTAssertEqual(left, 0)
+            XCTAssertEqual(left, 2, "both grants wait for a sign-in")
             relay.child.signal(SIGTERM)
             _ = try await relay.child.waitForExit()
         }

@@ -9,7 +9,8 @@ import XCTest
 ///
 /// The emulator keeps a rotated-away token valid (`--rotation keep`, what Apple's service does in
 /// practice). With `invalidate`, a CloudKit response lost with the process takes the only valid
-/// token with it; the next call then ends the grant (401) — see the report in docs/operations.md.
+/// token with it; the grant then waits for its person to sign in to iCloud again (issue 39,
+/// `SignInAgainTests`, the fault suite's strict `kill -9` row) — see docs/operations.md.
 final class CrashRestartTests: XCTestCase {
     func testKill9UnderLoadLosesNoGrantAndClientsContinueAfterOneRetry() async throws {
         let http = try HTTPClient(

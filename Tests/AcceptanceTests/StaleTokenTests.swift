@@ -61,15 +61,16 @@ final class StaleTokenTests: XCTestCase {
         XCTAssertResult(try await call(a))
         XCTAssertResult(try await call(b))
 
-        // A session that really ended still ends its grant, once the grace has passed.
+        // A session that really ended makes its grant wait for a sign-in (issue 39; it used to end
+        // the grant), once the grace has passed.
         try await emulator.control("sessions/expire", [:])
         let ended = ContinuousClock.now
         XCTAssertEqualValue(try await call(b).toolErrorCode, "UPSTREAM_UNAVAILABLE")
-        try await waitUntil("the ended session ends its grant", timeout: .seconds(Self.grace + 20)) {
-            try await call(a).httpStatus == 401
+        try await waitUntil("the ended session makes its grant wait", timeout: .seconds(Self.grace + 20)) {
+            try await call(a).toolErrorCode == "SIGN_IN_REQUIRED"
         }
         XCTAssertGreaterThanOrEqual(ContinuousClock.now - ended, .seconds(Self.grace - 1))
-        XCTAssertEqualValue(try await call(b).httpStatus, 401)
+        XCTAssertEqualValue(try await call(b).toolErrorCode, "SIGN_IN_REQUIRED")
         XCTAssertTrue((a.child.text + b.child.text).contains("cloudkit.session_end_pending"))
         // Every error line of both instances (outages, unsaved tokens) says why.
         let errors = (a.child.text + "\n" + b.child.text).split(separator: "\n").filter {

@@ -36,7 +36,10 @@ extension EndToEndSuite {
             await relay.stop()
         }
 
-        @Test func testADeadCloudKitSessionEndsTheGrantWithA401AndReconnectingWorks() async throws {
+        /// Issue 39 changed this: a dead session no longer ends the grant with a 401; the grant waits for
+        /// its person to sign in again (`SIGN_IN_REQUIRED`, Tests/AcceptanceTests/SignInAgainTests), and
+        /// connecting again through the whole flow still works too.
+        @Test func testADeadCloudKitSessionMakesTheGrantWaitForSignInAndReconnectingWorks() async throws {
             let relay = try await RelayHarness()
             defer { relay.removeFiles() }
             let driver = OAuthDriver(http: relay.http, issuer: relay.issuer)
@@ -46,16 +49,14 @@ extension EndToEndSuite {
             #expect(ok.status == 200)
 
             _ = try relay.emulator.expireSessions()
-            let (ended, _) = try await mcp.tool("get_me", token: tokens.access)
-            #expect(ended.status == 401)
-            #expect(ended.headers["www-authenticate"]?.contains("error=\"invalid_token\"") == true)
-            #expect(ended.headers["www-authenticate"]?.contains("resource_metadata=") == true)
-            // The grant is gone: the access token (even cached) and the refresh token no longer work.
-            let (again, _) = try await mcp.tool("list_todos", token: tokens.access)
-            #expect(again.status == 401)
-            let refused = try await driver.refusedRefresh(tokens)
-            #expect(refused.status == 400, "the refresh token of a deleted grant still worked")
-            #expect(refused.error == "invalid_grant")
+            let (ended, waiting) = try await mcp.tool("get_me", token: tokens.access)
+            #expect(ended.status == 200)
+            #expect(waiting?["error"]?["code"]?.stringValue == "SIGN_IN_REQUIRED")
+            #expect(waiting?["error"]?["signInURL"]?.stringValue?.contains("/reconnect?h=") == true)
+            // The grant is kept: the access token (even cached) hears the same, never a result.
+            let (again, still) = try await mcp.tool("list_todos", token: tokens.access)
+            #expect(again.status == 200)
+            #expect(still?["error"]?["code"]?.stringValue == "SIGN_IN_REQUIRED")
             // Reconnecting is one more pass through the flow.
             let fresh = try await driver.connect(appleID: "expired@example.com")
             let (back, content) = try await mcp.tool("get_me", token: fresh.access)

@@ -79,9 +79,10 @@ extension EndToEndSuite {
             await relay.stop()
         }
 
-        /// CloudKit ends the session (421): the grant is deleted, and every token of it — including
-        /// another access token the relay had cached a moment before — is refused on the next request.
-        @Test func testADeadCloudKitSessionEndsEveryCachedTokenOfTheGrantAtOnce() async throws {
+        /// CloudKit ends the session (421): since issue 39 the grant waits for its person to sign in
+        /// again instead of being deleted, and every token of it — including another access token the
+        /// relay had cached a moment before — gets `SIGN_IN_REQUIRED` on its next tool call, never a result.
+        @Test func testADeadCloudKitSessionStopsEveryCachedTokenOfTheGrantAtOnce() async throws {
             let relay = try await RelayHarness()
             defer { relay.removeFiles() }
             let mcp = MCPCalls(http: relay.http, url: relay.mcpURL)
@@ -92,10 +93,13 @@ extension EndToEndSuite {
             try await warm(mcp, second.access, "421 second")
 
             _ = try relay.emulator.expireSessions()
-            let (ended, _) = try await mcp.tool("get_me", token: second.access)
-            #expect(ended.status == 401)
-            try await assertRefused(mcp, first.access, "421, the grant's other cached token")
-            try await assertRefused(mcp, second.access, "421, the token that met the dead session")
+            for token in [second.access, first.access, second.access] {
+                let (reply, content) = try await mcp.tool("get_me", token: token)
+                #expect(reply.status == 200)
+                #expect(
+                    content?["error"]?["code"]?.stringValue == "SIGN_IN_REQUIRED",
+                    "421: \(String(describing: content))")
+            }
             await relay.stop()
         }
     }

@@ -9,6 +9,7 @@ import Testing
             .invalidArgument("repeat.interval", "must be an integer 1–99"), .notFound(id: "x"), .paymentRequired,
             .conflict, .upstreamUnavailable(retryAfter: 5), .rateLimited(retryAfter: 12), .accountUnsupported,
             TodoError(code: .quotaExceeded, message: "The user's iCloud storage is full."),
+            TodoError(code: .signInRequired, message: "Sign in to iCloud again."),
         ]
         #expect(Set(errors.map(\.code)) == Set(TodoError.Code.allCases))
         for error in errors {

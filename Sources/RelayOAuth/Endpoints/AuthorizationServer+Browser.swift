@@ -136,6 +136,8 @@ extension AuthorizationServer {
         case .success(.connections(let cookie)):
             response = Self.pageRedirect(configuration.issuer + paths.connections, after: .post)
             response.setCookie(cookie)
+        case .success(.reconnected):
+            response = pages.reconnected(locale: locale)
         case .failure(let error):
             response = Self.pageRedirect(failurePath(error), after: .post)
         }
@@ -178,7 +180,18 @@ extension AuthorizationServer {
             if let record = try await pending.load(requestID), record.purpose != purpose {
                 throw OAuthError(.invalidRequest, "This form does not belong to this page.")
             }
-            _ = try await pending.consent(requestID: requestID, csrf: form["csrf"], in: request)
+            let record = try await pending.consent(requestID: requestID, csrf: form["csrf"], in: request)
+            if purpose == .reconnect {
+                // A sign-in link is spent here, not when its page opened (a link preview opens it too).
+                guard let linkHash = record.linkHash, let grantID = record.grantID else {
+                    throw Reconnections.unusable
+                }
+                do throws(OAuthError) {
+                    try await reconnections.spend(linkHash: linkHash, grantID: grantID)
+                } catch  where error.code == .alreadyUsed {
+                    return pages.reconnectUnusable(locale: locale)
+                }
+            }
             return Self.pageRedirect(try await bridge.signInURL(), after: .post)
         } catch {
             return pages.error(error, locale: locale)
@@ -188,7 +201,7 @@ extension AuthorizationServer {
     /// The codes a callback failure may name in its clean URL.
     static let callbackCodes: Set<OAuthError.Code> = [
         .bindingMissing, .bindingMismatch, .consentExpired, .alreadyUsed, .signInFailed, .accountUnsupported,
-        .temporarilyUnavailable, .serverError, .wrongTab,
+        .temporarilyUnavailable, .serverError, .wrongTab, .otherAccount,
     ]
 
     /// Every page that stores a pending request (or a CSRF token) counts against the address's

@@ -15,8 +15,13 @@ extension AuthorizationServer {
                 // Only grants `list` found to be this person's: never another person's counts.
                 var recent: [String: [DayActivity]] = [:]
                 for grant in list { recent[grant.id] = try await activity.recent(grantID: grant.id) }
+                // A connection waiting for an iCloud sign-in gets its own single-use link (issue 39).
+                var links: [String: String] = [:]
+                for grant in list where grant.signInSince != nil {
+                    links[grant.id] = try await reconnections.link(grantID: grant.id)
+                }
                 return pages.connections(
-                    list, activity: recent, csrf: shown.csrf, ended: shown.ended, locale: locale)
+                    list, activity: recent, signInLinks: links, csrf: shown.csrf, ended: shown.ended, locale: locale)
             }
             let created = try await pending.create(purpose: .connections, request: nil)
             var response = pages.connectionsConfirm(

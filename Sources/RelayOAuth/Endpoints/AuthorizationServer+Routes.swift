@@ -46,6 +46,8 @@ extension AuthorizationServer {
         router.get(paths.connections) { await self.connectionsPage($0) }
         router.post(paths.connections) { await self.confirmConnections($0) }
         router.post(paths.connectionsEnd) { await self.endConnections($0) }
+        router.get(Reconnections.path) { await self.reconnectPage($0) }
+        router.post(Reconnections.path) { await self.confirmWithApple($0, purpose: .reconnect) }
     }
 
     /// A JSON discovery document, cacheable for a while, with CORS.

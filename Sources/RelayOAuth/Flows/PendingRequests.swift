@@ -28,7 +28,8 @@ struct PendingRequests: Sendable {
     /// Stores a pending request (with how the consent page shows its app) and returns its cookie
     /// and CSRF token.
     func create(
-        purpose: PendingRequest.Purpose, request: AuthorizationRequest?, label: ConnectionLabel? = nil
+        purpose: PendingRequest.Purpose, request: AuthorizationRequest?, label: ConnectionLabel? = nil,
+        grantID: String? = nil, linkHash: String? = nil
     ) async throws(OAuthError) -> Created {
         let id = context.randomID()
         let binding = Base64URL.encode(SecureRandom.bytes(count: 32))
@@ -38,6 +39,8 @@ struct PendingRequests: Sendable {
         var record = PendingRequest(
             id: id, purpose: purpose, request: request, label: label, bindingHash: context.hasher.hash(binding).hash,
             csrfHash: context.hasher.hash(csrf).hash, tabHash: context.hasher.hash(tab).hash, createdAt: now)
+        record.grantID = grantID
+        record.linkHash = linkHash
         let lifetime = context.configuration.lifetimes.pendingRequest.wholeSeconds
         guard
             let item = try await context.put(

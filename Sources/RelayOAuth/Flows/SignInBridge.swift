@@ -14,6 +14,7 @@ struct SignInBridge: Sendable {
     let sessions: PageSessions
     let signIn: any AppleSignIn
     let sealer: any GrantSealer
+    let reconnections: Reconnections
 
     /// What a completed callback leads to.
     enum Completion: Sendable, Equatable {
@@ -23,6 +24,8 @@ struct SignInBridge: Sendable {
         case disconnected(count: Int)
         /// Send the browser to the connections page with this session cookie.
         case connections(cookie: Cookie)
+        /// The connection's new CloudKit token is parked; its next tool call works again.
+        case reconnected
     }
 
     /// Apple's sign-in URL for the browser.
@@ -72,6 +75,12 @@ struct SignInBridge: Sendable {
                 return .success(.disconnected(count: count))
             case .connections:
                 return .success(.connections(cookie: try await sessions.create(userID: userID)))
+            case .reconnect:
+                // Only the connection's own Apple user may bring it back (`Reconnections.accept`).
+                guard let grantID = record.grantID else { throw OAuthError(.serverError, "The request is incomplete.") }
+                try await reconnections.accept(
+                    grantID: grantID, userID: userID, webAuthToken: identity.rotatedToken ?? token, sealer: sealer)
+                return .success(.reconnected)
             case .authorize:
                 guard let authorization = record.request else {
                     throw OAuthError(.serverError, "The request is incomplete.")

@@ -59,6 +59,8 @@ struct PageText: Sendable {
     /// The title and explanation of an error page for each code.
     func problem(_ code: OAuthError.Code) -> (String, String) {
         switch (locale == .japanese, code) {
+        case (_, .otherAccount):
+            (ReconnectText.of(locale).otherAccountTitle, ReconnectText.of(locale).otherAccount)
         case (false, .accountUnsupported):
             (
                 "This Apple account can't be connected",

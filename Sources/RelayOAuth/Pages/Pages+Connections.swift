@@ -28,10 +28,11 @@ extension Pages {
     }
 
     /// The person's connections, newest first. `ended` is what the last form ended (shown once).
-    /// `activity`: each grant's recent days (issue 44), by grant ID.
+    /// `activity`: each grant's recent days (issue 44), by grant ID; `signInLinks`: the link of each
+    /// connection that waits for an iCloud sign-in (issue 39), by grant ID.
     func connections(
-        _ grants: [GrantRecord], activity: [String: [DayActivity]] = [:], csrf: String, ended: Int?,
-        locale: PageLocale
+        _ grants: [GrantRecord], activity: [String: [DayActivity]] = [:], signInLinks: [String: String] = [:],
+        csrf: String, ended: Int?, locale: PageLocale
     ) -> Response {
         let text = ConnectionsText.of(locale)
         var body = "<h1>\(HTML.escape(text.title))</h1>"
@@ -51,7 +52,11 @@ extension Pages {
             default: text.countMany.replacingOccurrences(of: "{count}", with: String(grants.count))
             }
         body += "<p>\(HTML.escape(count))</p>"
-        for grant in grants { body += row(grant, activity: activity[grant.id] ?? [], csrf: csrf, locale: locale) }
+        for grant in grants {
+            body += row(
+                grant, activity: activity[grant.id] ?? [], signInLink: signInLinks[grant.id], csrf: csrf,
+                locale: locale)
+        }
         if !grants.isEmpty { body += endForm(csrf: csrf, action: "end-all", label: text.endAll, style: "danger") }
         body += endForm(csrf: csrf, action: "sign-out", label: text.signOut, style: "secondary")
         body += """
@@ -80,7 +85,9 @@ extension Pages {
         return PageLayout.render(title: title, body: body, locale: locale, status: status)
     }
 
-    private func row(_ grant: GrantRecord, activity: [DayActivity], csrf: String, locale: PageLocale) -> String {
+    private func row(
+        _ grant: GrantRecord, activity: [DayActivity], signInLink: String?, csrf: String, locale: PageLocale
+    ) -> String {
         let text = ConnectionsText.of(locale)
         let pageText = PageText.of(locale)
         var heading = Self.clientName(grant.label?.clientName, text: pageText)
@@ -102,6 +109,7 @@ extension Pages {
             <p>\(HTML.escape(text.mayDo)): \(HTML.escape(Self.access(grant.scope, text: pageText)))</p>
             <p class=muted>\(HTML.escape(text.connected)): \(HTML.escape(connected)) · \
             \(HTML.escape(text.lastUsed)): \(HTML.escape(used))</p>
+            \(signInLine(signInLink, locale: locale))
             \(lifetimeLine(grant, locale: locale))
             \(activitySummary(activity, locale: locale))
             <form method=post action="\(HTML.escape(paths.connectionsEnd))">
@@ -109,6 +117,16 @@ extension Pages {
             <input type=hidden name=grant value="\(HTML.escape(grant.id))">
             <button class=secondary name=action value=end>\(HTML.escape(text.end))</button>
             </form></section>
+            """
+    }
+
+    /// "Needs iCloud sign-in" and the link, for a connection whose CloudKit token died (issue 39).
+    private func signInLine(_ link: String?, locale: PageLocale) -> String {
+        guard let link else { return "" }
+        let text = ReconnectText.of(locale)
+        return """
+            <p class=notice><strong>\(HTML.escape(text.waiting))</strong> \
+            <a class="button primary" href="\(HTML.escape(link))">\(HTML.escape(text.signInAgain))</a></p>
             """
     }
 

@@ -40,6 +40,9 @@ struct GrantRecord: Sendable, Equatable {
     /// The last day (UTC, days since the epoch) an MCP request used the grant; written at most
     /// once a day (`UsageRecorder`).
     var lastUsedDay: Int?
+    /// Since when the grant waits for its person to sign in to iCloud again (`Reconnections`; read only:
+    /// written and cleared by its own conditional updates, never through `attributes`).
+    var signInSince: Int? = nil
     var version: Int
 
     init(
@@ -85,6 +88,7 @@ struct GrantRecord: Sendable, Equatable {
         successor = a.bytes("rt_successor")
         label = ConnectionLabel(attributes: a)
         lastUsedDay = a.int("used_day")
+        signInSince = a.int(Reconnections.waitingAttribute)
         version = item.version
     }
 

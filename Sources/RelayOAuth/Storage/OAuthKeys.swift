@@ -60,6 +60,10 @@ enum OAuthKeys {
         ItemKey(pk: "USER#" + userID, sk: "GRANT#" + grantID)
     }
 
+    /// A link to sign in to iCloud again for a grant whose CloudKit token died (`Reconnections`), by
+    /// the keyed hash of its handle: `RECONNECT#<hash>` / `META`.
+    static func reconnectLink(_ hash: String) -> ItemKey { ItemKey(pk: "RECONNECT#" + hash, sk: meta) }
+
     /// Every grant of a user.
     static func userGrants(_ userID: String) -> Query { Query(pk: "USER#" + userID, skPrefix: "GRANT#") }
 

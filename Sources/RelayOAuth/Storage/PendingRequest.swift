@@ -11,6 +11,8 @@ struct PendingRequest: Sendable, Equatable {
         case disconnect
         /// Apple's confirmation before the connections page lists anything.
         case connections
+        /// Signing in to iCloud again for one connection whose CloudKit token died (`Reconnections`).
+        case reconnect
     }
 
     /// `pending` until the person presses the button, then `consented` with `consentedAt`.
@@ -39,6 +41,10 @@ struct PendingRequest: Sendable, Equatable {
     /// How long the person chose to let the connection live (authorize only; recorded with the
     /// consent, nil before it and on requests stored before issue 44: "until I end it").
     var lifetime: ConnectionLifetime?
+    /// The grant a `reconnect` sign-in is for, and the keyed hash of the link that opened it (spent
+    /// when the person presses "Continue with Apple").
+    var grantID: String? = nil
+    var linkHash: String? = nil
     /// The store version, for the conditional writes.
     var version: Int
 
@@ -75,6 +81,8 @@ struct PendingRequest: Sendable, Equatable {
         consentedAt = a.int("consented")
         lifetime = a.string(ConnectionLifetime.field).flatMap(ConnectionLifetime.init(rawValue:))
         version = item.version
+        grantID = a.string("grant")
+        linkHash = a.string("link")
         if purpose == .authorize {
             guard let client = a.string("client"), let redirect = a.string("redirect_uri"),
                 let explicit = a.bool("redirect_explicit"), let challenge = a.string("challenge"),
@@ -98,6 +106,8 @@ struct PendingRequest: Sendable, Equatable {
         a.set("tab", tabHash.map(JSONValue.string))
         a.set("consented", consentedAt.map(JSONValue.int))
         a.set(ConnectionLifetime.field, lifetime.map { .string($0.rawValue) })
+        a.set("grant", grantID.map(JSONValue.string))
+        a.set("link", linkHash.map(JSONValue.string))
         if let request {
             a["client"] = .string(request.clientID)
             a["redirect_uri"] = .string(request.redirectURI)

@@ -228,6 +228,12 @@ final class GrantSession: CloudKitSession {
             throw CloudKitError(.unavailable, reason: "the store did not answer")
         case .gone:
             throw error
+        case .waiting:
+            throw await signInRequired()
+        case .parked(let stored):
+            // The person signed in again (`Reconnections`): the new token, re-sealed for this grant.
+            if followed < Self.maxFollows, let installed = await installParked(stored) { return installed }
+            throw CloudKitError(.unavailable, reason: "the new sign-in could not be installed yet")
         case .refused(let stored):
             // A token this process rotated to but could not install (the store held another) is
             // tried once, as a successor of the stored one, before the grant may end.
@@ -236,7 +242,59 @@ final class GrantSession: CloudKitSession {
                     sealed: orphan, version: stored.version, unsaved: true, replaced: stored.sealed)
             }
             try await confirmEnd(stored, error: error)
-            throw error
+            // The newest token any instance can hold is dead. Only the person signing in to iCloud
+            // again brings one back: the grant waits for that instead of ending (issue 39).
+            let marked: Int?
+            do throws(OAuthError) {
+                marked = try await oauth.markWaitingForSignIn(grantID: grant.grantID, expectedVersion: stored.version)
+            } catch {
+                throw CloudKitError(.unavailable, reason: "the store did not answer")
+            }
+            guard marked != nil else { throw CloudKitError(.unavailable, reason: "the connection changed meanwhile") }
+            observer.event(.warning, "cloudkit.sign_in_required", grant: grant)
+            throw await signInRequired()
+        }
+    }
+
+    /// The answer for a grant that waits for its person to sign in to iCloud again: a new
+    /// single-use link in `redirectURL` (never logged), or none when the store did not answer.
+    private func signInRequired() async -> CloudKitError {
+        var error = CloudKitError(.signInRequired)
+        error.redirectURL = try? await oauth.signInAgainLink(grantID: grant.grantID)
+        return error
+    }
+
+    /// Re-seals the token a completed sign-in parked on the grant under the grant's own data key (which only
+    /// the presented token opens) and installs it; nil when it cannot be opened or installed now.
+    private func installParked(_ stored: StoredSealedToken) async -> GrantStates.State? {
+        guard let parked = stored.parked, let key = stored.parkedKey else { return nil }
+        // The parking binding is per grant, each sign-in a new data key: never a cached one.
+        vault.evictCachedKey(token: stored.parkingToken)
+        defer { vault.evictCachedKey(token: stored.parkingToken) }
+        let opened: [UInt8]
+        let resealed: [UInt8]
+        do throws(VaultError) {
+            opened = try await vault.unseal(
+                RelayVault.SealedGrant(bytes: parked), tokenBoundKey: TokenBoundKey(bytes: key),
+                token: stored.parkingToken, context: context)
+            resealed = try await vault.reseal(
+                opened, tokenBoundKey: TokenBoundKey(bytes: grant.boundSecret), token: token, context: context
+            ).bytes
+        } catch {
+            observer.event(.error, "vault.reseal_failed", grant: grant, reason: "\(error)")
+            return nil
+        }
+        do throws(OAuthError) {
+            guard
+                let version = try await oauth.installParked(
+                    grantID: grant.grantID, expectedVersion: stored.version, resealed: resealed)
+            else { return nil }
+            let state = GrantStates.State(sealed: resealed, version: version)
+            states.record(grant.grantID, state)
+            observer.event(.info, "cloudkit.sign_in_restored", grant: grant)
+            return state
+        } catch {
+            return nil
         }
     }
 
@@ -295,6 +353,10 @@ final class GrantSession: CloudKitSession {
         case refused(StoredSealedToken)
         /// The grant is gone.
         case gone
+        /// The grant waits for its person to sign in to iCloud again.
+        case waiting
+        /// The person signed in again: a new token is parked on the grant.
+        case parked(StoredSealedToken)
         /// The store failed.
         case unreadable
     }
@@ -313,6 +375,8 @@ final class GrantSession: CloudKitSession {
                 return .unreadable
             }
             guard let stored else { return .gone }
+            if stored.parked != nil { return .parked(stored) }
+            if stored.waitingSince != nil { return .waiting }
             // The token this call used, or (unsaved) an older one of its chain: nothing new yet.
             if stored.sealed != used.sealed, !used.bases.contains(stored.sealed) {
                 return .newer(GrantStates.State(sealed: stored.sealed, version: stored.version))

@@ -21,6 +21,17 @@ extension CloudKitError {
     var toolError: ToolError? {
         switch kind {
         case .sessionDead: return .sessionEnded("The iCloud session has ended; sign in again.")
+        case .signInRequired:
+            // The connection stays: a result the agent can show, with the link (issue 39).
+            var details: JSONObject = [:]
+            if let redirectURL { details["signInURL"] = .string(redirectURL) }
+            return ToolError(
+                code: TodoError.Code.signInRequired.rawValue,
+                message:
+                    "iCloud no longer accepts this connection's sign-in, so the user's to-dos cannot be reached. "
+                    + "The connection is kept: ask the user to open this link in a browser and sign in to iCloud "
+                    + "again with the same Apple Account, then retry: \(redirectURL ?? "(no link; open the relay's connections page)")",
+                details: details)
         case .authenticationFailed: return TodoError.serviceMisconfigured.toolError
         case .throttled where status == nil && serverErrorCode == nil:
             // The relay's own queue for this grant is full (`GrantSerializer`).

@@ -48,7 +48,9 @@ enum BatchStep {
                     results.append(.ok(write.todoId))
                     if let entry { entries.append(entry) }
                 case .failure(let error)?:
-                    if let error = error as? CloudKitError, error.kind == .sessionDead || error.kind == .cancelled {
+                    if let error = error as? CloudKitError,
+                        error.kind == .sessionDead || error.kind == .signInRequired || error.kind == .cancelled
+                    {
                         throw error
                     }
                     results.append(.failed(write.todoId, error))

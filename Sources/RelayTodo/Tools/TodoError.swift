@@ -22,6 +22,9 @@ package struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The person's iCloud storage is full (CloudKit's QUOTA_EXCEEDED on the private database): retrying will
         /// not help until they free space (issue 42: was UPSTREAM_UNAVAILABLE, which invites a retry).
         case quotaExceeded = "QUOTA_EXCEEDED"
+        /// The connection's CloudKit sign-in is dead and the connection waits for the person to sign in to iCloud
+        /// again (issue 39); `signInURL` (an extra member) is the single-use link. Retrying alone will not help.
+        case signInRequired = "SIGN_IN_REQUIRED"
     }
 
     /// What went wrong.
