@@ -2,93 +2,95 @@ import Foundation
 import RelayJSON
 import RelayStore
 import RelaySync
-import XCTest
+import Testing
 
-/// The rotated CloudKit token's save runs after the tool call is answered, still in the grant's turn:
-/// with the save held in the store, the answer arrives anyway, the grant's next call waits for the
-/// save and goes out with the rotated token (CloudKit, emulated, kills the old one at once), and a
-/// graceful shutdown waits for a save in flight. Real SQLite, the server on a real socket.
-final class RotationSaveTests: XCTestCase {
-    func testTheAnswerDoesNotWaitForTheSaveButTheGrantsNextCallDoes() async throws {
-        let gate = SaveGate()
-        let relay = try await RelayHarness(rotation: .invalidate, wrapStore: { GatedStore(base: $0, gate: gate) })
-        defer { relay.removeFiles() }
-        let driver = OAuthDriver(http: relay.http, issuer: relay.issuer)
-        let tokens = try await driver.connect(appleID: "early-answer@example.com")
-        let mcp = MCPCalls(http: relay.http, url: relay.mcpURL)
-        let connected = gate.saved  // the sign-in wrote the grant's token too
-        let (warm, _) = try await mcp.tool("get_me", token: tokens.access)
-        XCTAssertEqual(warm.status, 200)
-        // The warm call's save, which must not be held below. Saved, not merely tried: the day's
-        // first call also marks the grant used, and a save that loses that race is tried again;
-        // with the gate closed on its retry, the next call would wait for it forever.
-        await gate.waitForSaved(connected + 1)
+extension EndToEndSuite {
+    /// The rotated CloudKit token's save runs after the tool call is answered, still in the grant's turn:
+    /// with the save held in the store, the answer arrives anyway, the grant's next call waits for the
+    /// save and goes out with the rotated token (CloudKit, emulated, kills the old one at once), and a
+    /// graceful shutdown waits for a save in flight. Real SQLite, the server on a real socket.
+    @Suite(.timeLimit(.minutes(10))) struct RotationSaveTests {
+        @Test func testTheAnswerDoesNotWaitForTheSaveButTheGrantsNextCallDoes() async throws {
+            let gate = SaveGate()
+            let relay = try await RelayHarness(rotation: .invalidate, wrapStore: { GatedStore(base: $0, gate: gate) })
+            defer { relay.removeFiles() }
+            let driver = OAuthDriver(http: relay.http, issuer: relay.issuer)
+            let tokens = try await driver.connect(appleID: "early-answer@example.com")
+            let mcp = MCPCalls(http: relay.http, url: relay.mcpURL)
+            let connected = gate.saved  // the sign-in wrote the grant's token too
+            let (warm, _) = try await mcp.tool("get_me", token: tokens.access)
+            #expect(warm.status == 200)
+            // The warm call's save, which must not be held below. Saved, not merely tried: the day's
+            // first call also marks the grant used, and a save that loses that race is tried again;
+            // with the gate closed on its retry, the next call would wait for it forever.
+            await gate.waitForSaved(connected + 1)
 
-        gate.close()
-        let (answered, content) = try await mcp.tool("get_me", token: tokens.access)
-        XCTAssertEqual(answered.status, 200)
-        XCTAssertNotNil(content?["today"], answered.body?.jsonString ?? "")
-        await gate.waitForHeld(1)
-        XCTAssertEqual(gate.heldLanded, 0, "the call was answered while its rotated token was still being saved")
+            gate.close()
+            let (answered, content) = try await mcp.tool("get_me", token: tokens.access)
+            #expect(answered.status == 200)
+            #expect(content?["today"] != nil, "\(answered.body?.jsonString ?? "")")
+            await gate.waitForHeld(1)
+            #expect(gate.heldLanded == 0, "the call was answered while its rotated token was still being saved")
 
-        // The grant's next call, at once: it must wait for the save, then use the rotated token
-        // (the one it replaced is dead already).
-        let next = Task { try await mcp.tool("get_me", token: tokens.access) }
-        gate.open()
-        let (second, secondContent) = try await next.value
-        XCTAssertEqual(second.status, 200)
-        XCTAssertNotNil(secondContent?["today"], second.body?.jsonString ?? "")
-        XCTAssertEqual(gate.heldLanded, 1, "the held save landed before the grant's next call began")
-        // No call ever went out with a dead token (a call that raced the save would have been refused
-        // and counted, even if following the store's newer copy saved it afterwards).
-        let metrics = try await relay.metricsText()
-        let refused = metrics.split(separator: "\n").filter {
-            $0.hasPrefix("relay_cloudkit_calls_total") && !$0.contains("outcome=\"ok\"") && !$0.hasSuffix(" 0")
+            // The grant's next call, at once: it must wait for the save, then use the rotated token
+            // (the one it replaced is dead already).
+            let next = Task { try await mcp.tool("get_me", token: tokens.access) }
+            gate.open()
+            let (second, secondContent) = try await next.value
+            #expect(second.status == 200)
+            #expect(secondContent?["today"] != nil, "\(second.body?.jsonString ?? "")")
+            #expect(gate.heldLanded == 1, "the held save landed before the grant's next call began")
+            // No call ever went out with a dead token (a call that raced the save would have been refused
+            // and counted, even if following the store's newer copy saved it afterwards).
+            let metrics = try await relay.metricsText()
+            let refused = metrics.split(separator: "\n").filter {
+                $0.hasPrefix("relay_cloudkit_calls_total") && !$0.contains("outcome=\"ok\"") && !$0.hasSuffix(" 0")
+            }
+            #expect(refused == [], "a CloudKit call went out with a token already rotated away")
+            await relay.stop()
         }
-        XCTAssertEqual(refused, [], "a CloudKit call went out with a token already rotated away")
-        await relay.stop()
-    }
 
-    func testGracefulShutdownWaitsForASaveInFlight() async throws {
-        let gate = SaveGate()
-        let relay = try await RelayHarness(rotation: .invalidate, wrapStore: { GatedStore(base: $0, gate: gate) })
-        defer { relay.removeFiles() }
-        let driver = OAuthDriver(http: relay.http, issuer: relay.issuer)
-        let tokens = try await driver.connect(appleID: "shutdown-save@example.com")
-        let mcp = MCPCalls(http: relay.http, url: relay.mcpURL)
-        let store = relay.application.backends.store
-        let before = try await grantVersions(store)
-        XCTAssertEqual(before.count, 1)
+        @Test func testGracefulShutdownWaitsForASaveInFlight() async throws {
+            let gate = SaveGate()
+            let relay = try await RelayHarness(rotation: .invalidate, wrapStore: { GatedStore(base: $0, gate: gate) })
+            defer { relay.removeFiles() }
+            let driver = OAuthDriver(http: relay.http, issuer: relay.issuer)
+            let tokens = try await driver.connect(appleID: "shutdown-save@example.com")
+            let mcp = MCPCalls(http: relay.http, url: relay.mcpURL)
+            let store = relay.application.backends.store
+            let before = try await grantVersions(store)
+            #expect(before.count == 1)
 
-        gate.close()
-        let (answered, _) = try await mcp.tool("get_me", token: tokens.access)
-        XCTAssertEqual(answered.status, 200)
-        await gate.waitForHeld(1)
+            gate.close()
+            let (answered, _) = try await mcp.tool("get_me", token: tokens.access)
+            #expect(answered.status == 200)
+            await gate.waitForHeld(1)
 
-        relay.application.shutdown()
-        let stopped = Locked(false)
-        let stopping = Task {
-            await relay.application.waitUntilStopped()
-            stopped.withLock { $0 = true }
+            relay.application.shutdown()
+            let stopped = Locked(false)
+            let stopping = Task {
+                await relay.application.waitUntilStopped()
+                stopped.withLock { $0 = true }
+            }
+            // Every request is drained here; the save is still held, so the application has not stopped.
+            await relay.application.server.waitUntilStopped()
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(!(stopped.withLock { $0 }), "the application stopped with a rotated token still unsaved")
+            gate.open()
+            await stopping.value
+            #expect(gate.heldLanded == 1, "the save in flight landed before the application stopped")
+            let after = try await grantVersions(store)
+            #expect(after.count == 1)
+            // Compared, never printed: the sealed token stays out of the test's output too.
+            #expect(after.map(\.sealed) != before.map(\.sealed), "the rotated token reached the store")
+            await relay.stop()  // the rest of the harness (logs, emulator, client); the server is already stopped
         }
-        // Every request is drained here; the save is still held, so the application has not stopped.
-        await relay.application.server.waitUntilStopped()
-        try await Task.sleep(for: .milliseconds(200))
-        XCTAssertFalse(stopped.withLock { $0 }, "the application stopped with a rotated token still unsaved")
-        gate.open()
-        await stopping.value
-        XCTAssertEqual(gate.heldLanded, 1, "the save in flight landed before the application stopped")
-        let after = try await grantVersions(store)
-        XCTAssertEqual(after.count, 1)
-        // Compared, never printed: the sealed token stays out of the test's output too.
-        XCTAssertTrue(after.map(\.sealed) != before.map(\.sealed), "the rotated token reached the store")
-        await relay.stop()  // the rest of the harness (logs, emulator, client); the server is already stopped
-    }
 
-    private func grantVersions(_ store: any Store) async throws -> [(version: Int, sealed: String)] {
-        let page = try await store.scan(pkPrefix: "GRANT#", cursor: nil, limit: 100)
-        return page.items.filter { $0.sk == "META" }.map {
-            ($0.version, $0.attributes["sealed"].map { "\($0)" } ?? "")
+        private func grantVersions(_ store: any Store) async throws -> [(version: Int, sealed: String)] {
+            let page = try await store.scan(pkPrefix: "GRANT#", cursor: nil, limit: 100)
+            return page.items.filter { $0.sk == "META" }.map {
+                ($0.version, $0.attributes["sealed"].map { "\($0)" } ?? "")
+            }
         }
     }
 }

@@ -1,79 +1,81 @@
 import Foundation
 import RelayHTTP
 import RelaySync
-import XCTest
+import Testing
 
 #if canImport(Glibc)
     import Glibc
     import RelayTestSupport
 #endif
 
-/// The relay against the emulator over plain HTTP: every tool works through the official SDK
-/// client, and every CloudKit call went through libcurl, the one upstream client (it offers its
-/// decoders in `Accept-Encoding`), seen by a recording hop between the relay and the emulator.
-/// `RELAY_HTTP_CLIENT`, which chose between libcurl and the relay's own client before issue 40,
-/// is still accepted from an old env file: ignored, with one warning at start-up.
-final class UpstreamTests: XCTestCase {
-    func testEveryToolWorksThroughLibcurl() async throws {
-        let (encodings, log) = try await everyTool(extra: [:])
-        XCTAssertFalse(encodings.isEmpty)
-        XCTAssertTrue(encodings.allSatisfy { $0.contains("gzip") }, "\(encodings)")
-        XCTAssertFalse(log.contains("config.relay_http_client_ignored"), log)
-    }
-
-    /// An operator's env file from before issue 40 still starts the relay, whichever client it named.
-    func testTheRetiredClientSettingIsIgnoredWithAWarning() async throws {
-        for value in ["direct", "curl"] {
-            let (encodings, log) = try await everyTool(extra: ["RELAY_HTTP_CLIENT": value])
-            XCTAssertTrue(encodings.allSatisfy { $0.contains("gzip") }, "\(value): \(encodings)")
-            XCTAssertEqual(log.components(separatedBy: "config.relay_http_client_ignored").count, 2, log)
-            XCTAssertTrue(log.contains("\"level\":\"warning\""), log)
+extension EndToEndSuite {
+    /// The relay against the emulator over plain HTTP: every tool works through the official SDK
+    /// client, and every CloudKit call went through libcurl, the one upstream client (it offers its
+    /// decoders in `Accept-Encoding`), seen by a recording hop between the relay and the emulator.
+    /// `RELAY_HTTP_CLIENT`, which chose between libcurl and the relay's own client before issue 40,
+    /// is still accepted from an old env file: ignored, with one warning at start-up.
+    @Suite(.timeLimit(.minutes(10))) struct UpstreamTests {
+        @Test func testEveryToolWorksThroughLibcurl() async throws {
+            let (encodings, log) = try await everyTool(extra: [:])
+            #expect(!encodings.isEmpty)
+            #expect(encodings.allSatisfy { $0.contains("gzip") }, "\(encodings)")
+            #expect(!log.contains("config.relay_http_client_ignored"), "\(log)")
         }
-    }
 
-    /// `serve --check-config` passes such a file and says the setting is ignored.
-    func testTheConfigurationCheckNotesTheRetiredSetting() async throws {
-        let service = try await ServiceDirectory(extra: ["RELAY_HTTP_CLIENT": "direct"])
-        defer { service.remove() }
-        let check = try ChildProcess(
-            product: "mustdo-relay", ["serve", "--config", service.configFile, "--check-config"])
-        let status = try await check.waitForExit(timeout: .seconds(30))
-        XCTAssertEqual(status, 0, check.text)
-        XCTAssertTrue(check.text.contains("configuration ok"), check.text)
-        XCTAssertTrue(check.text.contains("RELAY_HTTP_CLIENT is retired and ignored"), check.text)
-    }
+        /// An operator's env file from before issue 40 still starts the relay, whichever client it named.
+        @Test func testTheRetiredClientSettingIsIgnoredWithAWarning() async throws {
+            for value in ["direct", "curl"] {
+                let (encodings, log) = try await everyTool(extra: ["RELAY_HTTP_CLIENT": value])
+                #expect(encodings.allSatisfy { $0.contains("gzip") }, "\(value): \(encodings)")
+                #expect(log.components(separatedBy: "config.relay_http_client_ignored").count == 2, "\(log)")
+                #expect(log.contains("\"level\":\"warning\""), "\(log)")
+            }
+        }
 
-    /// Runs every tool through the SDK with `extra` settings; the `Accept-Encoding` values the
-    /// CloudKit calls arrived with, and the relay's log.
-    private func everyTool(extra: [String: String]) async throws -> (Set<String>, String) {
-        let port = try freePort()
-        let issuer = "http://127.0.0.1:\(port)"
-        let (emulator, emulatorURL) = try await ChildProcess.emulator(callback: issuer + "/oauth/apple/callback")
-        let hop = try RecordingHop(upstream: emulatorURL)
-        let service = try await ServiceDirectory(
-            extra: [
-                "RELAY_ISSUER": issuer, "RELAY_PORT": String(port), "RELAY_CLOUDKIT_BASE_URL": hop.url,
-            ].merging(extra) { $1 })
-        defer { service.remove() }
-        let (relay, _) = try await ChildProcess.serve(service)
+        /// `serve --check-config` passes such a file and says the setting is ignored.
+        @Test func testTheConfigurationCheckNotesTheRetiredSetting() async throws {
+            let service = try await ServiceDirectory(extra: ["RELAY_HTTP_CLIENT": "direct"])
+            defer { service.remove() }
+            let check = try ChildProcess(
+                product: "mustdo-relay", ["serve", "--config", service.configFile, "--check-config"])
+            let status = try await check.waitForExit(timeout: .seconds(30))
+            #expect(status == 0, "\(check.text)")
+            #expect(check.text.contains("configuration ok"), "\(check.text)")
+            #expect(check.text.contains("RELAY_HTTP_CLIENT is retired and ignored"), "\(check.text)")
+        }
 
-        let run = try await PythonScript.run(
-            try PythonScript.virtualenv(".venv-mcp2"), "Tests/EndToEndTests/e2e/all_tools.py",
-            [issuer + "/mcp", "dave@example.com"])
-        XCTAssertEqual(run.status, 0, run.output)
-        XCTAssertEqual(run.report["failures"] as? [String], [], run.output)
-        XCTAssertEqual(Set(run.report["calls"] as? [String] ?? []), Set(ProxyTests.tools))
+        /// Runs every tool through the SDK with `extra` settings; the `Accept-Encoding` values the
+        /// CloudKit calls arrived with, and the relay's log.
+        private func everyTool(extra: [String: String]) async throws -> (Set<String>, String) {
+            let port = try freePort()
+            let issuer = "http://127.0.0.1:\(port)"
+            let (emulator, emulatorURL) = try await ChildProcess.emulator(callback: issuer + "/oauth/apple/callback")
+            let hop = try RecordingHop(upstream: emulatorURL)
+            let service = try await ServiceDirectory(
+                extra: [
+                    "RELAY_ISSUER": issuer, "RELAY_PORT": String(port), "RELAY_CLOUDKIT_BASE_URL": hop.url,
+                ].merging(extra) { $1 })
+            defer { service.remove() }
+            let (relay, _) = try await ChildProcess.serve(service)
 
-        let calls = hop.requests.filter { $0.path.hasPrefix("/database/") }
-        XCTAssertGreaterThan(calls.count, 9, "\(hop.requests)")
+            let run = try await PythonScript.run(
+                try PythonScript.virtualenv(".venv-mcp2"), "Tests/EndToEndTests/e2e/all_tools.py",
+                [issuer + "/mcp", "dave@example.com"])
+            #expect(run.status == 0, "\(run.output)")
+            #expect(run.report["failures"] as? [String] == [], "\(run.output)")
+            #expect(Set(run.report["calls"] as? [String] ?? []) == Set(ProxyTests.tools))
 
-        relay.signal(SIGTERM)
-        let relayStatus = try await relay.waitForExit()
-        XCTAssertEqual(relayStatus, 0, relay.text)
-        XCTAssertFalse(relay.text.contains("\"level\":\"error\""), relay.text)
-        emulator.signal(SIGTERM)
-        _ = try await emulator.waitForExit()
-        return (Set(calls.map(\.acceptEncoding)), relay.text)
+            let calls = hop.requests.filter { $0.path.hasPrefix("/database/") }
+            #expect(calls.count > 9, "\(hop.requests)")
+
+            relay.signal(SIGTERM)
+            let relayStatus = try await relay.waitForExit()
+            #expect(relayStatus == 0, "\(relay.text)")
+            #expect(!relay.text.contains("\"level\":\"error\""), "\(relay.text)")
+            emulator.signal(SIGTERM)
+            _ = try await emulator.waitForExit()
+            return (Set(calls.map(\.acceptEncoding)), relay.text)
+        }
     }
 }
 
