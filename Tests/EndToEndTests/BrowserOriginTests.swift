@@ -87,7 +87,3 @@ extension EndToEndSuite {
         }
     }
 }
-
-/// OwnOriginTests, still an XCTest class on this branch, calls `BrowserOriginTests.post`; once it is
-/// nested in `EndToEndSuite` too it finds its sibling without this.
-typealias BrowserOriginTests = EndToEndSuite.BrowserOriginTests
