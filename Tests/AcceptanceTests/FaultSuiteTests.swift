@@ -3,7 +3,7 @@ import RelayHTTP
 import RelayJSON
 import RelayTestSupport
 import Synchronization
-import XCTest
+import Testing
 
 @testable import RelayAWS
 
@@ -17,239 +17,249 @@ import XCTest
 /// answer, followed by the link as the person would; kept when that sign-in restored them), whether
 /// refresh-token reuse still revokes a grant afterwards, and whether `/readyz` and `/metrics` told
 /// the truth. `RELAY_FAULT_RECORD` names a file the report is also written to.
-final class FaultSuiteTests: XCTestCase {
-    static let grants = 8
-    static let faultSeconds = 8
-    /// Longer than the grace below: a grant a fault cost ends within its own row.
-    static let afterSeconds = 13
-    static let sessionEndGrace = 10
+extension AcceptanceSuite {
+    @Suite struct FaultSuiteTests {
+        static let grants = 8
+        static let faultSeconds = 8
+        /// Longer than the grace below: a grant a fault cost ends within its own row.
+        static let afterSeconds = 13
+        static let sessionEndGrace = 10
 
-    func testNoGrantIsLostToAnyFaultInEitherRotationMode() async throws {
-        guard ProcessInfo.processInfo.environment["RELAY_FAULT_SUITE"] == "1" else {
-            throw XCTSkip("the fault suite runs with RELAY_FAULT_SUITE=1 (make faults)")
-        }
-        let environment = ProcessInfo.processInfo.environment
-        func load() -> String {
-            (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
-                .joined(separator: " ") ?? "?"
-        }
-        var report: [String] = [
-            "make faults on commit \(environment["RELAY_FAULT_COMMIT"] ?? "?"), load average at start \(load())",
-            "fault suite: 2 instances, DynamoDB+KMS on moto behind a fault proxy, \(Self.grants) grants, "
-                + "fault \(Self.faultSeconds) s, after \(Self.afterSeconds) s, "
-                + "RELAY_CLOUDKIT_TIMEOUT=2, RELAY_CLOUDKIT_SESSION_END_GRACE=\(Self.sessionEndGrace); "
-                + "each call counted in the phase it was sent in",
-            FaultRow.header,
-        ]
-        var lost = 0
-        // RELAY_FAULT_MODES and RELAY_FAULT_ONLY (comma-separated fault names) narrow a run for a
-        // closer look; RELAY_FAULT_LOGS names a directory for both instances' logs.
-        let modes = environment["RELAY_FAULT_MODES"]?.split(separator: ",").map(String.init) ?? ["invalidate", "keep"]
-        for mode in modes {
-            let rows = try await run(rotation: mode)
-            report += rows.map(\.line)
-            lost += rows.reduce(0) { $0 + $1.lost }
-            // No fault costs a grant, in either mode. With old tokens dying at once, a CloudKit answer
-            // that died with the process (kill -9 mid-call) named the only live token: that grant
-            // waits for its person to sign in again (issue 39) and is kept once they have.
-            for row in rows {
-                XCTAssertEqual(row.lost, 0, "grants lost to \(row.fault) with rotation \(mode)")
-                XCTAssertEqual(row.waiting, row.restored, "grants left waiting after \(row.fault) (\(mode))")
+        /// About 8 minutes; `make faults` gives the run 25.
+        @Test(
+            .enabled(
+                if: ProcessInfo.processInfo.environment["RELAY_FAULT_SUITE"] == "1",
+                "the fault suite runs with RELAY_FAULT_SUITE=1 (make faults)"),
+            .timeLimit(.minutes(24)))
+        func testNoGrantIsLostToAnyFaultInEitherRotationMode() async throws {
+            let environment = ProcessInfo.processInfo.environment
+            func load() -> String {
+                (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
+                    .joined(separator: " ") ?? "?"
             }
-            XCTAssertTrue(rows.allSatisfy { $0.reuseRevokes }, "reuse detection stopped revoking (\(mode))")
+            var report: [String] = [
+                "make faults on commit \(environment["RELAY_FAULT_COMMIT"] ?? "?"), load average at start \(load())",
+                "fault suite: 2 instances, DynamoDB+KMS on moto behind a fault proxy, \(Self.grants) grants, "
+                    + "fault \(Self.faultSeconds) s, after \(Self.afterSeconds) s, "
+                    + "RELAY_CLOUDKIT_TIMEOUT=2, RELAY_CLOUDKIT_SESSION_END_GRACE=\(Self.sessionEndGrace); "
+                    + "each call counted in the phase it was sent in",
+                FaultRow.header,
+            ]
+            var lost = 0
+            // RELAY_FAULT_MODES and RELAY_FAULT_ONLY (comma-separated fault names) narrow a run for a
+            // closer look; RELAY_FAULT_LOGS names a directory for both instances' logs.
+            let modes =
+                environment["RELAY_FAULT_MODES"]?.split(separator: ",").map(String.init) ?? ["invalidate", "keep"]
+            for mode in modes {
+                let rows = try await run(rotation: mode)
+                report += rows.map(\.line)
+                lost += rows.reduce(0) { $0 + $1.lost }
+                // No fault costs a grant, in either mode. With old tokens dying at once, a CloudKit answer
+                // that died with the process (kill -9 mid-call) named the only live token: that grant
+                // waits for its person to sign in again (issue 39) and is kept once they have.
+                for row in rows {
+                    #expect(row.lost == 0, "grants lost to \(row.fault) with rotation \(mode)")
+                    #expect(row.waiting == row.restored, "grants left waiting after \(row.fault) (\(mode))")
+                }
+                #expect(rows.allSatisfy { $0.reuseRevokes }, "reuse detection stopped revoking (\(mode))")
+            }
+            report.append("grants lost in total: \(lost); load average at end \(load())")
+            let text = report.joined(separator: "\n")
+            print(text)
+            if let path = ProcessInfo.processInfo.environment["RELAY_FAULT_RECORD"] {
+                try (text + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            }
         }
-        report.append("grants lost in total: \(lost); load average at end \(load())")
-        let text = report.joined(separator: "\n")
-        print(text)
-        if let path = ProcessInfo.processInfo.environment["RELAY_FAULT_RECORD"] {
-            try (text + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        }
-    }
 
-    private func run(rotation: String) async throws -> [FaultRow] {
-        let http = try HTTPClient(
-            configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(20)))
-        defer { http.shutdown() }
-        let aws = try await FaultyAWS(http: http)
-        let emulator = try await EmulatorProcess(http: http, rotation: rotation)
-        var settings = aws.relaySettings
-        settings["RELAY_CLOUDKIT_TIMEOUT"] = "2"
-        settings["RELAY_CLOUDKIT_SESSION_END_GRACE"] = String(Self.sessionEndGrace)
-        let setup = try await RelaySetup(emulator: emulator, settings: settings, environment: MotoProcess.credentials)
-        defer { setup.remove() }
-        let cluster = Cluster(
-            setup: setup, http: http,
-            a: try await setup.start(http: http, extra: aws.endpoints(for: "a")),
-            b: try await setup.start(http: http, extra: aws.endpoints(for: "b")), aws: aws)
-        let load = Load()
-        var workers: [Task<Void, Never>] = []
-        for index in 0..<Self.grants {
-            let (client, tokens) = try await RelayClient.connected(
-                http: http, appleID: "load\(index)@example.com", at: cluster.base(0))
-            workers.append(
-                Task {
-                    await load.work(
-                        client: client, tokens: tokens, cluster: cluster, name: "g\(index)",
-                        appleID: "load\(index)@example.com")
-                })
-        }
-        defer { load.stop() }
-        try await Task.sleep(for: .seconds(3))
+        private func run(rotation: String) async throws -> [FaultRow] {
+            let http = try HTTPClient(
+                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(20)))
+            defer { http.shutdown() }
+            let aws = try await FaultyAWS(http: http)
+            let emulator = try await EmulatorProcess(http: http, rotation: rotation)
+            var settings = aws.relaySettings
+            settings["RELAY_CLOUDKIT_TIMEOUT"] = "2"
+            settings["RELAY_CLOUDKIT_SESSION_END_GRACE"] = String(Self.sessionEndGrace)
+            let setup = try await RelaySetup(
+                emulator: emulator, settings: settings, environment: MotoProcess.credentials)
+            defer { setup.remove() }
+            let cluster = Cluster(
+                setup: setup, http: http,
+                a: try await setup.start(http: http, extra: aws.endpoints(for: "a")),
+                b: try await setup.start(http: http, extra: aws.endpoints(for: "b")), aws: aws)
+            let load = Load()
+            var workers: [Task<Void, Never>] = []
+            for index in 0..<Self.grants {
+                let (client, tokens) = try await RelayClient.connected(
+                    http: http, appleID: "load\(index)@example.com", at: cluster.base(0))
+                workers.append(
+                    Task {
+                        await load.work(
+                            client: client, tokens: tokens, cluster: cluster, name: "g\(index)",
+                            appleID: "load\(index)@example.com")
+                    })
+            }
+            defer { load.stop() }
+            try await Task.sleep(for: .seconds(3))
 
-        var rows: [FaultRow] = []
-        let faults: [Fault] = [
-            Fault(name: "store refused", expectReady: "store") {
-                try await aws.set(["store-a", "store-b"], .refuse)
-            } heal: {
-                try await aws.set(["store-a", "store-b"], .pass)
-            },
-            Fault(name: "store hung", expectReady: "store") {
-                try await aws.set(["store-a", "store-b"], .hang)
-            } heal: {
-                try await aws.set(["store-a", "store-b"], .pass)
-            },
-            Fault(name: "store slow 2 s", expectReady: nil) {
-                try await aws.set(["store-a", "store-b"], .delay(milliseconds: 2000))
-            } heal: {
-                try await aws.set(["store-a", "store-b"], .pass)
-            },
-            Fault(name: "KMS alone down", expectReady: "key service") {
-                try await aws.set(["kms-a", "kms-b"], .refuse)
-            } heal: {
-                try await aws.set(["kms-a", "kms-b"], .pass)
-            },
-            Fault(name: "CloudKit 503", expectReady: nil) {
-                try await emulator.control("faults", ["status": 503, "count": 100_000])
-            } heal: {
-                try await emulator.control("faults/clear", [:])
-            },
-            Fault(name: "pepper rotation, rolling restart", expectReady: nil) {
-                let rotate = try ChildProcess(
-                    product: "mustdo-relayctl", ["pepper", "rotate", "--yes", "--config", setup.configFile],
-                    environment: MotoProcess.credentials)
-                guard try await rotate.waitForExit() == 0 else { throw AcceptanceFailure(rotate.text) }
+            var rows: [FaultRow] = []
+            let faults: [Fault] = [
+                Fault(name: "store refused", expectReady: "store") {
+                    try await aws.set(["store-a", "store-b"], .refuse)
+                } heal: {
+                    try await aws.set(["store-a", "store-b"], .pass)
+                },
+                Fault(name: "store hung", expectReady: "store") {
+                    try await aws.set(["store-a", "store-b"], .hang)
+                } heal: {
+                    try await aws.set(["store-a", "store-b"], .pass)
+                },
+                Fault(name: "store slow 2 s", expectReady: nil) {
+                    try await aws.set(["store-a", "store-b"], .delay(milliseconds: 2000))
+                } heal: {
+                    try await aws.set(["store-a", "store-b"], .pass)
+                },
+                Fault(name: "KMS alone down", expectReady: "key service") {
+                    try await aws.set(["kms-a", "kms-b"], .refuse)
+                } heal: {
+                    try await aws.set(["kms-a", "kms-b"], .pass)
+                },
+                Fault(name: "CloudKit 503", expectReady: nil) {
+                    try await emulator.control("faults", ["status": 503, "count": 100_000])
+                } heal: {
+                    try await emulator.control("faults/clear", [:])
+                },
+                Fault(name: "pepper rotation, rolling restart", expectReady: nil) {
+                    let rotate = try ChildProcess(
+                        product: "mustdo-relayctl", ["pepper", "rotate", "--yes", "--config", setup.configFile],
+                        environment: MotoProcess.credentials)
+                    guard try await rotate.waitForExit() == 0 else { throw AcceptanceFailure(rotate.text) }
+                    for index in 0..<2 {
+                        try await cluster.stop(index)
+                        try await cluster.restart(index)
+                    }
+                } heal: {
+                },
+                Fault(name: "KMS key rotation", expectReady: nil) {
+                    let kms = try AWSJSONClient(
+                        service: "kms", http: http,
+                        configuration: AWSConfiguration(
+                            region: "us-east-1",
+                            credentials: try AWSCredentials(
+                                accessKeyID: "AKIDACCEPTANCE", secretAccessKey: "moto-secret-key"),
+                            endpoint: aws.moto.endpoint, requestTimeout: .seconds(10)),
+                        contentType: "application/x-amz-json-1.1", targetPrefix: "TrentService")
+                    _ = try await kms.call("RotateKeyOnDemand", ["KeyId": .string(aws.keyID)])
+                } heal: {
+                },
+                Fault(name: "CloudKit hung", expectReady: nil) {
+                    try await emulator.control("latency", ["milliseconds": 6000])
+                } heal: {
+                    try await emulator.control("latency", ["milliseconds": 0])
+                },
+                Fault(name: "kill -9 of B mid-load", expectReady: nil) {
+                    // CloudKit slowed to 1.5 s a call (under the 2 s timeout) so that calls are in flight on B
+                    // when it dies: CloudKit carries them out and rotates their tokens, and only B heard the
+                    // answers (issue 39: with old tokens dying at once those grants wait for a sign-in).
+                    try await emulator.control("latency", ["milliseconds": 1500])
+                    try await Task.sleep(for: .seconds(1))
+                    try await cluster.kill(1)
+                    try await emulator.control("latency", ["milliseconds": 0])
+                } heal: {
+                    try await cluster.restart(1)
+                },
+            ]
+            let only = ProcessInfo.processInfo.environment["RELAY_FAULT_ONLY"]?.split(separator: ",").map(String.init)
+            for fault in faults where only.map({ $0.contains(fault.name) }) ?? true {
+                rows.append(try await measure(fault, rotation: rotation, cluster: cluster, load: load, http: http))
+            }
+            load.stop()
+            for worker in workers { await worker.value }
+            if let directory = ProcessInfo.processInfo.environment["RELAY_FAULT_LOGS"] {
                 for index in 0..<2 {
-                    try await cluster.stop(index)
-                    try await cluster.restart(index)
+                    try cluster.log(index).write(
+                        toFile: "\(directory)/\(rotation)-\(index == 0 ? "a" : "b").log", atomically: true,
+                        encoding: .utf8)
                 }
-            } heal: {
-            },
-            Fault(name: "KMS key rotation", expectReady: nil) {
-                let kms = try AWSJSONClient(
-                    service: "kms", http: http,
-                    configuration: AWSConfiguration(
-                        region: "us-east-1",
-                        credentials: try AWSCredentials(
-                            accessKeyID: "AKIDACCEPTANCE", secretAccessKey: "moto-secret-key"),
-                        endpoint: aws.moto.endpoint, requestTimeout: .seconds(10)),
-                    contentType: "application/x-amz-json-1.1", targetPrefix: "TrentService")
-                _ = try await kms.call("RotateKeyOnDemand", ["KeyId": .string(aws.keyID)])
-            } heal: {
-            },
-            Fault(name: "CloudKit hung", expectReady: nil) {
-                try await emulator.control("latency", ["milliseconds": 6000])
-            } heal: {
-                try await emulator.control("latency", ["milliseconds": 0])
-            },
-            Fault(name: "kill -9 of B mid-load", expectReady: nil) {
-                // CloudKit slowed to 1.5 s a call (under the 2 s timeout) so that calls are in flight on B
-                // when it dies: CloudKit carries them out and rotates their tokens, and only B heard the
-                // answers (issue 39: with old tokens dying at once those grants wait for a sign-in).
-                try await emulator.control("latency", ["milliseconds": 1500])
-                try await Task.sleep(for: .seconds(1))
-                try await cluster.kill(1)
-                try await emulator.control("latency", ["milliseconds": 0])
-            } heal: {
-                try await cluster.restart(1)
-            },
-        ]
-        let only = ProcessInfo.processInfo.environment["RELAY_FAULT_ONLY"]?.split(separator: ",").map(String.init)
-        for fault in faults where only.map({ $0.contains(fault.name) }) ?? true {
-            rows.append(try await measure(fault, rotation: rotation, cluster: cluster, load: load, http: http))
-        }
-        load.stop()
-        for worker in workers { await worker.value }
-        if let directory = ProcessInfo.processInfo.environment["RELAY_FAULT_LOGS"] {
-            for index in 0..<2 {
-                try cluster.log(index).write(
-                    toFile: "\(directory)/\(rotation)-\(index == 0 ? "a" : "b").log", atomically: true, encoding: .utf8)
+                try load.lostNames.joined(separator: "\n").write(
+                    toFile: "\(directory)/\(rotation)-lost.txt", atomically: true, encoding: .utf8)
             }
-            try load.lostNames.joined(separator: "\n").write(
-                toFile: "\(directory)/\(rotation)-lost.txt", atomically: true, encoding: .utf8)
+            return rows
         }
-        return rows
-    }
 
-    private func measure(_ fault: Fault, rotation: String, cluster: Cluster, load: Load, http: HTTPClient)
-        async throws -> FaultRow
-    {
-        let lostBefore = load.lost
-        let (waitingBefore, restoredBefore) = (load.waiting, load.restored)
-        let victim = try await RelayClient.connected(
-            http: http, appleID: "victim-\(fault.name.hashValue & 0xffff)@example.com", at: cluster.base(0))
-        let metricsBefore = try await cluster.errorMetrics()
-        load.phase = .during
-        let started = ContinuousClock.now
-        var readyDuring: Set<String> = []
-        do {
-            try await fault.inject()
-        } catch {
-            readyDuring.insert("inject failed: \(error)")
-        }
-        while ContinuousClock.now - started < .seconds(Self.faultSeconds) {
-            for index in 0..<2 {
-                if let readiness = try? await cluster.instance(index).readiness(timeout: .seconds(5)) {
-                    readyDuring.insert("\(readiness.status) \(readiness.body)")
-                }
-            }
-            try await Task.sleep(for: .milliseconds(700))
-        }
-        let metricsDuring = try? await cluster.errorMetrics()
-        try await fault.heal()
-        load.phase = .after
-        try await Task.sleep(for: .seconds(Self.afterSeconds))
-        load.phase = .between
-        var readyAfter = true
-        for index in 0..<2 {
-            do {
-                try await waitUntil("/readyz ready after \(fault.name)", timeout: .seconds(20)) {
-                    try await cluster.instance(index).readiness().status == 200
-                }
-            } catch { readyAfter = false }
-        }
-        // Reuse detection afterwards: rotate twice on the two instances, then present the first token.
-        var reuseRevokes = false
-        let (client, tokens) = victim
-        if case .success(let r1) = try await client.refresh(tokens.refresh, at: cluster.base(0)),
-            case .success(let r2) = try await client.refresh(r1.refresh, at: cluster.base(1)),
-            case .failure(let reuse) = try await client.refresh(tokens.refresh, at: cluster.base(0)),
-            reuse.code == "invalid_grant",
-            case .failure(let revoked) = try await client.refresh(r2.refresh, at: cluster.base(1)),
-            revoked.code == "invalid_grant"
+        private func measure(_ fault: Fault, rotation: String, cluster: Cluster, load: Load, http: HTTPClient)
+            async throws -> FaultRow
         {
-            reuseRevokes = true
+            let lostBefore = load.lost
+            let (waitingBefore, restoredBefore) = (load.waiting, load.restored)
+            let victim = try await RelayClient.connected(
+                http: http, appleID: "victim-\(fault.name.hashValue & 0xffff)@example.com", at: cluster.base(0))
+            let metricsBefore = try await cluster.errorMetrics()
+            load.phase = .during
+            let started = ContinuousClock.now
+            var readyDuring: Set<String> = []
+            do {
+                try await fault.inject()
+            } catch {
+                readyDuring.insert("inject failed: \(error)")
+            }
+            while ContinuousClock.now - started < .seconds(Self.faultSeconds) {
+                for index in 0..<2 {
+                    if let readiness = try? await cluster.instance(index).readiness(timeout: .seconds(5)) {
+                        readyDuring.insert("\(readiness.status) \(readiness.body)")
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(700))
+            }
+            let metricsDuring = try? await cluster.errorMetrics()
+            try await fault.heal()
+            load.phase = .after
+            try await Task.sleep(for: .seconds(Self.afterSeconds))
+            load.phase = .between
+            var readyAfter = true
+            for index in 0..<2 {
+                do {
+                    try await waitUntil("/readyz ready after \(fault.name)", timeout: .seconds(20)) {
+                        try await cluster.instance(index).readiness().status == 200
+                    }
+                } catch { readyAfter = false }
+            }
+            // Reuse detection afterwards: rotate twice on the two instances, then present the first token.
+            var reuseRevokes = false
+            let (client, tokens) = victim
+            if case .success(let r1) = try await client.refresh(tokens.refresh, at: cluster.base(0)),
+                case .success(let r2) = try await client.refresh(r1.refresh, at: cluster.base(1)),
+                case .failure(let reuse) = try await client.refresh(tokens.refresh, at: cluster.base(0)),
+                reuse.code == "invalid_grant",
+                case .failure(let revoked) = try await client.refresh(r2.refresh, at: cluster.base(1)),
+                revoked.code == "invalid_grant"
+            {
+                reuseRevokes = true
+            }
+            let counts = load.takeCounts()
+            let readyTruth: Bool
+            if let expected = fault.expectReady {
+                readyTruth = readyDuring.contains { $0.hasPrefix("503") && $0.contains(expected) }
+            } else {
+                readyTruth = !readyDuring.contains { $0.hasPrefix("503") }
+            }
+            let metricsTruth: String
+            if let during = metricsDuring {
+                let moved = zip(metricsBefore, during).map { $1 > $0 }
+                metricsTruth =
+                    "store+\(moved[0] ? "y" : "n") kms+\(moved[1] ? "y" : "n") cloudkit+\(moved[2] ? "y" : "n")"
+            } else {
+                metricsTruth = "unreadable"
+            }
+            return FaultRow(
+                rotation: rotation, fault: fault.name, during: counts[.during] ?? .init(),
+                after: counts[.after] ?? .init(),
+                lost: load.lost - lostBefore, waiting: load.waiting - waitingBefore,
+                restored: load.restored - restoredBefore, reuseRevokes: reuseRevokes,
+                readiness: (readyTruth ? "yes" : "NO") + (readyAfter ? "" : " (not ready after)")
+                    + " [" + readyDuring.map { String($0.prefix(40)) }.sorted().joined(separator: " | ") + "]",
+                metrics: metricsTruth)
         }
-        let counts = load.takeCounts()
-        let readyTruth: Bool
-        if let expected = fault.expectReady {
-            readyTruth = readyDuring.contains { $0.hasPrefix("503") && $0.contains(expected) }
-        } else {
-            readyTruth = !readyDuring.contains { $0.hasPrefix("503") }
-        }
-        let metricsTruth: String
-        if let during = metricsDuring {
-            let moved = zip(metricsBefore, during).map { $1 > $0 }
-            metricsTruth = "store+\(moved[0] ? "y" : "n") kms+\(moved[1] ? "y" : "n") cloudkit+\(moved[2] ? "y" : "n")"
-        } else {
-            metricsTruth = "unreadable"
-        }
-        return FaultRow(
-            rotation: rotation, fault: fault.name, during: counts[.during] ?? .init(), after: counts[.after] ?? .init(),
-            lost: load.lost - lostBefore, waiting: load.waiting - waitingBefore,
-            restored: load.restored - restoredBefore, reuseRevokes: reuseRevokes,
-            readiness: (readyTruth ? "yes" : "NO") + (readyAfter ? "" : " (not ready after)")
-                + " [" + readyDuring.map { String($0.prefix(40)) }.sorted().joined(separator: " | ") + "]",
-            metrics: metricsTruth)
     }
 }
 

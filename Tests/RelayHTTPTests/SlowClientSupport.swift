@@ -1,6 +1,7 @@
 import Foundation
 import RelayHTTP
 import RelaySync
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -56,5 +57,22 @@ extension RawClient {
         let elapsed = Date().timeIntervalSince(started)
         let status = answered ? try? readResponse().status : nil
         return TrickleOutcome(status: status, elapsed: elapsed, sent: sent)
+    }
+}
+
+/// Runs `body` with a server on port 0 serving `testRouter()`, configured by `adjust` (as
+/// `ServerEvents.configuration` does), and the events it reports; stops the server afterwards.
+func withEventServer(
+    _ adjust: (inout ServerConfiguration) -> Void, run body: (Server, ServerEvents) async throws -> Void
+) async throws {
+    let (configuration, events) = ServerEvents.configuration(adjust)
+    try await withServer(configuration, router: testRouter()) { server in try await body(server, events) }
+}
+
+extension RawClient {
+    /// Sends `GET path` and expects it answered with 200 on this connection.
+    func expectServed(_ path: String = "/hello", sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try send("GET \(path) HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try readResponse().status == 200, sourceLocation: sourceLocation)
     }
 }

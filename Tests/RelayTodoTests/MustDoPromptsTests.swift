@@ -1,41 +1,44 @@
+import Foundation
 import RelayJSON
 import RelayMCP
-import XCTest
+import Testing
 
 @testable import RelayTodo
 
 /// The MustDo prompts: both languages, tools and arguments that exist, dates worked out exactly, and every
 /// bad argument refused.
-final class MustDoPromptsTests: XCTestCase {
+@Suite struct MustDoPromptsTests {
     let toolNames = Set(TodoTools.definitions.map(\.name))
 
     func prompt(_ name: String) throws -> Prompt {
-        try XCTUnwrap(MustDoPrompts.all.first { $0.definition.name == name }, name)
+        try #require(MustDoPrompts.all.first { $0.definition.name == name }, "\(name)")
     }
 
     func text(_ name: String, _ arguments: [String: String] = [:]) throws -> String {
         let result = try prompt(name).render(arguments)
-        XCTAssertEqual(result.messages.count, 1)
-        XCTAssertEqual(result.messages.first?.role, .user)
+        #expect(result.messages.count == 1)
+        #expect(result.messages.first?.role == .user)
         return result.messages.first?.text ?? ""
     }
 
-    func testEachPromptComesInEnglishAndJapanese() {
-        XCTAssertEqual(
-            MustDoPrompts.all.map(\.definition.name),
-            ["plan_my_day", "weekly_review", "clear_backlog", "plan_my_day_ja", "weekly_review_ja", "clear_backlog_ja"])
+    @Test func testEachPromptComesInEnglishAndJapanese() {
+        #expect(
+            MustDoPrompts.all.map(\.definition.name) == [
+                "plan_my_day", "weekly_review", "clear_backlog", "plan_my_day_ja", "weekly_review_ja",
+                "clear_backlog_ja",
+            ])
         for (english, japanese) in zip(MustDoPrompts.all.prefix(3), MustDoPrompts.all.suffix(3)) {
-            XCTAssertEqual(english.definition.arguments.map(\.name), japanese.definition.arguments.map(\.name))
-            XCTAssertTrue(english.definition.arguments.allSatisfy { !$0.required }, "every argument is optional")
-            XCTAssertFalse(english.definition.title?.isEmpty ?? true)
-            XCTAssertTrue(japanese.definition.description.unicodeScalars.contains { $0.value > 0x3000 })
+            #expect(english.definition.arguments.map(\.name) == japanese.definition.arguments.map(\.name))
+            #expect(english.definition.arguments.allSatisfy { !$0.required }, "every argument is optional")
+            #expect(!(english.definition.title?.isEmpty ?? true))
+            #expect(japanese.definition.description.unicodeScalars.contains { $0.value > 0x3000 })
         }
     }
 
     /// Every snake_case word in a text is a tool the relay registers, and both languages name the same ones:
     /// a renamed or removed tool fails here (another engineer's tools change while prompts ship).
-    func testTheTextsNameOnlyRegisteredTools() throws {
-        XCTAssertTrue(Set(MustDoPrompts.toolsNamed).isSubset(of: toolNames))
+    @Test func testTheTextsNameOnlyRegisteredTools() throws {
+        #expect(Set(MustDoPrompts.toolsNamed).isSubset(of: toolNames))
         let word = try NSRegularExpression(pattern: "\\b[a-z]+(?:_[a-z]+)+\\b")
         let samples: [[String: String]] = [
             [:], ["date": "2026-08-01", "weekEnding": "2026-08-01", "before": "2026-08-01"],
@@ -52,50 +55,43 @@ final class MustDoPromptsTests: XCTestCase {
                         named.insert(String(text[Range(match.range, in: text)!]))
                     }
                 }
-                XCTAssertTrue(named.isSubset(of: toolNames), "\(name) names \(named.subtracting(toolNames))")
-                XCTAssertTrue(named.contains("get_me") && named.contains("list_todos"), name)
+                #expect(named.isSubset(of: toolNames), "\(name) names \(named.subtracting(toolNames))")
+                #expect(named.contains("get_me") && named.contains("list_todos"), "\(name)")
                 namedPerLanguage.append(named)
             }
-            XCTAssertEqual(namedPerLanguage[0], namedPerLanguage[1], base)
+            #expect(namedPerLanguage[0] == namedPerLanguage[1], "\(base)")
         }
         // The list_todos arguments the texts use are the tool's own.
-        let listing = try XCTUnwrap(TodoTools.definitions.first { $0.name == "list_todos" })
+        let listing = try #require(TodoTools.definitions.first { $0.name == "list_todos" })
         let properties = Set(listing.inputSchema["properties"]?.objectValue?.keys ?? [])
-        XCTAssertTrue(["date", "from", "to", "status", "includeRepeating", "cursor"].allSatisfy(properties.contains))
+        #expect(["date", "from", "to", "status", "includeRepeating", "cursor"].allSatisfy(properties.contains))
     }
 
-    func testDatesAreWorkedOutExactly() throws {
+    @Test func testDatesAreWorkedOutExactly() throws {
         let plan = try text("plan_my_day", ["date": "2026-03-01"])
-        XCTAssertTrue(plan.contains("plan 2026-03-01 (a Sunday)"), plan)
-        XCTAssertTrue(plan.contains("date set to \"2026-03-01\""), plan)
-        XCTAssertTrue(plan.contains("to set to \"2026-02-28\""), plan)
+        #expect(plan.contains("plan 2026-03-01 (a Sunday)"), "\(plan)")
+        #expect(plan.contains("date set to \"2026-03-01\""), "\(plan)")
+        #expect(plan.contains("to set to \"2026-02-28\""), "\(plan)")
         let planJA = try text("plan_my_day_ja", ["date": "2026-03-01"])
-        XCTAssertTrue(planJA.contains("2026-03-01(日曜日)"), planJA)
-        XCTAssertTrue(planJA.contains("\"2026-02-28\""), planJA)
+        #expect(planJA.contains("2026-03-01(日曜日)"), "\(planJA)")
+        #expect(planJA.contains("\"2026-02-28\""), "\(planJA)")
 
         for name in ["weekly_review", "weekly_review_ja"] {
             let review = try text(name, ["weekEnding": "2026-01-02"])
             for date in ["2025-12-27", "2026-01-02", "2026-01-03", "2026-01-09"] {
-                XCTAssertTrue(review.contains("\"\(date)\""), "\(name): \(date) in \(review)")
+                #expect(review.contains("\"\(date)\""), "\(name): \(date) in \(review)")
             }
         }
         for name in ["clear_backlog", "clear_backlog_ja"] {
-            XCTAssertTrue(try text(name, ["before": "2024-03-01"]).contains("\"2024-02-29\""), name)
+            #expect(try text(name, ["before": "2024-03-01"]).contains("\"2024-02-29\""), "\(name)")
         }
         // Without a date the model works from get_me's today.
         let today = try text("plan_my_day")
-        XCTAssertTrue(today.contains("today's date from get_me"), today)
-        XCTAssertFalse(today.contains("\"20"), today)
+        #expect(today.contains("today's date from get_me"), "\(today)")
+        #expect(!today.contains("\"20"), "\(today)")
     }
 
-    func testFocusIsQuotedWhenGiven() throws {
-        XCTAssertTrue(
-            try text("plan_my_day", ["focus": "  finish the tax return "]).contains("“finish the tax return”"))
-        XCTAssertTrue(try text("plan_my_day_ja", ["focus": "\u{3000}確定申告\u{3000}"]).contains("「確定申告」"))
-        XCTAssertFalse(try text("plan_my_day").contains("“"))
-    }
-
-    func testBadArgumentsAreRefused() throws {
+    @Test func testBadArgumentsAreRefused() throws {
         let refused: [(String, [String: String], String)] = [
             ("plan_my_day", ["date": "2026-02-30"], "date"),
             ("plan_my_day", ["date": "tomorrow"], "date"),
@@ -111,10 +107,11 @@ final class MustDoPromptsTests: XCTestCase {
             ("clear_backlog_ja", ["before": "2026/08/01"], "before"),
         ]
         for (name, arguments, argument) in refused {
-            XCTAssertThrowsError(try prompt(name).render(arguments), "\(name) \(arguments)") { error in
-                XCTAssertEqual((error as? PromptArgumentError)?.argument, argument)
+            let error = #expect(throws: PromptArgumentError.self, "\(name) \(arguments)") {
+                try prompt(name).render(arguments)
             }
+            if let error { #expect(error.argument == argument) }
         }
-        XCTAssertNoThrow(try prompt("plan_my_day").render(["focus": String(repeating: "字", count: 200)]))
+        #expect(throws: Never.self) { try prompt("plan_my_day").render(["focus": String(repeating: "字", count: 200)]) }
     }
 }

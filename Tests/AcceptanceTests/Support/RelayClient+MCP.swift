@@ -2,7 +2,7 @@ import Foundation
 import RelayHTTP
 import RelayJSON
 import RelayTestSupport
-import XCTest
+import Testing
 
 /// What a `tools/call` came back with.
 enum ToolOutcome: Sendable, Equatable, CustomStringConvertible {
@@ -115,14 +115,6 @@ final class EmulatorProcess: Sendable {
 }
 
 /// Fails the test unless `outcome` is a tool result (an ordinary call, so its argument may `await`).
-func XCTAssertResult(_ outcome: ToolOutcome, _ message: String = "", file: StaticString = #filePath, line: UInt = #line)
-{
-    XCTAssertTrue(outcome.isResult, "\(outcome) \(message)", file: file, line: line)
-}
-
-/// `XCTAssertEqual` for values that are awaited first.
-func XCTAssertEqualValue<T: Equatable>(
-    _ value: T, _ expected: T, _ message: String = "", file: StaticString = #filePath, line: UInt = #line
-) {
-    XCTAssertEqual(value, expected, message, file: file, line: line)
+func expectResult(_ outcome: ToolOutcome, _ message: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(outcome.isResult, "\(outcome) \(message)", sourceLocation: sourceLocation)
 }
