@@ -6,6 +6,10 @@ package enum AWSError: Error, Equatable, Hashable, Sendable, CustomStringConvert
     case configuration(String)
     /// The service refused the request with this error type (the part after `#` in `__type`).
     case service(type: String, status: Int)
+    /// DynamoDB cancelled a `TransactWriteItems`: the `Code` of each action's cancellation reason,
+    /// in the request's order (`None` for an action that was fine, `ConditionalCheckFailed`,
+    /// `TransactionConflict`, …). Nothing of the transaction was written.
+    case transactionCanceled(reasons: [String])
     /// The service throttled every attempt up to the retry bound.
     case throttled(type: String)
     /// No usable answer: connection refused or reset, a timeout, a 5xx after every retry, or a
@@ -20,6 +24,8 @@ package enum AWSError: Error, Equatable, Hashable, Sendable, CustomStringConvert
         switch self {
         case .configuration(let reason): "AWS configuration: \(reason)"
         case .service(let type, let status): "AWS refused the request: \(type) (HTTP \(status))"
+        case .transactionCanceled(let reasons):
+            "AWS cancelled the transaction: \(reasons.joined(separator: ", "))"
         case .throttled(let type): "AWS throttled the request: \(type)"
         case .unavailable(let reason): "AWS unavailable: \(reason)"
         case .credentials(let reason): "AWS credentials: \(reason)"

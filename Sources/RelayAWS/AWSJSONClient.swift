@@ -110,6 +110,11 @@ struct AWSJSONClient: Sendable {
             return .success(value)
         }
         let type = Self.errorType(response)
+        if type == "TransactionCanceledException" {
+            let reasons = (try? JSONValue(parsing: response.body))?["CancellationReasons"]?.arrayValue ?? []
+            let codes = reasons.map { $0["Code"]?.stringValue ?? "None" }
+            return .failure(Failure(error: .transactionCanceled(reasons: codes), retryable: false))
+        }
         if Self.throttlingTypes.contains(type) {
             return .failure(Failure(error: .throttled(type: type), retryable: true))
         }

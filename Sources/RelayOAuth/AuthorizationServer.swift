@@ -250,9 +250,9 @@ package final class AuthorizationServer: Sendable {
     package func markEnding(grantID: String, expectedVersion: Int, at epochSeconds: Int) async throws(OAuthError)
         -> Int?
     {
-        try await context.setAttributes(
-            OAuthKeys.grant(grantID), [Self.endingAttribute: .int(epochSeconds)],
-            condition: .versionEquals(expectedVersion))
+        try await context.update(
+            OAuthKeys.grant(grantID), ItemUpdate(set: [Self.endingAttribute: .int(epochSeconds)]),
+            condition: .versionEquals(expectedVersion))?.version
     }
 
     /// The grant attribute `markEnding` writes (docs/storage-schema.md).

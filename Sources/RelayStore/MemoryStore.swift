@@ -39,7 +39,7 @@ package final class MemoryStore: Store {
         _ key: ItemKey, attributes: JSONObject, expiresAt: Int?, condition: WriteCondition
     ) async throws(StoreError) -> Item {
         let outcome = try apply(
-            Write(key: key, change: .put(attributes: attributes, expiresAt: expiresAt), condition: condition))
+            StoreWrite(key: key, change: .put(attributes: attributes, expiresAt: expiresAt), condition: condition))
         guard case .store(let item, _) = outcome else { throw .invalid("put produced no item") }
         return item
     }
@@ -47,15 +47,30 @@ package final class MemoryStore: Store {
     package func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError)
         -> Item
     {
-        let outcome = try apply(Write(key: key, change: .update(update), condition: condition))
+        let outcome = try apply(StoreWrite(key: key, change: .update(update), condition: condition))
         guard case .store(let item, _) = outcome else { throw .invalid("update produced no item") }
         return item
     }
 
     package func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
-        let outcome = try apply(Write(key: key, change: .delete, condition: condition))
+        let outcome = try apply(StoreWrite(key: key, change: .delete, condition: condition))
         guard case .remove(let previous) = outcome else { throw .invalid("delete produced an item") }
         return previous
+    }
+
+    /// Every outcome is worked out under the lock before any is stored, so a failed condition
+    /// leaves everything as it was.
+    package func transact(_ writes: [StoreWrite]) async throws(StoreError) {
+        try StoreWrite.validate(transaction: writes)
+        let now = clock.epochSeconds()
+        try partitions.withLock { (partitions) throws(StoreError) in
+            var outcomes: [StoreWrite.Outcome] = []
+            for write in writes {
+                let current = partitions[ExactString(write.key.pk)]?[ExactString(write.key.sk)]
+                outcomes.append(try write.apply(to: current.flatMap { $0.isLive(at: now) ? $0 : nil }))
+            }
+            for (write, outcome) in zip(writes, outcomes) { Self.store(outcome, of: write.key, in: &partitions) }
+        }
     }
 
     package func query(_ query: Query) async throws(StoreError) -> QueryPage {
@@ -110,22 +125,29 @@ package final class MemoryStore: Store {
         partitions.withLock { $0.values.reduce(0) { $0 + $1.count } }
     }
 
-    private func apply(_ write: Write) throws(StoreError) -> Write.Outcome {
+    private func apply(_ write: StoreWrite) throws(StoreError) -> StoreWrite.Outcome {
         try write.validate()
         let now = clock.epochSeconds()
         let pk = ExactString(write.key.pk)
         let sk = ExactString(write.key.sk)
-        return try partitions.withLock { (partitions) throws(StoreError) -> Write.Outcome in
+        return try partitions.withLock { (partitions) throws(StoreError) -> StoreWrite.Outcome in
             let current = partitions[pk]?[sk].flatMap { $0.isLive(at: now) ? $0 : nil }
             let outcome = try write.apply(to: current)
-            switch outcome {
-            case .store(let item, _):
-                partitions[pk, default: [:]][sk] = item
-            case .remove:
-                partitions[pk]?[sk] = nil
-                if partitions[pk]?.isEmpty == true { partitions[pk] = nil }
-            }
+            Self.store(outcome, of: write.key, in: &partitions)
             return outcome
+        }
+    }
+
+    private static func store(
+        _ outcome: StoreWrite.Outcome, of key: ItemKey, in partitions: inout [ExactString: [ExactString: Item]]
+    ) {
+        let pk = ExactString(key.pk)
+        switch outcome {
+        case .store(let item, _):
+            partitions[pk, default: [:]][ExactString(key.sk)] = item
+        case .remove:
+            partitions[pk]?[ExactString(key.sk)] = nil
+            if partitions[pk]?.isEmpty == true { partitions[pk] = nil }
         }
     }
 }

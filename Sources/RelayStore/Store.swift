@@ -1,8 +1,8 @@
 import RelayJSON
 
 /// The single-table store: items addressed by partition and sort key, conditional writes, and
-/// queries over one partition. Every method is atomic on one item, and every failure is a
-/// `StoreError`.
+/// queries over one partition. Every method is atomic on one item, `transact` on several, and
+/// every failure is a `StoreError`.
 ///
 /// Expired items (`expiresAt <= now`) behave as absent everywhere: reads skip them and conditions
 /// treat them as missing. Backends purge them in the background (SQLite, memory) or leave it to
@@ -25,14 +25,17 @@ package protocol Store: Sendable {
     /// `.absent` is `invalid`.
     func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError) -> Item
 
-    /// `update(key, ItemUpdate(set: attributes), condition:)` that answers only the new version (a
-    /// grant's rotated CloudKit token is saved this way). The same rules and errors as `update`.
-    func setAttributes(_ key: ItemKey, _ attributes: JSONObject, condition: WriteCondition) async throws(StoreError)
-        -> Int
-
     /// Deletes the item if `condition` holds and returns what was deleted (nil when nothing live
     /// was there and the condition was `.none`). `.absent` is `invalid`.
     func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item?
+
+    /// Makes every write or none, in one atomic and durable step: each write follows the rules of
+    /// its single form (`put`, `update`, `delete`; versions count up the same way), and when any
+    /// write's condition does not hold, nothing changes and the call fails with `conditionFailed`.
+    /// A transaction holds 1...100 writes on distinct keys with at most 3 MB of attributes
+    /// together (`StoreLimits`; DynamoDB's `TransactWriteItems` limits), else it is `invalid`.
+    /// An OAuth refresh stores its new tokens and rotates the grant this way.
+    func transact(_ writes: [StoreWrite]) async throws(StoreError)
 
     /// One page of live items of a partition.
     func query(_ query: Query) async throws(StoreError) -> QueryPage
@@ -60,13 +63,6 @@ extension Store {
     /// `update` of an existing item whatever its version.
     package func update(_ key: ItemKey, _ update: ItemUpdate) async throws(StoreError) -> Item {
         try await self.update(key, update, condition: .none)
-    }
-
-    /// Every backend that reads the item back anyway.
-    package func setAttributes(_ key: ItemKey, _ attributes: JSONObject, condition: WriteCondition)
-        async throws(StoreError) -> Int
-    {
-        try await update(key, ItemUpdate(set: attributes), condition: condition).version
     }
 
     /// Unconditional delete.

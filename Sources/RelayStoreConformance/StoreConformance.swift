@@ -65,8 +65,8 @@ package enum StoreConformance {
 
     /// Every case.
     package static var cases: [Case] {
-        writeCases + conditionCases + setAttributesCases + incrementCases + queryCases + scanCases + expiryCases
-            + concurrencyCases
+        writeCases + conditionCases + updateSetCases + incrementCases + queryCases + scanCases + expiryCases
+            + concurrencyCases + transactCases
     }
 }
 

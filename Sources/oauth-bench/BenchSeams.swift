@@ -37,6 +37,11 @@ final class CountingStore: Store {
         return try await base.delete(key, condition: condition)
     }
 
+    func transact(_ writes: [StoreWrite]) async throws(StoreError) {
+        self.writes.add(1, ordering: .relaxed)
+        try await base.transact(writes)
+    }
+
     func query(_ query: Query) async throws(StoreError) -> QueryPage {
         reads.add(1, ordering: .relaxed)
         return try await base.query(query)

@@ -183,6 +183,8 @@ struct GatedStore: Store {
         try await base.delete(key, condition: condition)
     }
 
+    func transact(_ writes: [StoreWrite]) async throws(StoreError) { try await base.transact(writes) }
+
     func query(_ query: Query) async throws(StoreError) -> QueryPage { try await base.query(query) }
 
     func scan(pkPrefix: String, cursor: ScanCursor?, limit: Int) async throws(StoreError) -> ScanPage {

@@ -28,29 +28,25 @@ enum AWSTestSupport {
         try await shared.server()
     }
 
-    /// A store on the shared moto's conformance table (created on first use).
+    /// A store on a table of its own on the shared moto, deleted after the case: moto copies every
+    /// table a `TransactWriteItems` names before it starts (to roll back), so a table shared by
+    /// every case (large items included) made each transaction take seconds.
     static let dynamoDB = StoreConformance.Harness { clock in
         let moto = try await moto()
         let store = try DynamoDBStore(
-            tableName: "relay-conformance", configuration: configuration(endpoint: moto.endpoint),
-            httpClient: httpClient, clock: clock)
-        try await shared.ensureTable(store)
-        return (store, {})
+            tableName: "relay-conformance-" + String(UInt64.random(in: 0...UInt64.max), radix: 36),
+            configuration: configuration(endpoint: moto.endpoint), httpClient: httpClient, clock: clock)
+        try await store.createTable()
+        return (store, { _ = try? await store.client.call("DeleteTable", ["TableName": .string(store.tableName)]) })
     }
 }
 
-/// Starts one moto server and creates the conformance table once, however many tests ask at once.
+/// Starts one moto server, however many tests ask at once.
 actor SharedMoto {
     private var starting: Task<MotoServer, any Error>?
-    private var table: Task<Void, any Error>?
 
     func server() async throws -> MotoServer {
         if starting == nil { starting = Task { try await MotoServer() } }
         return try await starting!.value
-    }
-
-    func ensureTable(_ store: DynamoDBStore) async throws {
-        if table == nil { table = Task { _ = try await store.createTable() } }
-        try await table!.value
     }
 }

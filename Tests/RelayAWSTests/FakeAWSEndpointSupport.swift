@@ -13,12 +13,17 @@ final class FaultyEndpoint: Sendable {
     var endpoint: String { "http://127.0.0.1:\(server.port)" }
     var requests: Int { counter.value.load(ordering: .relaxed) }
 
-    init(faults: Int, status: Int = 400, errorType: String, upstream: String?, client: HTTPClient) throws {
+    /// `extra` is more JSON members for the fault's body (`"CancellationReasons":[…]`).
+    init(
+        faults: Int, status: Int = 400, errorType: String, extra: String = "", upstream: String?, client: HTTPClient
+    ) throws {
         let counter = counter
+        let members = extra.isEmpty ? "" : "," + extra
         let fault = Response(
             status: HTTPStatus(code: status, reason: status == 400 ? "Bad Request" : "Internal Server Error"),
             headers: ["Content-Type": "application/x-amz-json-1.0"],
-            body: Array(#"{"__type":"com.amazonaws.dynamodb.v20120810#\#(errorType)","message":"injected"}"#.utf8))
+            body: Array(
+                #"{"__type":"com.amazonaws.dynamodb.v20120810#\#(errorType)","message":"injected"\#(members)}"#.utf8))
         var router = Router()
         router.post("/") { request in
             let seen = counter.value.add(1, ordering: .relaxed).newValue

@@ -149,6 +149,7 @@ extension AWSError {
         switch self {
         case .configuration(let reason), .unavailable(let reason), .credentials(let reason): reason
         case .service(let type, let status): "\(type) (HTTP \(status))"
+        case .transactionCanceled(let reasons): "TransactionCanceledException (\(reasons.joined(separator: ", ")))"
         case .throttled(let type): type
         }
     }

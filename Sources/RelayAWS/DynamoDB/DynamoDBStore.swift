@@ -87,6 +87,13 @@ package final class DynamoDBStore: Store {
         guard condition != .absent else { throw .invalid("update cannot require an absent item") }
         guard !update.namesOverlap else { throw .invalid("an update names one attribute twice") }
         if case .set(let seconds) = update.expiresAt { try StoreLimits.check(expiresAt: seconds) }
+        var body = updateRequest(key, update, condition: condition)
+        body["ReturnValues"] = "ALL_NEW"
+        return try decodeItem(try await call("UpdateItem", body)["Attributes"])
+    }
+
+    /// The `UpdateItem` parameters of `update` (checked by the caller), without `ReturnValues`.
+    func updateRequest(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) -> JSONObject {
         var parts = ExpressionParts()
         var set: [String] = []
         var remove: [String] = []
@@ -113,23 +120,30 @@ package final class DynamoDBStore: Store {
         var body: JSONObject = [
             "Key": DynamoDBItem.key(key),
             "UpdateExpression": .string(Self.updateExpression(set: set, remove: remove)),
-            "ConditionExpression": .string(condition), "ReturnValues": "ALL_NEW",
+            "ConditionExpression": .string(condition),
         ]
         parts.add(to: &body)
-        return try decodeItem(try await call("UpdateItem", body)["Attributes"])
+        return body
     }
 
     package func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
         try StoreLimits.check(key)
         guard condition != .absent else { throw .invalid("delete cannot require an absent item") }
+        var body = deleteRequest(key, condition: condition)
+        body["ReturnValues"] = "ALL_OLD"
+        guard let old = try await call("DeleteItem", body)["Attributes"] else { return nil }
+        return live(try decodeItem(old))
+    }
+
+    /// The `DeleteItem` parameters of a delete, without `ReturnValues`.
+    func deleteRequest(_ key: ItemKey, condition: WriteCondition) -> JSONObject {
         var parts = ExpressionParts()
-        var body: JSONObject = ["Key": DynamoDBItem.key(key), "ReturnValues": "ALL_OLD"]
+        var body: JSONObject = ["Key": DynamoDBItem.key(key)]
         if let expression = parts.condition(condition, now: clock.epochSeconds()) {
             body["ConditionExpression"] = .string(expression)
         }
         parts.add(to: &body)
-        guard let old = try await call("DeleteItem", body)["Attributes"] else { return nil }
-        return live(try decodeItem(old))
+        return body
     }
 
     package func query(_ query: Query) async throws(StoreError) -> QueryPage {
@@ -163,14 +177,19 @@ package final class DynamoDBStore: Store {
         _ key: ItemKey, _ attributes: JSONObject, _ expiresAt: Int?, version: Int, condition: WriteCondition
     ) async throws(StoreError) -> Item {
         let item = Item(pk: key.pk, sk: key.sk, attributes: attributes, version: version, expiresAt: expiresAt)
+        _ = try await call("PutItem", createRequest(item, condition: condition))
+        return item
+    }
+
+    /// The `PutItem` parameters that write `item` whole if `condition` holds.
+    func createRequest(_ item: Item, condition: WriteCondition) -> JSONObject {
         var parts = ExpressionParts()
         var body: JSONObject = ["Item": DynamoDBItem.encode(item)]
         if let expression = parts.condition(condition, now: clock.epochSeconds()) {
             body["ConditionExpression"] = .string(expression)
         }
         parts.add(to: &body)
-        _ = try await call("PutItem", body)
-        return item
+        return body
     }
 
     /// UpdateItem replacing every attribute of a live item and counting its version up; with
@@ -178,6 +197,13 @@ package final class DynamoDBStore: Store {
     private func replace(_ key: ItemKey, _ attributes: JSONObject, _ expiresAt: Int?, orCreate: Bool)
         async throws(StoreError) -> Item
     {
+        var body = replaceRequest(key, attributes, expiresAt, orCreate: orCreate)
+        body["ReturnValues"] = "ALL_NEW"
+        return try decodeItem(try await call("UpdateItem", body)["Attributes"])
+    }
+
+    /// The `UpdateItem` parameters of `replace`, without `ReturnValues`.
+    func replaceRequest(_ key: ItemKey, _ attributes: JSONObject, _ expiresAt: Int?, orCreate: Bool) -> JSONObject {
         var parts = ExpressionParts()
         let one = parts.value(":one", DynamoDBItem.number(1))
         var version = parts.version
@@ -196,10 +222,10 @@ package final class DynamoDBStore: Store {
         let condition = orCreate ? parts.notExpired(now: clock.epochSeconds()) : parts.live(now: clock.epochSeconds())
         var body: JSONObject = [
             "Key": DynamoDBItem.key(key), "UpdateExpression": .string(Self.updateExpression(set: set, remove: remove)),
-            "ConditionExpression": .string(condition), "ReturnValues": "ALL_NEW",
+            "ConditionExpression": .string(condition),
         ]
         parts.add(to: &body)
-        return try decodeItem(try await call("UpdateItem", body)["Attributes"])
+        return body
     }
 
     private static func updateExpression(set: [String], remove: [String]) -> String {
@@ -223,6 +249,7 @@ package final class DynamoDBStore: Store {
         case .service(let type, _) where type == "ValidationException":
             .invalid("DynamoDB refused the request as invalid (ValidationException)")
         case .service(let type, let status): .unavailable("DynamoDB refused the request: \(type) (HTTP \(status))")
+        case .transactionCanceled(let reasons): transactionError(reasons)
         case .throttled: .throttled
         case .unavailable(let reason): .unavailable("DynamoDB: \(reason)")
         case .configuration(let reason): .unavailable("DynamoDB configuration: \(reason)")

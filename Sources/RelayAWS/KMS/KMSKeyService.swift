@@ -67,6 +67,7 @@ package struct KMSKeyService: KeyService {
         where ["InvalidCiphertextException", "IncorrectKeyException", "InvalidKeyUsageException"].contains(type):
             .authenticationFailed
         case .service(let type, let status): .keyServiceUnavailable("KMS refused the request: \(type) (HTTP \(status))")
+        case .transactionCanceled: .keyServiceUnavailable("KMS answered as if to a DynamoDB transaction")
         case .throttled: .keyServiceThrottled
         case .unavailable(let reason): .keyServiceUnavailable("KMS: \(reason)")
         case .configuration(let reason): .keyServiceUnavailable("KMS configuration: \(reason)")

@@ -76,18 +76,20 @@ struct CodeExchange: Sendable {
             else { throw OAuthError(.invalidGrant, "The grant no longer exists.") }
             if secret == nil { secret = try context.unbind(bound, token: code, grant: grant.context) }
             guard let secret else { throw OAuthError(.invalidGrant) }
-            let tokens = try await issuer.issue(
+            let (tokens, tokenWrites) = try issuer.mint(
                 grant: grant, secret: secret, scope: record.scope, withRefresh: client.mayRefresh, generation: 0)
             grant.state = .active
             grant.currentRefresh = tokens.refreshHash
-            let update = ItemUpdate(set: grant.attributes, expiresAt: .set(grant.endsAt))
-            if try await context.update(item.key, update, condition: .versionEquals(item.version)) != nil {
+            // The tokens and the grant that names them, in one write: all or nothing.
+            let activation = StoreWrite.update(
+                item.key, ItemUpdate(set: grant.attributes, expiresAt: .set(grant.endsAt)),
+                condition: .versionEquals(item.version))
+            if try await context.transact(tokenWrites + [activation]) {
                 _ = try await context.update(
                     OAuthKeys.userGrant(grant.userID, grantID: grant.id), ItemUpdate(expiresAt: .set(grant.endsAt)))
                 return tokens
             }
-            // The grant changed under us (re-sealed, or revoked): drop these tokens and look again.
-            try await issuer.discard(tokens, grantID: grant.id)
+            // The grant changed under us (re-sealed, or revoked); nothing was written: look again.
         }
         throw OAuthError.storeUnavailable
     }

@@ -92,12 +92,14 @@ struct Grants: Sendable {
         }
     }
 
-    /// Writes a token item and its index entry under the grant.
-    func storeToken(_ record: TokenRecord, kind: TokenKind) async throws(OAuthError) {
+    /// The writes of a token item and its index entry under the grant, for one transaction with
+    /// the grant's change.
+    func tokenWrites(_ record: TokenRecord, kind: TokenKind) -> [StoreWrite] {
         let entry: TokenIndexEntry = kind == .refreshToken ? .refresh(record.hash) : .access(record.hash)
-        _ = try await context.put(
-            OAuthKeys.grantIndex(record.grantID, token: entry), [:], expiresAt: record.expiresAt)
-        _ = try await context.put(entry.itemKey, record.attributes, expiresAt: record.expiresAt, condition: .absent)
+        return [
+            .put(OAuthKeys.grantIndex(record.grantID, token: entry), attributes: [:], expiresAt: record.expiresAt),
+            .put(entry.itemKey, attributes: record.attributes, expiresAt: record.expiresAt, condition: .absent),
+        ]
     }
 
     /// Removes one token item and its index entry.

@@ -51,14 +51,13 @@ struct OAuthContext: Sendable {
         }
     }
 
-    /// The new version; nil when the condition failed or the item is gone.
-    func setAttributes(_ key: ItemKey, _ attributes: JSONObject, condition: WriteCondition) async throws(OAuthError)
-        -> Int?
-    {
+    /// Every write or none (`Store.transact`); false when a condition failed and nothing was written.
+    func transact(_ writes: [StoreWrite]) async throws(OAuthError) -> Bool {
         do {
-            return try await store.setAttributes(key, attributes, condition: condition)
+            try await store.transact(writes)
+            return true
         } catch .conditionFailed {
-            return nil
+            return false
         } catch {
             throw mapped(error)
         }

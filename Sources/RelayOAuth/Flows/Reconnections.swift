@@ -32,9 +32,9 @@ struct Reconnections: Sendable {
     /// Marks the grant as waiting for the person to sign in again (if still at `expectedVersion`).
     /// Returns the new version, or nil when the grant changed meanwhile.
     func markWaiting(grantID: String, expectedVersion: Int) async throws(OAuthError) -> Int? {
-        try await context.setAttributes(
-            OAuthKeys.grant(grantID), [Self.waitingAttribute: .int(context.now)],
-            condition: .versionEquals(expectedVersion))
+        try await context.update(
+            OAuthKeys.grant(grantID), ItemUpdate(set: [Self.waitingAttribute: .int(context.now)]),
+            condition: .versionEquals(expectedVersion))?.version
     }
 
     /// A new single-use link to sign in again for `grantID`.

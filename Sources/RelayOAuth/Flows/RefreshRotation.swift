@@ -6,7 +6,8 @@ import RelayStore
 /// The grant holds the hash of the current refresh token, the hash of the one it replaced, when
 /// the rotation happened, and the successor pair sealed under a key only the replaced token
 /// derives. Presenting:
-/// - the current token rotates: new pair, one compare-and-swap on the grant's version;
+/// - the current token rotates: new pair, stored in one transaction with the grant's
+///   compare-and-swap on its version (one store write);
 /// - the replaced token within `refreshGrace` seconds (and before its successor was itself
 ///   rotated) returns the same successor pair again, never a new branch;
 /// - anything else the grant ever issued revokes the whole grant.
@@ -59,7 +60,7 @@ struct RefreshRotation: Sendable {
             }
             if hash == grant.currentRefresh {
                 let secret = try context.unbind(record.bound, token: token, grant: grant.context)
-                let issued = try await issuer.issue(
+                let (issued, tokenWrites) = try issuer.mint(
                     grant: grant, secret: secret, scope: narrowed, withRefresh: true,
                     generation: grant.refreshGeneration + 1)
                 grant.refreshGeneration += 1
@@ -67,24 +68,24 @@ struct RefreshRotation: Sendable {
                 grant.currentRefresh = issued.refreshHash
                 grant.rotatedAt = now
                 grant.successor = issued.sealed(under: token, grantID: grant.id, hasher: context.hasher)
-                let update = ItemUpdate(set: grant.attributes)
-                if try await context.update(grantItem.key, update, condition: .versionEquals(grantItem.version)) != nil
-                {
+                // The new tokens and the grant that names them, in one write: all or nothing.
+                let rotation = StoreWrite.update(
+                    grantItem.key, ItemUpdate(set: grant.attributes), condition: .versionEquals(grantItem.version))
+                if try await context.transact(tokenWrites + [rotation]) {
                     context.events(.refreshRotated(grantID: grant.id))
                     return issued
                 }
-                // The update may have landed with only its answer lost (a store that reset or hung the
-                // connection, and the client's retry then failed the condition): the rotation is then
-                // the grant's, and discarding its tokens would leave the grant naming tokens that no
-                // longer exist (the person's next refresh refused).
+                // The transaction may have landed with only its answer lost (a store that reset or
+                // hung the connection, and the client's retry then failed the condition): the
+                // rotation is then the grant's, its tokens stored with it.
                 if let after = try await context.get(grantItem.key), let landed = GrantRecord(item: after),
                     landed.currentRefresh == issued.refreshHash
                 {
                     context.events(.refreshRotated(grantID: grant.id))
                     return issued
                 }
-                // Someone else changed the grant first (a concurrent refresh, a re-seal): undo, look again.
-                try await issuer.discard(issued, grantID: grant.id)
+                // Someone else changed the grant first (a concurrent refresh, a re-seal); nothing of
+                // this rotation was written: look again.
                 continue
             }
             if hash == grant.previousRefresh, let rotatedAt = grant.rotatedAt,

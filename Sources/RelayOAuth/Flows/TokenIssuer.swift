@@ -1,6 +1,7 @@
 import RelayCrypto
 import RelayHTTP
 import RelayJSON
+import RelayStore
 
 /// A token endpoint answer: what goes back to the client, and the hashes the grant needs.
 struct IssuedTokens: Sendable, Equatable {
@@ -56,11 +57,13 @@ struct TokenIssuer: Sendable {
     let context: OAuthContext
     let grants: Grants
 
-    /// Mints and stores an access token (and a refresh token unless `withRefresh` is false) for
-    /// `grant`, both with `scope`. Lifetimes are clamped to the grant's end.
-    func issue(
+    /// Mints an access token (and a refresh token unless `withRefresh` is false) for `grant`, both
+    /// with `scope`, and the store writes that keep them: the caller makes them in the same
+    /// transaction as the grant's change, so tokens exist exactly when the grant names them.
+    /// Lifetimes are clamped to the grant's end.
+    func mint(
         grant: GrantRecord, secret: GrantSecret, scope: ScopeSet, withRefresh: Bool, generation: Int
-    ) async throws(OAuthError) -> IssuedTokens {
+    ) throws(OAuthError) -> (tokens: IssuedTokens, writes: [StoreWrite]) {
         let now = context.now
         let lifetimes = context.configuration.lifetimes
         let accessExpiry = min(now + lifetimes.accessToken.wholeSeconds, grant.endsAt)
@@ -72,11 +75,11 @@ struct TokenIssuer: Sendable {
             scope: scope, resource: grant.resource,
             bound: try context.bind(secret, to: accessToken, grant: grant.context), generation: nil, issuedAt: now,
             expiresAt: accessExpiry)
-        try await grants.storeToken(access, kind: .accessToken)
+        var writes = grants.tokenWrites(access, kind: .accessToken)
         var issued = IssuedTokens(
             accessToken: accessToken, refreshToken: nil, expiresIn: accessExpiry - now, scope: scope,
             accessHash: accessHash.hash, refreshHash: nil)
-        guard withRefresh else { return issued }
+        guard withRefresh else { return (issued, writes) }
         let refreshToken = TokenKind.refreshToken.generate()
         let refreshHash = context.hasher.hash(refreshToken)
         let refresh = TokenRecord(
@@ -86,17 +89,9 @@ struct TokenIssuer: Sendable {
             scope: scope, resource: grant.resource,
             bound: try context.bind(secret, to: refreshToken, grant: grant.context), generation: generation,
             issuedAt: now, expiresAt: min(now + lifetimes.refreshToken.wholeSeconds, grant.endsAt))
-        try await grants.storeToken(refresh, kind: .refreshToken)
+        writes += grants.tokenWrites(refresh, kind: .refreshToken)
         issued.refreshToken = refreshToken
         issued.refreshHash = refreshHash.hash
-        return issued
-    }
-
-    /// Removes what `issue` stored (a lost race).
-    func discard(_ issued: IssuedTokens, grantID: String) async throws(OAuthError) {
-        if let accessHash = issued.accessHash { try await grants.removeToken(.access(accessHash), grantID: grantID) }
-        if let refreshHash = issued.refreshHash {
-            try await grants.removeToken(.refresh(refreshHash), grantID: grantID)
-        }
+        return (issued, writes)
     }
 }

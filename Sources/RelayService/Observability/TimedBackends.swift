@@ -107,12 +107,8 @@ struct TimedStore: Store {
         try await timed("update") { () throws(StoreError) in try await base.update(key, update, condition: condition) }
     }
 
-    func setAttributes(_ key: ItemKey, _ attributes: JSONObject, condition: WriteCondition) async throws(StoreError)
-        -> Int
-    {
-        try await timed("update") { () throws(StoreError) in
-            try await base.setAttributes(key, attributes, condition: condition)
-        }
+    func transact(_ writes: [StoreWrite]) async throws(StoreError) {
+        try await timed("transact") { () throws(StoreError) in try await base.transact(writes) }
     }
 
     func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {

@@ -162,7 +162,7 @@ package final class SQLiteStore: Store {
         _ key: ItemKey, attributes: JSONObject, expiresAt: Int?, condition: WriteCondition
     ) async throws(StoreError) -> Item {
         let outcome = try await apply(
-            Write(key: key, change: .put(attributes: attributes, expiresAt: expiresAt), condition: condition))
+            StoreWrite(key: key, change: .put(attributes: attributes, expiresAt: expiresAt), condition: condition))
         guard case .store(let item, _) = outcome else { throw .invalid("put produced no item") }
         return item
     }
@@ -170,15 +170,35 @@ package final class SQLiteStore: Store {
     package func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition) async throws(StoreError)
         -> Item
     {
-        let outcome = try await apply(Write(key: key, change: .update(update), condition: condition))
+        let outcome = try await apply(StoreWrite(key: key, change: .update(update), condition: condition))
         guard case .store(let item, _) = outcome else { throw .invalid("update produced no item") }
         return item
     }
 
     package func delete(_ key: ItemKey, condition: WriteCondition) async throws(StoreError) -> Item? {
-        let outcome = try await apply(Write(key: key, change: .delete, condition: condition))
+        let outcome = try await apply(StoreWrite(key: key, change: .delete, condition: condition))
         guard case .remove(let previous) = outcome else { throw .invalid("delete produced an item") }
         return previous
+    }
+
+    /// One job on the writer, so it commits in a group commit like any write (the same
+    /// durability), inside a savepoint: a write that fails part-way (its condition, a statement)
+    /// rolls back this transaction's earlier writes and nothing else of the batch.
+    package func transact(_ writes: [StoreWrite]) async throws(StoreError) {
+        try StoreWrite.validate(transaction: writes)
+        let clock = self.clock
+        try await threads.write { (connection) throws(StoreError) in
+            let now = clock.epochSeconds()
+            try connection.run(cached: "SAVEPOINT transact")
+            do throws(StoreError) {
+                for write in writes { _ = try Self.apply(write, on: connection, now: now) }
+                try connection.run(cached: "RELEASE transact")
+            } catch {
+                try? connection.run(cached: "ROLLBACK TO transact")
+                try? connection.run(cached: "RELEASE transact")
+                throw error
+            }
+        }
     }
 
     package func query(_ query: Query) async throws(StoreError) -> QueryPage {
@@ -224,17 +244,17 @@ package final class SQLiteStore: Store {
         try await threads.read { (connection) throws(StoreError) -> Int in try ItemTable.count(connection) }
     }
 
-    private func apply(_ write: Write) async throws(StoreError) -> Write.Outcome {
+    private func apply(_ write: StoreWrite) async throws(StoreError) -> StoreWrite.Outcome {
         try write.validate()
         let clock = self.clock
-        return try await threads.write { (connection) throws(StoreError) -> Write.Outcome in
+        return try await threads.write { (connection) throws(StoreError) -> StoreWrite.Outcome in
             try Self.apply(write, on: connection, now: clock.epochSeconds())
         }
     }
 
-    /// The general path of every write: the live row read, `Write.apply`'s rules, the outcome stored.
-    private static func apply(_ write: Write, on connection: SQLiteConnection, now: Int) throws(StoreError)
-        -> Write.Outcome
+    /// The general path of every write: the live row read, `StoreWrite.apply`'s rules, the outcome stored.
+    private static func apply(_ write: StoreWrite, on connection: SQLiteConnection, now: Int) throws(StoreError)
+        -> StoreWrite.Outcome
     {
         let current = try ItemTable.fetchLive(connection, write.key, now: now)
         let storedExpiry = current.map(\.expiresAt)

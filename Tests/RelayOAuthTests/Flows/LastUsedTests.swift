@@ -36,6 +36,10 @@ struct LastUsedTests {
             try await base.delete(key, condition: condition)
         }
 
+        func transact(_ writes: [StoreWrite]) async throws(StoreError) {
+            try await base.transact(writes)
+        }
+
         func query(_ query: Query) async throws(StoreError) -> QueryPage {
             reads.withLock { $0 += 1 }
             return try await base.query(query)

@@ -162,6 +162,11 @@ final class FailingStore: Store {
         return try await base.delete(key, condition: condition)
     }
 
+    func transact(_ writes: [StoreWrite]) async throws(StoreError) {
+        try check()
+        try await base.transact(writes)
+    }
+
     func query(_ query: Query) async throws(StoreError) -> QueryPage {
         try check()
         return try await base.query(query)

@@ -1,10 +1,12 @@
 import RelayJSON
 
-/// One conditional write, as a value. `apply(to:)` holds the rules every backend shares (condition
+/// One conditional write, as a value: what `Store.transact` takes, and what every single write of
+/// the memory and SQLite stores is. `apply(to:)` holds the rules every backend shares (condition
 /// checks, versions, merges, limits), so the memory and SQLite stores cannot drift apart; a
 /// backend only fetches the live item and persists the outcome.
-struct Write: Sendable {
-    enum Change: Sendable {
+package struct StoreWrite: Sendable {
+    /// What the write does; the same rules as the `Store` method of that name.
+    package enum Change: Sendable {
         case put(attributes: JSONObject, expiresAt: Int?)
         case update(ItemUpdate)
         case delete
@@ -18,9 +20,36 @@ struct Write: Sendable {
         case remove(previous: Item?)
     }
 
-    let key: ItemKey
-    let change: Change
-    let condition: WriteCondition
+    /// The item written.
+    package let key: ItemKey
+    /// The change.
+    package let change: Change
+    /// What must hold of the item for the write (and, in a transaction, every write) to happen.
+    package let condition: WriteCondition
+
+    /// A write from its parts.
+    package init(key: ItemKey, change: Change, condition: WriteCondition) {
+        self.key = key
+        self.change = change
+        self.condition = condition
+    }
+
+    /// `Store.put` as a value.
+    package static func put(
+        _ key: ItemKey, attributes: JSONObject, expiresAt: Int? = nil, condition: WriteCondition = .none
+    ) -> StoreWrite {
+        StoreWrite(key: key, change: .put(attributes: attributes, expiresAt: expiresAt), condition: condition)
+    }
+
+    /// `Store.update` as a value.
+    package static func update(_ key: ItemKey, _ update: ItemUpdate, condition: WriteCondition = .none) -> StoreWrite {
+        StoreWrite(key: key, change: .update(update), condition: condition)
+    }
+
+    /// `Store.delete` as a value.
+    package static func delete(_ key: ItemKey, condition: WriteCondition = .none) -> StoreWrite {
+        StoreWrite(key: key, change: .delete, condition: condition)
+    }
 
     /// Checks the request before any I/O.
     func validate() throws(StoreError) {
@@ -34,6 +63,29 @@ struct Write: Sendable {
             guard !update.namesOverlap else { throw .invalid("an update names one attribute twice") }
         case .delete:
             guard condition != .absent else { throw .invalid("delete cannot require an absent item") }
+        }
+    }
+
+    /// Checks a whole transaction before any I/O: 1...`StoreLimits.maximumTransactionWrites` valid
+    /// writes on distinct keys (DynamoDB refuses two on one item), carrying at most
+    /// `StoreLimits.maximumTransactionBytes` of attributes together.
+    package static func validate(transaction writes: [StoreWrite]) throws(StoreError) {
+        guard (1...StoreLimits.maximumTransactionWrites).contains(writes.count) else {
+            throw .invalid("a transaction holds 1...\(StoreLimits.maximumTransactionWrites) writes")
+        }
+        var keys = Set<ItemKey>()
+        var bytes = 0
+        for write in writes {
+            try write.validate()
+            guard keys.insert(write.key).inserted else { throw .invalid("a transaction writes one item twice") }
+            switch write.change {
+            case .put(let attributes, _): bytes += try StoreLimits.encode(attributes).count
+            case .update(let update): bytes += JSONValue.object(update.set).bytes.count
+            case .delete: break
+            }
+        }
+        guard bytes <= StoreLimits.maximumTransactionBytes else {
+            throw .invalid("a transaction's attributes exceed \(StoreLimits.maximumTransactionBytes) bytes")
         }
     }
 
@@ -99,6 +151,10 @@ package enum StoreLimits {
     /// DynamoDB items are at most 400 KB including names and keys; JSON is a little larger than
     /// DynamoDB's own encoding, so this leaves room.
     package static let maximumAttributeBytes = 300_000
+    /// DynamoDB's `TransactWriteItems` takes at most 100 actions.
+    package static let maximumTransactionWrites = 100
+    /// DynamoDB's `TransactWriteItems` takes at most 4 MB; the same margin as for one item.
+    package static let maximumTransactionBytes = 3_000_000
 
     package static func check(_ key: ItemKey) throws(StoreError) {
         guard !key.pk.isEmpty, !key.sk.isEmpty else { throw .invalid("partition and sort keys must not be empty") }

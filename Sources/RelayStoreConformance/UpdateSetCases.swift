@@ -2,15 +2,16 @@ import RelayJSON
 import RelayStore
 
 extension StoreConformance {
-    /// `setAttributes` answers as `update(key, ItemUpdate(set:), condition:)` would, with only the
-    /// version (SQLite changes the stored JSON where it lies; the others go through `update`).
-    static var setAttributesCases: [Case] {
+    /// `update` with only attributes to set: how a grant's rotated CloudKit token and its
+    /// `endingSince` stamp are saved.
+    static var updateSetCases: [Case] {
         [
-            Case(name: "setAttributes replaces and adds attributes, keeps the rest and the expiry") { context in
+            Case(name: "an update setting attributes replaces and adds attributes, keeps the rest and the expiry") {
+                context in
                 let key = ItemKey(pk: context.partition("set"), sk: "META")
                 _ = try await context.store.put(
                     key, attributes: sampleAttributes, expiresAt: context.now + 600, condition: .absent)
-                let version = try await context.store.setAttributes(
+                let version = try await context.store.updateSetting(
                     key, ["string": sampleAttributes["object"]!, "added": "new \"value\" é\n🎉", "int": nil],
                     condition: .none)
                 try expect(version == 2, "the new version is 2, got \(version)")
@@ -23,36 +24,36 @@ extension StoreConformance {
                 try expect(
                     sameJSON(.object(read?.attributes ?? [:]), .object(expected)),
                     "every other attribute and JSON type as it was: \(String(describing: read?.attributes))")
-                let again = try await context.store.setAttributes(key, ["added": 1.5], condition: .versionEquals(2))
+                let again = try await context.store.updateSetting(key, ["added": 1.5], condition: .versionEquals(2))
                 try expect(again == 3, "compare-and-swap from version 2 gives 3")
                 try expect(try await context.store.get(key)?.attributes["added"] == 1.5, "the second value is stored")
             },
-            Case(name: "setAttributes never creates and honours its condition like update") { context in
+            Case(name: "an update setting attributes never creates and honours its condition") { context in
                 let key = ItemKey(pk: context.partition("setcas"), sk: "META")
                 for condition in [WriteCondition.none, .exists, .versionEquals(1)] {
                     try await expectError(.conditionFailed) {
-                        try await context.store.setAttributes(key, ["a": 1], condition: condition)
+                        try await context.store.updateSetting(key, ["a": 1], condition: condition)
                     }
                 }
-                try expect(try await context.store.get(key) == nil, "setAttributes created nothing")
-                try await expectInvalid { try await context.store.setAttributes(key, ["a": 1], condition: .absent) }
+                try expect(try await context.store.get(key) == nil, "the update created nothing")
+                try await expectInvalid { try await context.store.updateSetting(key, ["a": 1], condition: .absent) }
                 let stored = try await context.store.put(
                     key, attributes: ["a": 1], expiresAt: context.now + 10, condition: .none)
                 try await expectError(.conditionFailed) {
-                    try await context.store.setAttributes(key, ["a": 2], condition: .versionEquals(7))
+                    try await context.store.updateSetting(key, ["a": 2], condition: .versionEquals(7))
                 }
                 try expect(sameItem(try await context.store.get(key), stored), "a stale version changes nothing")
                 try expect(
-                    try await context.store.setAttributes(key, ["a": 2], condition: .exists) == 2, "exists holds")
+                    try await context.store.updateSetting(key, ["a": 2], condition: .exists) == 2, "exists holds")
                 context.clock.advance(by: 10)
                 try await expectError(.conditionFailed) {
-                    try await context.store.setAttributes(key, ["a": 3], condition: .none)
+                    try await context.store.updateSetting(key, ["a": 3], condition: .none)
                 }
                 try await expectError(.conditionFailed) {
-                    try await context.store.setAttributes(key, ["a": 3], condition: .versionEquals(2))
+                    try await context.store.updateSetting(key, ["a": 3], condition: .versionEquals(2))
                 }
             },
-            Case(name: "setAttributes takes any attribute name as one top-level name") { context in
+            Case(name: "an update setting attributes takes any attribute name as one top-level name") { context in
                 let key = ItemKey(pk: context.partition("setnames"), sk: "META")
                 _ = try await context.store.put(key, attributes: ["a": ["b": 1], "plain": 0])
                 // Names a JSON path would read as a path, a quoted label, an index or a wildcard.
@@ -60,7 +61,7 @@ extension StoreConformance {
                 var set = JSONObject()
                 for (index, name) in names.enumerated() { set[name] = .int(index) }
                 set["plain"] = "plain too"
-                try expect(try await context.store.setAttributes(key, set, condition: .none) == 2, "version 2")
+                try expect(try await context.store.updateSetting(key, set, condition: .none) == 2, "version 2")
                 var expected: JSONObject = ["a": ["b": 1], "plain": "plain too"]
                 for (index, name) in names.enumerated() { expected[name] = .int(index) }
                 let read = try await context.store.get(key)
@@ -68,7 +69,7 @@ extension StoreConformance {
                     sameJSON(.object(read?.attributes ?? [:]), .object(expected)),
                     "each name set as itself, nothing nested changed: \(String(describing: read?.attributes))")
             },
-            Case(name: "50 concurrent setAttributes from one version: exactly one wins") { context in
+            Case(name: "50 concurrent updates setting attributes from one version: exactly one wins") { context in
                 let key = ItemKey(pk: context.partition("setrace"), sk: "META")
                 _ = try await context.store.put(key, attributes: ["winner": nil, "other": "kept"])
                 let store = context.store
@@ -76,7 +77,7 @@ extension StoreConformance {
                     for racer in 0..<racers {
                         group.addTask {
                             do throws(StoreError) {
-                                let version = try await store.setAttributes(
+                                let version = try await store.updateSetting(
                                     key, ["winner": .int(racer)], condition: .versionEquals(1))
                                 return (racer, .success(version))
                             } catch {
@@ -96,14 +97,23 @@ extension StoreConformance {
                     stored?.attributes == ["winner": .int(winners[0].0), "other": "kept"],
                     "the winner's value is stored")
             },
-            Case(name: "setAttributes can shrink an item close to the size limit") { context in
+            Case(name: "an update setting attributes can shrink an item close to the size limit") { context in
                 let key = ItemKey(pk: context.partition("setbig"), sk: "META")
                 let big = JSONValue.string(String(repeating: "x", count: StoreLimits.maximumAttributeBytes - 100))
                 _ = try await context.store.put(key, attributes: ["big": big, "small": 1])
-                try expect(try await context.store.setAttributes(key, ["big": "short"], condition: .none) == 2, "v2")
+                try expect(try await context.store.updateSetting(key, ["big": "short"], condition: .none) == 2, "v2")
                 try expect(
                     try await context.store.get(key)?.attributes == ["big": "short", "small": 1], "the short value")
             },
         ]
+    }
+}
+
+extension Store {
+    /// `update` with only attributes to set, answering the new version.
+    fileprivate func updateSetting(_ key: ItemKey, _ attributes: JSONObject, condition: WriteCondition)
+        async throws(StoreError) -> Int
+    {
+        try await update(key, ItemUpdate(set: attributes), condition: condition).version
     }
 }

@@ -6,9 +6,9 @@ import Testing
 
 @testable import RelayStore
 
-/// `setAttributes` on SQLite rows as they lie: a repeated name, a corrupt row, the size limit.
-/// The shared behaviour is in the conformance cases.
-struct SQLiteSetAttributesTests {
+/// `update` on SQLite rows as they lie: a repeated name, a corrupt row, the size limit. The shared
+/// behaviour is in the conformance cases.
+struct SQLiteRowUpdateTests {
     /// A store on a fresh file, with a second connection that reads and writes rows as they lie.
     private struct Fixture {
         let directory: URL
@@ -56,7 +56,9 @@ struct SQLiteSetAttributesTests {
         let key = ItemKey(pk: "GRANT#1", sk: "META")
         _ = try await fixture.store.put(key, attributes: ["sealed": "a"])
         try fixture.setRaw(key, attrs: #"{"sealed":"x","a":1,"sealed":"y"}"#)
-        #expect(try await fixture.store.setAttributes(key, ["sealed": "new"], condition: .versionEquals(1)) == 2)
+        #expect(
+            try await fixture.store.update(key, ItemUpdate(set: ["sealed": "new"]), condition: .versionEquals(1))
+                .version == 2)
         #expect(try fixture.row(key)?.attrs == #"{"sealed":"new","a":1}"#)
         #expect(try await fixture.store.get(key)?.attributes == ["sealed": "new", "a": 1])
         await fixture.close()
@@ -73,9 +75,6 @@ struct SQLiteSetAttributesTests {
         await #expect(throws: expected) {
             try await fixture.store.update(key, ItemUpdate(set: ["sealed": "b"]), condition: .versionEquals(1))
         }
-        await #expect(throws: expected) {
-            try await fixture.store.setAttributes(key, ["sealed": "b"], condition: .versionEquals(1))
-        }
         let row = try #require(try fixture.row(key))
         #expect(row.attrs == stored && row.version == 1)
         await fixture.close()
@@ -89,12 +88,13 @@ struct SQLiteSetAttributesTests {
         let big = String(repeating: "x", count: StoreLimits.maximumAttributeBytes - 30)
         _ = try await fixture.store.put(key, attributes: ["big": .string(big)])  // 20 bytes under the limit
         await #expect(throws: StoreError.invalid("attributes exceed \(StoreLimits.maximumAttributeBytes) bytes")) {
-            try await fixture.store.setAttributes(
-                key, ["more": .string(String(repeating: "y", count: 50))], condition: .versionEquals(1))
+            try await fixture.store.update(
+                key, ItemUpdate(set: ["more": .string(String(repeating: "y", count: 50))]), condition: .versionEquals(1)
+            )
         }
         #expect(try fixture.row(key)?.version == 1)
-        let version = try await fixture.store.setAttributes(key, ["more": "y"], condition: .versionEquals(1))
-        #expect(version == 2)
+        let version = try await fixture.store.update(key, ItemUpdate(set: ["more": "y"]), condition: .versionEquals(1))
+        #expect(version.version == 2)
         #expect(try await fixture.store.get(key)?.attributes == ["big": .string(big), "more": "y"])
         await fixture.close()
     }
