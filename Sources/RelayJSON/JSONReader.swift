@@ -68,19 +68,9 @@ package struct JSONReader {
     package mutating func readObject(
         _ member: (inout JSONReader, Key) throws(JSONParseError) -> Void
     ) throws(JSONParseError) -> Bool {
-        guard try peek() == UInt8(ascii: "{") else {
-            try skip()
-            return false
-        }
-        try parser.enter()
-        parser.index += 1
-        parser.skipWhitespace()
-        if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "}") {
-            parser.index += 1
-            parser.depth -= 1
-            return true
-        }
-        while true {
+        guard let empty = try enter(UInt8(ascii: "{"), closedBy: UInt8(ascii: "}")) else { return false }
+        if empty { return true }
+        repeat {
             parser.skipWhitespace()
             guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
                 throw parser.fail("expected a member name")
@@ -94,18 +84,8 @@ package struct JSONReader {
                     Result { () throws(JSONParseError) in try readMemberValue(Key(bytes: bytes), member) }
                 }.get()
             }
-            parser.skipWhitespace()
-            guard parser.index < parser.bytes.count else { throw parser.fail("unexpected end of input") }
-            if parser.bytes[parser.index] == UInt8(ascii: ",") {
-                parser.index += 1
-            } else if parser.bytes[parser.index] == UInt8(ascii: "}") {
-                parser.index += 1
-                parser.depth -= 1
-                return true
-            } else {
-                throw parser.fail("expected ',' or '}'")
-            }
-        }
+        } while try !next(closedBy: UInt8(ascii: "}"))
+        return true
     }
 
     private mutating func readMemberValue(
@@ -129,34 +109,48 @@ package struct JSONReader {
     package mutating func readArray(_ element: (inout JSONReader) throws(JSONParseError) -> Void)
         throws(JSONParseError) -> Bool
     {
-        guard try peek() == UInt8(ascii: "[") else {
-            try skip()
-            return false
-        }
-        try parser.enter()
-        parser.index += 1
-        parser.skipWhitespace()
-        if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "]") {
-            parser.index += 1
-            parser.depth -= 1
-            return true
-        }
-        while true {
+        guard let empty = try enter(UInt8(ascii: "["), closedBy: UInt8(ascii: "]")) else { return false }
+        if empty { return true }
+        repeat {
             parser.skipWhitespace()
             let before = parser.index
             try element(&self)
             precondition(parser.index > before, "JSONReader: an element was neither read nor skipped")
-            parser.skipWhitespace()
-            guard parser.index < parser.bytes.count else { throw parser.fail("unexpected end of input") }
-            if parser.bytes[parser.index] == UInt8(ascii: ",") {
-                parser.index += 1
-            } else if parser.bytes[parser.index] == UInt8(ascii: "]") {
-                parser.index += 1
-                parser.depth -= 1
-                return true
-            } else {
-                throw parser.fail("expected ',' or ']'")
-            }
+        } while try !next(closedBy: UInt8(ascii: "]"))
+        return true
+    }
+
+    /// Steps into the object or array that `open` starts, if the next value is one: nil when it is
+    /// not (the value is skipped), else whether it closes at once (`{}`, `[]`; then it is left).
+    private mutating func enter(_ open: UInt8, closedBy close: UInt8) throws(JSONParseError) -> Bool? {
+        guard try peek() == open else {
+            try skip()
+            return nil
+        }
+        try parser.enter()
+        parser.index += 1
+        parser.skipWhitespace()
+        guard parser.index < parser.bytes.count, parser.bytes[parser.index] == close else { return false }
+        parser.index += 1
+        parser.depth -= 1
+        return true
+    }
+
+    /// After a member or an element: false past a comma (another follows), true when `close` ends the
+    /// container (it is left).
+    private mutating func next(closedBy close: UInt8) throws(JSONParseError) -> Bool {
+        parser.skipWhitespace()
+        guard parser.index < parser.bytes.count else { throw parser.fail("unexpected end of input") }
+        switch parser.bytes[parser.index] {
+        case UInt8(ascii: ","):
+            parser.index += 1
+            return false
+        case close:
+            parser.index += 1
+            parser.depth -= 1
+            return true
+        default:
+            throw parser.fail(close == UInt8(ascii: "}") ? "expected ',' or '}'" : "expected ',' or ']'")
         }
     }
 

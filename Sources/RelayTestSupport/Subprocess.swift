@@ -138,23 +138,7 @@ package final class Subprocess: Sendable {
         if let currentDirectory { posix_spawn_file_actions_addchdir_np(&actions, currentDirectory) }
         posix_spawn_file_actions_addclosefrom_np(&actions, 3)
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        // Dispositions this process may have changed (the relay's libraries ignore SIGPIPE) go back
-        // to their defaults in the child, as a shell would start it.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGCHLD, SIGUSR1, SIGUSR2] {
-            sigaddset(&defaults, signal)
-        }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        let attributes = ChildSpawnAttributes()
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for string in argv { free(string) } }
@@ -165,9 +149,9 @@ package final class Subprocess: Sendable {
         let spawned =
             environmentStrings.map { strings in
                 strings.withUnsafeBufferPointer {
-                    posix_spawn(&child, executable, &actions, &attributes, argv, $0.baseAddress)
+                    posix_spawn(&child, executable, &actions, &attributes.value, argv, $0.baseAddress)
                 }
-            } ?? posix_spawn(&child, executable, &actions, &attributes, argv, Glibc.environ)
+            } ?? posix_spawn(&child, executable, &actions, &attributes.value, argv, Glibc.environ)
         guard spawned == 0 else {
             closeAll(readers.map(\.descriptor) + (inputWriter.map { [$0] } ?? []))
             throw SubprocessError("cannot start \(executable): \(String(cString: strerror(spawned)))")

@@ -9,6 +9,8 @@ import RelayJSON
         return 0
     }
 #else
+    import Foundation
+
     /// Without `-DFUZZING` the target is a plain program that replays files given as arguments,
     /// so `swift build` succeeds and a crash file can be reproduced under a debugger.
     @main
@@ -24,22 +26,10 @@ import RelayJSON
                 exit(linear ? 0 : 1)
             }
             for path in CommandLine.arguments.dropFirst() {
-                guard let file = fopen(path, "rb") else { continue }
-                var bytes: [UInt8] = []
-                var chunk = [UInt8](repeating: 0, count: 4096)
-                while true {
-                    let count = fread(&chunk, 1, chunk.count, file)
-                    if count <= 0 { break }
-                    bytes.append(contentsOf: chunk[0..<count])
-                }
-                fclose(file)
-                JSONFuzzing.run(bytes)
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                JSONFuzzing.run(Array(data))
                 print("\(path): ok")
             }
         }
     }
-#endif
-
-#if canImport(Glibc)
-    import Glibc
 #endif

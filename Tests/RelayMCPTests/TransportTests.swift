@@ -3,7 +3,8 @@ import Testing
 
 @testable import RelayMCP
 
-/// The HTTP status rules of `spec/mcp.md`, through a real server.
+/// The HTTP status rules of the stateless Streamable HTTP endpoint (MCP 2025-11-25 `basic/transports`;
+/// docs/architecture.md, "The MCP endpoint"), through a real server.
 @Suite struct TransportTests {
     @Test func initializeAnswers200WithJSONAndNoSessionID() async throws {
         try await withServer(TestServer()) { server in

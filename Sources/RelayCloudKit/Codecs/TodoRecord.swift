@@ -1,6 +1,7 @@
 import Foundation
 
-/// A `Todo` record (spec/cloudkit.md). Record name: a lowercase UUID.
+/// A `Todo` record (its fields: `deploy/cloudkit/schema.ckdb`, docs/cloudkit-emulator.md). Record name: a lowercase
+/// UUID.
 package struct TodoRecord: Sendable, Equatable {
     /// Record type and field names; every name is configurable, defaults are the app's schema.
     package struct Schema: Sendable, Equatable {

@@ -2,7 +2,7 @@ import RelayJSON
 
 /// A failure inside a tool. Thrown from `Tool.call`, it becomes a result with `isError: true`,
 /// the message in a text block and `structuredContent.error = {code, message, field?, …details}`
-/// (codes from `spec/tools.md`: `INVALID_ARGUMENT`, `NOT_FOUND`, `RATE_LIMITED`…).
+/// (codes as docs/tools.md lists them: `INVALID_ARGUMENT`, `NOT_FOUND`, `RATE_LIMITED`…).
 ///
 /// One code is special: `sessionEnded()` is never shown as a result. The endpoint asks the
 /// authenticator for the 401 challenge instead, so the client reconnects.

@@ -19,23 +19,11 @@ enum BrowserOpener {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addclosefrom_np(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        let attributes = ChildSpawnAttributes()
         let argv = (command + [url]).map { strdup($0) } + [nil]
         defer { for string in argv { free(string) } }
         var child: pid_t = 0
-        guard posix_spawnp(&child, program, &actions, &attributes, argv, environ) == 0 else { return false }
+        guard posix_spawnp(&child, program, &actions, &attributes.value, argv, environ) == 0 else { return false }
         let status = await exitStatus(child, within: patience)
         return status.map { $0 == 0 } ?? true
     }

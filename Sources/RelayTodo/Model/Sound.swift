@@ -1,4 +1,4 @@
-/// An alarm sound: the 25 names the app knows (`spec/tools.md`).
+/// An alarm sound: the 25 names the MustDo app knows, the `sound` enum of `add_todo` and `update_todo`.
 package enum Sound: String, Sendable, CaseIterable {
     case `default`
     case chime

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The clock rules of one Account: its time zone and default alarm time. Converts between instants and
-/// wall-clock readings with the DST rules of `spec/tools.md`: a wall time that does not exist (spring-forward
+/// wall-clock readings with the tools' DST rules (docs/tools.md, "Time rules"): a wall time that does not exist (spring-forward
 /// gap) becomes the first minute that does; an ambiguous one (fall-back overlap) takes the earlier instant.
 ///
 /// Only `TimeZone.secondsFromGMT(for:)` and `nextDaylightSavingTimeTransition(after:)` are used from

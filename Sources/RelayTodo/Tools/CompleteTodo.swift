@@ -125,9 +125,7 @@ extension CompleteTodo {
     /// it was already done).
     static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
         let request = try parse(arguments)
-        let dates = request.occurrenceDate.map { [$0] } ?? TimeRules.possibleTodays(now: now)
-        let snapshot = try await database.snapshot(
-            id: request.id, occurrences: dates.map { Occurrence.recordName(todoId: request.id, date: $0) })
+        let snapshot = try await database.snapshot(id: request.id, occurrences: request.occurrenceNames(now: now))
         let account = snapshot.account
         let current = snapshot.todo.map(Todo.init(record:))
         let stored = current.flatMap { todo in

@@ -37,30 +37,17 @@ package enum CompleteTodos {
 extension CompleteTodos {
     /// `complete_todos`: one lookup (Account, to-dos, each one's candidate Occurrences), one `records/modify`.
     static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
-        let items = try parse(arguments)
-        let requests = BatchStep.valid(items)
-        let names = requests.flatMap { request in
-            [request.id]
-                + (request.occurrenceDate.map { [$0] } ?? TimeRules.possibleTodays(now: now)).map {
-                    Occurrence.recordName(todoId: request.id, date: $0)
-                }
-        }
-        let (account, found) = try await database.batchSnapshot(names)
-        let plan = items.map { item in
-            BatchStep.plan(item, id: \.id) { request throws in
-                let (base, current) = try database.batchTodo(request.id, found)
-                let date = CompleteTodo.occurrenceDate(request, todo: current, account: account, now: now)
-                let stored = try database.batchOccurrence(Occurrence.recordName(todoId: current.id, date: date), found)
-                switch try CompleteTodo.apply(
-                    request, current: current, existing: stored.flatMap(Occurrence.init(record:)), account: account,
-                    now: now)
-                {
-                case .updated(let change): return .write(.change(change, base: base, deleting: false))
-                case .occurrence(_, let occurrence): return .write(.occurrence(occurrence, base: stored))
-                case .alreadyDone: return .done(.ok(request.id))
-                }
+        try await BatchStep.runDays(try parse(arguments), database, now) { request, base, current, found in
+            let date = CompleteTodo.occurrenceDate(request, todo: current, account: found.account, now: now)
+            let stored = try found.occurrence(Occurrence.recordName(todoId: current.id, date: date))
+            switch try CompleteTodo.apply(
+                request, current: current, existing: stored.flatMap(Occurrence.init(record:)), account: found.account,
+                now: now)
+            {
+            case .updated(let change): return .write(.change(change, base: base, deleting: false))
+            case .occurrence(_, let occurrence): return .write(.occurrence(occurrence, base: stored))
+            case .alreadyDone: return .done(.ok(request.id))
             }
         }
-        return try await BatchStep.finish(plan, database, now)
     }
 }

@@ -253,9 +253,7 @@ extension SnoozeTodo {
     /// `snooze_todo`: like `complete_todo`, with state snoozed and `snoozedUntil` (or skipped).
     static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
         let request = try parse(arguments)
-        let dates = request.occurrenceDate.map { [$0] } ?? TimeRules.possibleTodays(now: now)
-        let snapshot = try await database.snapshot(
-            id: request.id, occurrences: dates.map { Occurrence.recordName(todoId: request.id, date: $0) })
+        let snapshot = try await database.snapshot(id: request.id, occurrences: request.occurrenceNames(now: now))
         var snoozed = try apply(
             request, current: snapshot.todo.map(Todo.init(record:)), account: snapshot.account, now: now)
         var entries: [UndoHandle.Entry] = []

@@ -39,26 +39,12 @@ package enum SnoozeTodos {
 extension SnoozeTodos {
     /// `snooze_todos`: like `complete_todos`, with `snooze_todo`'s rule for each.
     static func run(_ arguments: JSONValue, _ database: TodoDatabase, _ now: Date) async throws -> JSONValue {
-        let items = try parse(arguments)
-        let requests = BatchStep.valid(items)
-        let names = requests.flatMap { request in
-            [request.id]
-                + (request.occurrenceDate.map { [$0] } ?? TimeRules.possibleTodays(now: now)).map {
-                    Occurrence.recordName(todoId: request.id, date: $0)
-                }
-        }
-        let (account, found) = try await database.batchSnapshot(names)
-        let plan = items.map { item in
-            BatchStep.plan(item, id: \.id) { request throws in
-                let (base, current) = try database.batchTodo(request.id, found)
-                switch try SnoozeTodo.apply(request, current: current, account: account, now: now).outcome {
-                case .updated(let change): return .write(.change(change, base: base, deleting: false))
-                case .occurrence(_, let occurrence):
-                    return .write(
-                        .occurrence(occurrence, base: try database.batchOccurrence(occurrence.recordName, found)))
-                }
+        try await BatchStep.runDays(try parse(arguments), database, now) { request, base, current, found in
+            switch try SnoozeTodo.apply(request, current: current, account: found.account, now: now).outcome {
+            case .updated(let change): return .write(.change(change, base: base, deleting: false))
+            case .occurrence(_, let occurrence):
+                return .write(.occurrence(occurrence, base: try found.occurrence(occurrence.recordName)))
             }
         }
-        return try await BatchStep.finish(plan, database, now)
     }
 }

@@ -3,7 +3,7 @@ import RelayJSON
 /// A tool error: the tool result is `isError: true` with `message` in the text block and `json` as
 /// `structuredContent`. Messages are one line for a human or a model and never quote to-do content.
 package struct TodoError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The error codes of `spec/tools.md`.
+    /// The error codes (docs/tools.md, "Error codes").
     package enum Code: String, Sendable, CaseIterable {
         /// An argument is missing, malformed or out of range; `field` names it.
         case invalidArgument = "INVALID_ARGUMENT"

@@ -1,7 +1,8 @@
 import RelayMCP
 
-/// The to-do tools: the seven of `spec/tools.md`, `search` and `fetch` in the shape ChatGPT's deep research
-/// and company knowledge use (docs/tools.md), and issue 44's batches and `undo`.
+/// The to-do tools: the seven of the public MustDo MCP server (`get_me`, `list_todos`, `add_todo`, `update_todo`,
+/// `complete_todo`, `snooze_todo`, `delete_todo`), `search` and `fetch` in the shape ChatGPT's deep research and
+/// company knowledge use, and issue 44's batches and `undo` (docs/tools.md).
 package enum TodoTools {
     /// Every tool definition, in the order `tools/list` shows them.
     package static let definitions: [ToolDefinition] = [

@@ -16,93 +16,9 @@ Exits when the process that started it dies.
 """
 
 import asyncio
-import os
-import signal
-import socket
-import struct
 import sys
 
-signal.pthread_sigmask(signal.SIG_SETMASK, [])
-PARENT = os.getppid()
-
-
-class Route:
-    def __init__(self, name, listen, target):
-        self.name, self.listen, self.target = name, listen, target
-        self.mode, self.delay = "pass", 0.0
-        self.server = None
-        self.writers = set()
-        self.changed = asyncio.Event()
-
-    async def open(self):
-        if self.server is None:
-            self.server = await asyncio.start_server(self.handle, "127.0.0.1", self.listen, reuse_address=True)
-
-    async def set(self, mode, delay=0.0):
-        self.mode, self.delay = mode, delay
-        self.changed.set()
-        self.changed = asyncio.Event()
-        if mode == "refuse":
-            if self.server is not None:
-                self.server.close()
-                self.server = None
-            for writer in list(self.writers):
-                reset(writer)
-            self.writers.clear()
-        else:
-            await self.open()
-
-    async def wait_while_hung(self):
-        while self.mode == "hang":
-            await self.changed.wait()
-
-    async def pipe(self, reader, writer, towards_target):
-        try:
-            while True:
-                data = await reader.read(65536)
-                if not data:
-                    break
-                await self.wait_while_hung()
-                if towards_target and self.mode == "delay":
-                    await asyncio.sleep(self.delay)
-                if self.mode == "refuse":
-                    break
-                writer.write(data)
-                await writer.drain()
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            try:
-                writer.close()
-            except Exception:
-                pass
-
-    async def handle(self, client_reader, client_writer):
-        self.writers.add(client_writer)
-        try:
-            await self.wait_while_hung()
-            try:
-                upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.target)
-            except OSError:
-                client_writer.close()
-                return
-            self.writers.add(upstream_writer)
-            await asyncio.gather(
-                self.pipe(client_reader, upstream_writer, True), self.pipe(upstream_reader, client_writer, False)
-            )
-        finally:
-            self.writers.discard(client_writer)
-
-
-def reset(writer):
-    """Closes with RST, as a dead peer's kernel answers."""
-    try:
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        writer.transport.abort()
-    except Exception:
-        pass
+from loopback_proxy import Route, serve
 
 
 async def control(routes, reader, writer):
@@ -130,12 +46,6 @@ async def control(routes, reader, writer):
         writer.close()
 
 
-async def watch_parent():
-    while os.getppid() == PARENT:
-        await asyncio.sleep(0.5)
-    os._exit(0)
-
-
 async def main():
     control_port = int(sys.argv[1])
     routes = {}
@@ -144,10 +54,7 @@ async def main():
         routes[name] = Route(name, int(listen), int(target))
         await routes[name].open()
     server = await asyncio.start_server(lambda r, w: control(routes, r, w), "127.0.0.1", control_port)
-    print(f"fault proxy listening, control on {control_port}", flush=True)
-    asyncio.ensure_future(watch_parent())
-    async with server:
-        await server.serve_forever()
+    await serve(server, f"fault proxy listening, control on {control_port}")
 
 
 asyncio.run(main())

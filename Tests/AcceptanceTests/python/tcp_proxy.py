@@ -8,53 +8,16 @@ Usage: python3 tcp_proxy.py LISTEN_PORT TARGET_PORT
 """
 
 import asyncio
-import os
-import signal
 import sys
 
-signal.pthread_sigmask(signal.SIG_SETMASK, [])
-PARENT = os.getppid()
-
-
-async def pipe(reader, writer):
-    try:
-        while True:
-            data = await reader.read(65536)
-            if not data:
-                break
-            writer.write(data)
-            await writer.drain()
-    except (ConnectionError, OSError):
-        pass
-    finally:
-        try:
-            writer.close()
-        except Exception:
-            pass
-
-
-async def handle(target, client_reader, client_writer):
-    try:
-        upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", target)
-    except OSError:
-        client_writer.close()
-        return
-    await asyncio.gather(pipe(client_reader, upstream_writer), pipe(upstream_reader, client_writer))
-
-
-async def watch_parent():
-    while os.getppid() == PARENT:
-        await asyncio.sleep(0.5)
-    os._exit(0)
+from loopback_proxy import Route, serve
 
 
 async def main():
     listen, target = int(sys.argv[1]), int(sys.argv[2])
-    server = await asyncio.start_server(lambda r, w: handle(target, r, w), "127.0.0.1", listen, reuse_address=True)
-    print(f"proxy listening on {listen}", flush=True)
-    asyncio.ensure_future(watch_parent())
-    async with server:
-        await server.serve_forever()
+    route = Route("moto", listen, target)
+    await route.open()
+    await serve(route.server, f"proxy listening on {listen}")
 
 
 asyncio.run(main())

@@ -5,7 +5,7 @@ import Testing
 @testable import RelayOAuth
 
 /// The whole connect flow through real sockets, the way an AI client and a browser drive it
-/// (`spec/product.md` steps 1–10): 401 challenge, discovery, DCR, PKCE, consent, Apple sign-in,
+/// (docs/oauth.md, in the order a connection meets its rules): 401 challenge, discovery, DCR, PKCE, consent, Apple sign-in,
 /// callback, code exchange, MCP call, refresh, revocation.
 struct HappyPathTests {
     @Test func aiClientAndBrowserConnectEndToEnd() async throws {
