@@ -29,6 +29,14 @@ struct CloudKitReply: Sendable {
         }
     }
 
+    /// The body of a `changes/zone` call (its first zone), decoded without a tree.
+    func decodeZoneChanges() throws(CloudKitError) -> CloudKitResponse<ZoneChanges> {
+        try finish { () throws(CloudKitError) in
+            guard let decoded = ZoneChangesBody.decode(body) else { throw notJSON }
+            return try decoded.get()
+        }
+    }
+
     private var notJSON: CloudKitError { CloudKitError(.invalidResponse, status: status, reason: "not JSON") }
 
     private func finish<Value: Sendable>(

@@ -200,22 +200,7 @@ package final class CloudKitClient: Sendable {
         if let recordTypes { zone["desiredRecordTypes"] = .array(recordTypes.map { .string($0) }) }
         let body: JSONValue = ["zones": [.object(zone)]]
         let reply = try await call(.post, "changes/zone", token: token, body: body, idempotent: true)
-        return try reply.decode { json throws(CloudKitError) in
-            guard let item = json["zones"]?.arrayValue?.first else {
-                throw CloudKitError(.invalidResponse, reason: "changes/zone has no zones array")
-            }
-            if let code = item["serverErrorCode"]?.stringValue {
-                throw CloudKitError(
-                    CloudKitError.Kind.forCode(code, wholeRequest: false) ?? .server,
-                    serverErrorCode: code, reason: item["reason"]?.stringValue)
-            }
-            return ZoneChanges(
-                changes: try RecordResult.list(item["records"] ?? .array([])),
-                syncToken: item["syncToken"]?.stringValue,
-                moreComing: item["moreComing"]?.boolValue ?? false,
-                ownerRecordName: item["zoneID"]?["ownerRecordName"]?.stringValue
-            )
-        }
+        return try reply.decodeZoneChanges()
     }
 }
 

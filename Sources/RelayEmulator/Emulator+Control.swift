@@ -132,6 +132,27 @@ extension Emulator {
         }
     }
 
+    /// Every page `records/query` answers now for `query` (a request's `query` object) in the configured zone, as
+    /// the wire shows them (records and continuation marker), read from the zone's sort indexes or, with `scan`,
+    /// from every record: the reference the indexes are tested against.
+    package func queryPages(
+        _ user: String, query: JSONValue, resultsLimit: Int? = nil, scan: Bool
+    ) throws(EmulatorError) -> [JSONValue] {
+        let zoneName = configuration.zoneName
+        return try state.withWorld(changed: false) { world, now throws(EmulatorError) in
+            let key = try world.knownUser(user)
+            var body: JSONObject = ["zoneID": ["zoneName": .string(zoneName)], "query": query]
+            if let resultsLimit { body["resultsLimit"] = .int(resultsLimit) }
+            var pages: [JSONValue] = []
+            while true {
+                let page = try world.recordsQuery(key, body, now, mode: .lenient, scan: scan)
+                pages.append(page)
+                guard let marker = page["continuationMarker"] else { return pages }
+                body["continuationMarker"] = marker
+            }
+        }
+    }
+
     /// Writes records (`{recordName, recordType, fields}` each) for a user, created if new;
     /// returns them as saved, with change tags.
     @discardableResult

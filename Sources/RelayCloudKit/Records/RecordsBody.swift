@@ -9,8 +9,8 @@ import RelayJSON
 /// that is not JSON is refused as a whole (`nil`), whatever it held before the fault; a repeated
 /// member name counts with its last value, at its first position; the first item (in order) that
 /// does not decode is the error, with the same kind and reason. The tree-based decoders
-/// (`RecordResult(json:)`, `Record(json:)`, `FieldValue(json:)`) stay for `changes/zone` and are
-/// the reference the tests compare this with.
+/// (`RecordResult(json:)`, `Record(json:)`, `FieldValue(json:)`, `ZoneChanges(json:)`) stay as the
+/// reference the tests compare this (and `ZoneChangesBody`) with.
 struct RecordsBody: Equatable {
     var results: [RecordResult]
     var continuationMarker: String?
@@ -37,7 +37,8 @@ struct RecordsBody: Equatable {
         return records.map { RecordsBody(results: $0, continuationMarker: marker) }
     }
 
-    private static func readRecords(_ reader: inout JSONReader) throws(JSONParseError) -> Result<
+    /// A `records` array (`changes/zone` reads it too: `ZoneChangesBody`).
+    static func readRecords(_ reader: inout JSONReader) throws(JSONParseError) -> Result<
         [RecordResult], CloudKitError
     > {
         var results: [RecordResult] = []

@@ -48,6 +48,25 @@ package struct ZoneChanges: Sendable, Equatable {
         self.moreComing = moreComing
         self.ownerRecordName = ownerRecordName
     }
+
+    /// The page in a parsed `changes/zone` body (its first zone): the tree-based reference `ZoneChangesBody`
+    /// decodes the bytes as.
+    init(json: JSONValue) throws(CloudKitError) {
+        guard let item = json["zones"]?.arrayValue?.first else {
+            throw CloudKitError(.invalidResponse, reason: "changes/zone has no zones array")
+        }
+        if let code = item["serverErrorCode"]?.stringValue {
+            throw CloudKitError(
+                CloudKitError.Kind.forCode(code, wholeRequest: false) ?? .server,
+                serverErrorCode: code, reason: item["reason"]?.stringValue)
+        }
+        self.init(
+            changes: try RecordResult.list(item["records"] ?? .array([])),
+            syncToken: item["syncToken"]?.stringValue,
+            moreComing: item["moreComing"]?.boolValue ?? false,
+            ownerRecordName: item["zoneID"]?["ownerRecordName"]?.stringValue
+        )
+    }
 }
 
 /// The signed-in user as `users/caller` returns it.

@@ -81,48 +81,6 @@ struct User: Sendable {
     var createdAt: Int64 = 0
 }
 
-/// One zone: records, tombstones and a change sequence for `changes/zone`.
-struct ZoneState: Sendable {
-    var name: String
-    var records: [String: StoredRecord] = [:]
-    /// Deleted record names with the sequence number of their deletion.
-    var tombstones: [String: Int64] = [:]
-    var sequence: Int64 = 0
-    /// Records whose last change has not reached the query indexes yet: what the indexes still hold (nil: the
-    /// record was new) and when the change becomes visible to `records/query` (ms).
-    var lagging: [String: IndexLag] = [:]
-
-    var isDefault: Bool { name == User.defaultZone }
-
-    /// Notes a change of `name` for the query indexes: from now until `now + lag` queries see `previous` (the
-    /// record before the first change not yet indexed).
-    mutating func noteIndexChange(_ name: String, previous: StoredRecord?, now: Int64, lag: Int64) {
-        guard lag > 0 else {
-            lagging[name] = nil
-            return
-        }
-        // A change the indexes have not caught up with yet keeps what they hold (nil for a record still new).
-        var stillIndexed = previous
-        if let pending = lagging[name], pending.visibleAt > now { stillIndexed = pending.indexed }
-        lagging[name] = IndexLag(indexed: stillIndexed, visibleAt: now + lag)
-    }
-
-    /// The records as the query indexes hold them at `now`.
-    func indexed(now: Int64) -> [String: StoredRecord] {
-        var view = records
-        for (name, lag) in lagging where lag.visibleAt > now { view[name] = lag.indexed }
-        return view
-    }
-}
-
-/// A change the query indexes have not caught up with.
-struct IndexLag: Sendable {
-    /// The record as the indexes hold it; nil when they do not hold it (it was created).
-    var indexed: StoredRecord?
-    /// When the change becomes visible to queries (ms since 1970).
-    var visibleAt: Int64
-}
-
 /// A saved record.
 struct StoredRecord: Sendable {
     var recordType: String

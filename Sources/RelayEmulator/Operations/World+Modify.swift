@@ -139,8 +139,7 @@ extension World {
             }
             zone.sequence += 1
             zone.noteIndexChange(name, previous: existing, now: now, lag: indexLag)
-            zone.records[name] = nil
-            zone.tombstones[name] = zone.sequence
+            zone.remove(name, sequence: zone.sequence)
             return .deleted(name)
         default:
             return .failed(name, code: "BAD_REQUEST", reason: "BadRequestException: unknown operationType")
@@ -163,8 +162,7 @@ extension World {
             recordType: type, fields: stored, changeTag: nextChangeTag(), createdAt: existing?.createdAt ?? now,
             modifiedAt: now, sequence: zone.sequence)
         zone.noteIndexChange(name, previous: zone.records[name], now: now, lag: indexLag)
-        zone.records[name] = record
-        zone.tombstones[name] = nil
+        zone.put(name, record)
         return .saved(name, record)
     }
 

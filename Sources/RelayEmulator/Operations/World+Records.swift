@@ -30,8 +30,11 @@ extension World {
     /// The query-index lag in effect: the setting, or none with the lenient schema.
     var indexLag: Int64 { schemas.lenient ? 0 : Int64(settings.indexLag.wholeMilliseconds) }
 
-    func recordsQuery(
-        _ userKey: String, _ body: JSONObject, _ now: Int64, mode: SchemaMode
+    /// `records/query`. The page comes from the zone's sort index for the query's type and sort field (`SortIndex`,
+    /// built on the first query that needs it) when the index can order it exactly; otherwise, and always with
+    /// `scan` (the reference the indexes are tested against), from every record of the zone.
+    mutating func recordsQuery(
+        _ userKey: String, _ body: JSONObject, _ now: Int64, mode: SchemaMode, scan: Bool = false
     ) throws(EmulatorError) -> JSONValue {
         guard let query = body["query"], let recordType = query["recordType"]?.stringValue else {
             throw .badRequest("query.recordType is required")
@@ -39,7 +42,7 @@ extension World {
         // A page holds what was asked for, but never more than the service serves (`queryPageSize`).
         let limit = min(try Self.resultsLimit(body["resultsLimit"]), settings.queryPageSize)
         let zoneName = RecordWire.zoneName(body)
-        let zone = try zone(userKey, zoneName)
+        _ = try zone(userKey, zoneName)
         var evaluation = try QueryEvaluation(query: query)
         evaluation.missingLast = settings.missingSortValues == "last"
         evaluation.missingOmitted = settings.missingSortValues == "omitted"
@@ -52,36 +55,30 @@ extension World {
             }
             offset = decoded
         }
+        let key = scan ? nil : evaluation.indexKey(recordType)
+        if let key { users[userKey]?.zones[zoneName]?.prepareIndex(key) }
+        guard let zone = users[userKey]?.zones[zoneName] else { throw .badRequest("the zone is gone") }
         // Matched against the indexes, which may not hold the latest changes yet (`EmulatorSettings.indexLag`).
-        let indexed = zone.indexed(now: now)
-        var matching: [QueryEvaluation.SortEntry] = []
-        for (name, record) in indexed
-        where record.recordType == recordType && evaluation.matches(name, record) && evaluation.ordered(name, record) {
-            matching.append(evaluation.sortEntry(name, record))
-        }
-        let total = matching.count
-        let ordered = Self.first(offset + limit, of: matching, by: evaluation.precedes)
-        let page = ordered.dropFirst(offset).prefix(limit).compactMap { entry in
-            indexed[entry.name].map { (key: entry.name, value: $0) }
-        }
+        let (page, more) =
+            key.flatMap { zone.indexedPage(evaluation, $0, offset: offset, limit: limit, now: now) }
+            ?? zone.scannedPage(evaluation, recordType, offset: offset, limit: limit, now: now)
         let options = RecordWire.Options(
             desiredKeys: RecordWire.desiredKeys(body["desiredKeys"]),
             numbersAsStrings: body["numbersAsStrings"]?.boolValue ?? false)
         var result: JSONObject = [
             "records": .array(
-                page.map { RecordWire.render($0.key, $0.value, zone: zoneName, owner: userKey, options: options) })
+                page.map { RecordWire.render($0.name, $0.record, zone: zoneName, owner: userKey, options: options) })
         ]
-        if offset + page.count < total {
+        if more {
             result["continuationMarker"] = .string(
                 Opaque.continuationMarker(offset: offset + page.count, fingerprint: fingerprint))
         }
         return .object(result)
     }
 
-    /// The first `count` of `entries` in the order `precedes` gives, sorted: a bounded insertion (about one
-    /// comparison per entry) instead of sorting thousands for one page, so the emulator's own time stays out of the
-    /// latency it plays (Apple reads a sorted index). The same order as a full sort: `precedes` is total (ties
-    /// broken by record name).
+    /// The first `count` of `entries` in the order `precedes` gives, sorted, for a scanned page (`scannedPage`: sorts
+    /// no index serves): a bounded insertion (about one comparison per entry) instead of sorting thousands for one
+    /// page. The same order as a full sort: `precedes` is total (ties broken by record name).
     static func first(
         _ count: Int, of entries: [QueryEvaluation.SortEntry],
         by precedes: (QueryEvaluation.SortEntry, QueryEvaluation.SortEntry) -> Bool
@@ -158,19 +155,26 @@ extension World {
         }
         let limit = try min(Self.resultsLimit(item["resultsLimit"] ?? body["resultsLimit"]), settings.changesPageSize)
         let types = item["desiredRecordTypes"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) }
-        // Sequences and names only: the page's records are read after the sort (copying thousands of records
-        // through a sort would put the emulator's own time into the latency it plays).
-        var changed: [(sequence: Int64, name: String, live: Bool)] = []
-        for (name, record) in zone.records where record.sequence > after {
-            if types?.contains(record.recordType) ?? true { changed.append((record.sequence, name, true)) }
-        }
-        for (name, sequence) in zone.tombstones where sequence > after { changed.append((sequence, name, false)) }
         // `reverse: true` (WS FetchingRecordZoneChanges): newest change first, unless the setting plays a
         // service that ignores it.
         let reverse = (item["reverse"] ?? body["reverse"])?.boolValue == true && settings.reverseChanges == "honoured"
-        changed.sort { reverse ? $0.sequence > $1.sequence : $0.sequence < $1.sequence }
-        let page = changed.prefix(max(1, limit))
-        let moreComing = changed.count > page.count
+        // Read from the change log, from its newest end or from the sync token on, one change past the page (to
+        // know whether more are coming): the zone's other records are never touched.
+        let log = zone.changeLog.entries
+        let pageSize = max(1, limit)
+        var page: [(sequence: Int64, name: String, live: Bool)] = []
+        var index = reverse ? log.count - 1 : zone.changeLog.firstIndex(after: after)
+        while page.count <= pageSize, index >= 0, index < log.count, log[index].sequence > after {
+            let entry = log[index]
+            index += reverse ? -1 : 1
+            if let record = zone.records[entry.name], record.sequence == entry.sequence {
+                if types?.contains(record.recordType) ?? true { page.append((entry.sequence, entry.name, true)) }
+            } else if zone.tombstones[entry.name] == entry.sequence {
+                page.append((entry.sequence, entry.name, false))
+            }
+        }
+        let moreComing = page.count > pageSize
+        if moreComing { page.removeLast() }
         let options = RecordWire.Options(
             desiredKeys: RecordWire.desiredKeys(item["desiredKeys"] ?? body["desiredKeys"]),
             numbersAsStrings: body["numbersAsStrings"]?.boolValue ?? false)

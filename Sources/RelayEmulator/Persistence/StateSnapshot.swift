@@ -90,24 +90,25 @@ enum StateSnapshot {
 
     private static func zone(_ json: JSONValue) throws(EmulatorError) -> ZoneState {
         guard let name = json["name"]?.stringValue else { throw .control("a zone without a name") }
-        var zone = ZoneState(name: name)
-        zone.sequence = Int64(json["sequence"]?.intValue ?? 0)
+        var records: [String: StoredRecord] = [:]
         for (recordName, record) in json["records"]?.objectValue ?? [:] {
             var fields: [String: StoredField] = [:]
             for (key, field) in record["fields"]?.objectValue ?? [:] {
                 guard let type = field["type"]?.stringValue, let value = field["value"] else { continue }
                 fields[key] = StoredField(type: type, value: value)
             }
-            zone.records[recordName] = StoredRecord(
+            records[recordName] = StoredRecord(
                 recordType: record["recordType"]?.stringValue ?? "", fields: fields,
                 changeTag: record["changeTag"]?.stringValue ?? "1",
                 createdAt: Int64(record["createdAt"]?.intValue ?? 0),
                 modifiedAt: Int64(record["modifiedAt"]?.intValue ?? 0),
                 sequence: Int64(record["sequence"]?.intValue ?? 0))
         }
+        var tombstones: [String: Int64] = [:]
         for (recordName, sequence) in json["tombstones"]?.objectValue ?? [:] {
-            zone.tombstones[recordName] = Int64(sequence.intValue ?? 0)
+            tombstones[recordName] = Int64(sequence.intValue ?? 0)
         }
-        return zone
+        return ZoneState(
+            name: name, sequence: Int64(json["sequence"]?.intValue ?? 0), records: records, tombstones: tombstones)
     }
 }

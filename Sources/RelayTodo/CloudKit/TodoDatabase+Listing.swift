@@ -16,7 +16,8 @@ import RelayCloudKit
 struct Listing {
     /// The Account (defaults when it has no record).
     var account: Account
-    /// The to-dos read, by record name, each the newest version seen (soft-deleted ones too: callers filter).
+    /// The live to-dos read, by record name, each the newest version seen. A soft-deleted one is left out before
+    /// it is decoded (no answer shows it, and a long history brings hundreds of them on every call).
     var todos: [String: TodoRecord] = [:]
     /// The Occurrence records among the newest changes, by record name (current; they override a query's).
     var recentOccurrences: [String: OccurrenceRecord] = [:]
@@ -123,7 +124,9 @@ extension TodoDatabase {
         }
         for record in feed.values {
             if record.recordType == schema.todo.recordType {
-                if let todo = try? TodoRecord(record: record, schema: schema.todo) {
+                if record.fields[schema.todo.deletedAt] == nil,
+                    let todo = try? TodoRecord(record: record, schema: schema.todo)
+                {
                     listing.todos[record.recordName] = todo
                 }
             } else if record.recordType == schema.occurrence.recordType {
