@@ -192,8 +192,22 @@ extension AcceptanceSuite {
         {
             let lostBefore = load.lost
             let (waitingBefore, restoredBefore) = (load.waiting, load.restored)
-            let victim = try await RelayClient.connected(
-                http: http, appleID: "victim-\(fault.name.hashValue & 0xffff)@example.com", at: cluster.base(0))
+            // The row's own grant, connected before the fault. A refused connect here (the previous fault's
+            // heal still settling) is tried again as a person would, at most 4 times, and shown in the row.
+            var connectFailures: [String] = []
+            var connected: (RelayClient, RelayClient.Tokens)?
+            while connected == nil {
+                do {
+                    connected = try await RelayClient.connected(
+                        http: http, appleID: "victim-\(fault.name.hashValue & 0xffff)@example.com",
+                        at: cluster.base(0))
+                } catch {
+                    connectFailures.append(String(String(describing: error).prefix(60)))
+                    if connectFailures.count == 4 { throw error }
+                    try await Task.sleep(for: .seconds(3))
+                }
+            }
+            guard let victim = connected else { throw AcceptanceFailure("no victim connection") }
             let metricsBefore = try await cluster.errorMetrics()
             load.phase = .during
             let started = ContinuousClock.now
@@ -257,7 +271,10 @@ extension AcceptanceSuite {
                 lost: load.lost - lostBefore, waiting: load.waiting - waitingBefore,
                 restored: load.restored - restoredBefore, reuseRevokes: reuseRevokes,
                 readiness: (readyTruth ? "yes" : "NO") + (readyAfter ? "" : " (not ready after)")
-                    + " [" + readyDuring.map { String($0.prefix(40)) }.sorted().joined(separator: " | ") + "]",
+                    + " [" + readyDuring.map { String($0.prefix(40)) }.sorted().joined(separator: " | ") + "]"
+                    + (connectFailures.isEmpty
+                        ? ""
+                        : "; connecting before the fault failed first: " + connectFailures.joined(separator: " | ")),
                 metrics: metricsTruth)
         }
     }
