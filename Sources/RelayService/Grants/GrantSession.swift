@@ -44,7 +44,8 @@ final class GrantSession: CloudKitSession {
 
     private var writer: RotationWriter { RotationWriter(oauth: oauth, states: states, observer: observer) }
 
-    private var context: SealContext {
+    /// What the vault binds this grant's sealed CloudKit tokens to (the parked one's re-seal uses it too).
+    var context: SealContext {
         SealContext(purpose: cloudKitTokenPurpose, userId: grant.userID, grantId: grant.grantID)
     }
 
@@ -253,48 +254,6 @@ final class GrantSession: CloudKitSession {
             guard marked != nil else { throw CloudKitError(.unavailable, reason: "the connection changed meanwhile") }
             observer.event(.warning, "cloudkit.sign_in_required", grant: grant)
             throw await signInRequired()
-        }
-    }
-
-    /// The answer for a grant that waits for its person to sign in to iCloud again: a new
-    /// single-use link in `redirectURL` (never logged), or none when the store did not answer.
-    private func signInRequired() async -> CloudKitError {
-        var error = CloudKitError(.signInRequired)
-        error.redirectURL = try? await oauth.signInAgainLink(grantID: grant.grantID)
-        return error
-    }
-
-    /// Re-seals the token a completed sign-in parked on the grant under the grant's own data key (which only
-    /// the presented token opens) and installs it; nil when it cannot be opened or installed now.
-    private func installParked(_ stored: StoredSealedToken) async -> GrantStates.State? {
-        guard let parked = stored.parked, let key = stored.parkedKey else { return nil }
-        // The parking binding is per grant, each sign-in a new data key: never a cached one.
-        vault.evictCachedKey(token: stored.parkingToken)
-        defer { vault.evictCachedKey(token: stored.parkingToken) }
-        let opened: [UInt8]
-        let resealed: [UInt8]
-        do throws(VaultError) {
-            opened = try await vault.unseal(
-                RelayVault.SealedGrant(bytes: parked), tokenBoundKey: TokenBoundKey(bytes: key),
-                token: stored.parkingToken, context: context)
-            resealed = try await vault.reseal(
-                opened, tokenBoundKey: TokenBoundKey(bytes: grant.boundSecret), token: token, context: context
-            ).bytes
-        } catch {
-            observer.event(.error, "vault.reseal_failed", grant: grant, reason: "\(error)")
-            return nil
-        }
-        do throws(OAuthError) {
-            guard
-                let version = try await oauth.installParked(
-                    grantID: grant.grantID, expectedVersion: stored.version, resealed: resealed)
-            else { return nil }
-            let state = GrantStates.State(sealed: resealed, version: version)
-            states.record(grant.grantID, state)
-            observer.event(.info, "cloudkit.sign_in_restored", grant: grant)
-            return state
-        } catch {
-            return nil
         }
     }
 
