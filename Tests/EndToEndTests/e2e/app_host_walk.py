@@ -192,6 +192,8 @@ def main() -> int:
     for language in ("en", "ja"):
         for theme in ("light", "dark"):
             for size_name in SIZES:
+                if walk.failures:  # a run that failed fails the next ones too, 30 s each: report it now
+                    continue
                 label = f"app-{language}-{theme}-{size_name}"
                 driver = walk.browser(language, SIZES[size_name])
                 try:

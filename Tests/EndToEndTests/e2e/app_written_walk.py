@@ -82,6 +82,8 @@ def main() -> int:
     for language in ("en", "ja"):
         for theme in ("light", "dark"):
             for size_name in SIZES:
+                if walk.failures:  # a run that failed fails the next ones too, 30 s each: report it now
+                    continue
                 label = f"written-{language}-{theme}-{size_name}"
                 # A new day each run: an update that changes nothing has nothing to say.
                 runs += 1

@@ -20,7 +20,9 @@ import http.server
 import json
 import os
 import secrets
+import sys
 import threading
+import time
 import urllib.parse
 import urllib.request
 
@@ -83,6 +85,7 @@ class Walk:
         self.emulator = emulator
         self.out = out
         self.failures: list[str] = []
+        self.started = time.monotonic()
         self.catcher = Catcher()
         self.client_id = self.register()
 
@@ -121,7 +124,13 @@ class Walk:
         )
         return f"{self.relay}/authorize?{query}", state, verifier
 
+    def progress(self, step: str) -> None:
+        """A line on standard error as each step starts: when a walk runs past its test's time limit, the
+        test's error shows the step it was on (the report itself is printed only at the end)."""
+        print(f"[{time.monotonic() - self.started:6.1f} s] {step}", file=sys.stderr, flush=True)
+
     def browser(self, language: str, size: tuple[int, int]):
+        self.progress(f"chromium {language} {size[0]}x{size[1]}")
         options = webdriver.ChromeOptions()
         options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
         for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
@@ -141,6 +150,7 @@ class Walk:
 
     def failed(self, driver, label: str, error: Exception) -> None:
         """A walk that stopped: a screenshot, and the error with the page it happened on."""
+        self.progress(f"{label} failed: {type(error).__name__}")
         self.snap(driver, f"{label}-error")
         self.failures.append(f"{label}: {type(error).__name__}: {str(error)[:300]} at {driver.current_url}")
 
