@@ -124,7 +124,7 @@ extension Emulator {
             var body: JSONObject = ["zoneID": ["zoneName": .string(zoneName)], "query": .object(query)]
             var names: [String] = []
             while true {
-                let page = try world.recordsQuery(key, body, now, mode: .lenient)
+                let page = try world.recordsQuery(key, body, now, mode: .lenient).json
                 names += page["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } ?? []
                 guard let marker = page["continuationMarker"] else { return names }
                 body["continuationMarker"] = marker
@@ -145,7 +145,7 @@ extension Emulator {
             if let resultsLimit { body["resultsLimit"] = .int(resultsLimit) }
             var pages: [JSONValue] = []
             while true {
-                let page = try world.recordsQuery(key, body, now, mode: .lenient, scan: scan)
+                let page = try world.recordsQuery(key, body, now, mode: .lenient, scan: scan).json
                 pages.append(page)
                 guard let marker = page["continuationMarker"] else { return pages }
                 body["continuationMarker"] = marker

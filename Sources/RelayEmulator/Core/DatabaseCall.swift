@@ -26,6 +26,12 @@ struct DatabaseReply: Sendable {
         body = json.bytes
     }
 
+    /// A JSON answer written already (`WireValue`).
+    init(status: Int, body: [UInt8]) {
+        self.status = status
+        self.body = body
+    }
+
     init(status: Int, body: [UInt8], contentType: String) {
         self.status = status
         self.body = body

@@ -46,8 +46,8 @@ extension World {
         }
         var reply: DatabaseReply
         do {
-            let json = try run(route, call, userKey: session.userRecordName, environment)
-            reply = DatabaseReply(status: 200, json: json)
+            let body = try run(route, call, userKey: session.userRecordName, environment)
+            reply = DatabaseReply(status: 200, body: body.bytes)
         } catch {
             reply = DatabaseReply(error)
             guard settings.rotateOnErrors else { return reply }
@@ -58,12 +58,12 @@ extension World {
 
     private mutating func run(
         _ route: OperationRoute, _ call: DatabaseCall, userKey: String, _ environment: Environment
-    ) throws(EmulatorError) -> JSONValue {
+    ) throws(EmulatorError) -> WireValue {
         if route == .usersCaller {
             guard call.database == "public" else {
                 throw .badRequest("endpoint not applicable in the database type '\(call.database)db'")
             }
-            return usersCaller(userKey)
+            return .json(usersCaller(userKey))
         }
         guard call.database == "private" else {
             throw .badRequest("the emulator serves \(call.operation) on the private database only")
@@ -76,13 +76,13 @@ extension World {
         let body = try Self.parseBody(call.body, required: route.method == "POST")
         let mode = schemas.mode(call.environment)
         switch route {
-        case .usersCaller: return usersCaller(userKey)
-        case .zonesList: return zonesList(userKey)
-        case .zonesLookup: return try zonesLookup(userKey, body)
-        case .zonesModify: return try zonesModify(userKey, body)
+        case .usersCaller: return .json(usersCaller(userKey))
+        case .zonesList: return .json(zonesList(userKey))
+        case .zonesLookup: return .json(try zonesLookup(userKey, body))
+        case .zonesModify: return .json(try zonesModify(userKey, body))
         case .recordsQuery: return try recordsQuery(userKey, body, environment.now, mode: mode)
         case .recordsLookup: return try recordsLookup(userKey, body)
-        case .recordsModify: return try recordsModify(userKey, body, environment.now, mode: mode)
+        case .recordsModify: return .json(try recordsModify(userKey, body, environment.now, mode: mode))
         case .changesZone: return try changesZone(userKey, body)
         }
     }

@@ -19,6 +19,9 @@ struct ZoneState: Sendable {
     private(set) var changeLog = ChangeLog()
     /// The sort indexes built so far, by record type and field (`prepareIndex`).
     private(set) var sortIndexes: [SortIndex.Key: SortIndex] = [:]
+    /// Records as responses carry them, kept from the first response that carried them until they change
+    /// (`renderedRecord`).
+    private var rendered: [String: RenderedRecord] = [:]
 
     init(name: String) { self.name = name }
 
@@ -36,6 +39,7 @@ struct ZoneState: Sendable {
     /// Saves `record` (its `sequence` the zone's newest) as `name`, replacing any record or tombstone of that name.
     mutating func put(_ name: String, _ record: StoredRecord) {
         let previous = records.updateValue(record, forKey: name)
+        rendered[name] = nil
         let buried = tombstones.removeValue(forKey: name) != nil
         changeLog.append(record.sequence, name, replacing: previous != nil || buried)
         compactChangeLog()
@@ -48,12 +52,42 @@ struct ZoneState: Sendable {
     /// Deletes the record `name` (it exists) as change `sequence`, leaving a tombstone.
     mutating func remove(_ name: String, sequence: Int64) {
         guard let previous = records.removeValue(forKey: name) else { return }
+        rendered[name] = nil
         tombstones[name] = sequence
         changeLog.append(sequence, name, replacing: true)
         for key in Array(sortIndexes.keys) where previous.recordType == key.recordType {
             sortIndexes[key]?.remove(name, previous)
         }
         compactChangeLog()
+    }
+
+    /// The records of a response, in order: each as this zone keeps it (rendered once per version with the default
+    /// options: `put` and `remove` drop what was kept) when the options are the default, else rendered now. A
+    /// version the query indexes still hold (`lagging`) is rendered now and not kept.
+    mutating func wireRecords(_ page: [PageRecord], owner: String, options: RecordWire.Options) -> [WireValue] {
+        page.map { name, record in
+            guard options.isDefault else {
+                return .json(RecordWire.render(name, record, zone: self.name, owner: owner, options: options))
+            }
+            return .encoded(renderedRecord(name, record, owner: owner))
+        }
+    }
+
+    /// `record` (a version of `name`) as `RecordWire.render` writes it with the default options, from what is kept
+    /// when that is this version (sequence, change tag and owner alike), else rendered now and kept when it is the
+    /// current one.
+    private mutating func renderedRecord(_ name: String, _ record: StoredRecord, owner: String) -> [UInt8] {
+        if let kept = rendered[name], kept.sequence == record.sequence, kept.changeTag == record.changeTag,
+            kept.owner == owner
+        {
+            return kept.bytes
+        }
+        let bytes = RecordWire.render(name, record, zone: self.name, owner: owner, options: RecordWire.Options()).bytes
+        if let current = records[name], current.sequence == record.sequence, current.changeTag == record.changeTag {
+            rendered[name] = RenderedRecord(
+                sequence: record.sequence, changeTag: record.changeTag, owner: owner, bytes: bytes)
+        }
+        return bytes
     }
 
     /// Builds the sort index `key` if this zone has none yet (a query is about to read it).
@@ -85,6 +119,14 @@ struct ZoneState: Sendable {
         for (name, lag) in lagging where lag.visibleAt > now { view[name] = lag.indexed }
         return view
     }
+}
+
+/// A record's response form, for the version and owner it was written for.
+struct RenderedRecord: Sendable {
+    var sequence: Int64
+    var changeTag: String
+    var owner: String
+    var bytes: [UInt8]
 }
 
 /// A change the query indexes have not caught up with.

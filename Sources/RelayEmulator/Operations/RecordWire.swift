@@ -6,6 +6,9 @@ enum RecordWire {
     struct Options {
         var desiredKeys: Set<String>?
         var numbersAsStrings = false
+
+        /// Every field, numbers as numbers: the form a zone keeps its records in (`ZoneState.renderedRecord`).
+        var isDefault: Bool { desiredKeys == nil && !numbersAsStrings }
     }
 
     /// A full record as responses carry it (fields sorted by name).

@@ -35,7 +35,7 @@ extension World {
     /// `scan` (the reference the indexes are tested against), from every record of the zone.
     mutating func recordsQuery(
         _ userKey: String, _ body: JSONObject, _ now: Int64, mode: SchemaMode, scan: Bool = false
-    ) throws(EmulatorError) -> JSONValue {
+    ) throws(EmulatorError) -> WireValue {
         guard let query = body["query"], let recordType = query["recordType"]?.stringValue else {
             throw .badRequest("query.recordType is required")
         }
@@ -57,23 +57,37 @@ extension World {
         }
         let key = scan ? nil : evaluation.indexKey(recordType)
         if let key { users[userKey]?.zones[zoneName]?.prepareIndex(key) }
-        guard let zone = users[userKey]?.zones[zoneName] else { throw .badRequest("the zone is gone") }
         // Matched against the indexes, which may not hold the latest changes yet (`EmulatorSettings.indexLag`).
-        let (page, more) =
-            key.flatMap { zone.indexedPage(evaluation, $0, offset: offset, limit: limit, now: now) }
-            ?? zone.scannedPage(evaluation, recordType, offset: offset, limit: limit, now: now)
+        let (page, more) = try queryPage(
+            userKey, zoneName, evaluation, recordType, key: key, offset: offset, limit: limit, now: now)
         let options = RecordWire.Options(
             desiredKeys: RecordWire.desiredKeys(body["desiredKeys"]),
             numbersAsStrings: body["numbersAsStrings"]?.boolValue ?? false)
-        var result: JSONObject = [
-            "records": .array(
-                page.map { RecordWire.render($0.name, $0.record, zone: zoneName, owner: userKey, options: options) })
+        var result: [(String, WireValue)] = [
+            ("records", .array(wireRecords(page, zone: zoneName, owner: userKey, options)))
         ]
         if more {
-            result["continuationMarker"] = .string(
-                Opaque.continuationMarker(offset: offset + page.count, fingerprint: fingerprint))
+            let marker = Opaque.continuationMarker(offset: offset + page.count, fingerprint: fingerprint)
+            result.append(("continuationMarker", .json(.string(marker))))
         }
         return .object(result)
+    }
+
+    /// The page of a query, from the sort index `key` when it orders the query exactly, else from every record.
+    private func queryPage(
+        _ userKey: String, _ zoneName: String, _ evaluation: QueryEvaluation, _ recordType: String,
+        key: SortIndex.Key?, offset: Int, limit: Int, now: Int64
+    ) throws(EmulatorError) -> (page: [ZoneState.PageRecord], more: Bool) {
+        guard let zone = users[userKey]?.zones[zoneName] else { throw .badRequest("the zone is gone") }
+        return key.flatMap { zone.indexedPage(evaluation, $0, offset: offset, limit: limit, now: now) }
+            ?? zone.scannedPage(evaluation, recordType, offset: offset, limit: limit, now: now)
+    }
+
+    /// Records of a response, as their zone keeps them (`ZoneState.wireRecords`).
+    private mutating func wireRecords(
+        _ page: [ZoneState.PageRecord], zone: String, owner: String, _ options: RecordWire.Options
+    ) -> [WireValue] {
+        users[owner]?.zones[zone]?.wireRecords(page, owner: owner, options: options) ?? []
     }
 
     /// The first `count` of `entries` in the order `precedes` gives, sorted, for a scanned page (`scannedPage`: sorts
@@ -99,52 +113,87 @@ extension World {
         return best
     }
 
-    func recordsLookup(_ userKey: String, _ body: JSONObject) throws(EmulatorError) -> JSONValue {
+    mutating func recordsLookup(_ userKey: String, _ body: JSONObject) throws(EmulatorError) -> WireValue {
         guard let requested = body["records"]?.arrayValue else { throw .badRequest("records is required") }
         try Self.checkItemCount(requested.count)
         let zoneName = RecordWire.zoneName(body)
-        let zone = try zone(userKey, zoneName)
+        _ = try zone(userKey, zoneName)
         let topKeys = RecordWire.desiredKeys(body["desiredKeys"])
         let numbersAsStrings = body["numbersAsStrings"]?.boolValue ?? false
-        var results: [JSONValue] = []
+        var results: [WireValue] = []
         for item in requested {
             guard let name = item["recordName"]?.stringValue else { throw .badRequest("recordName is required") }
             if let problem = RecordNameRules.problem(name) {
                 results.append(
-                    RecordWire.itemError(name, code: "BAD_REQUEST", reason: "BadRequestException: \(problem)"))
+                    .json(RecordWire.itemError(name, code: "BAD_REQUEST", reason: "BadRequestException: \(problem)")))
                 continue
             }
-            guard let record = zone.records[name] else {
-                results.append(RecordWire.itemError(name, code: "NOT_FOUND", reason: "Record not found"))
+            // Read in place (no copy of the zone held): `wireRecord` may keep the record's rendering in it.
+            guard let record = users[userKey]?.zones[zoneName]?.records[name] else {
+                results.append(.json(RecordWire.itemError(name, code: "NOT_FOUND", reason: "Record not found")))
                 continue
             }
             let options = RecordWire.Options(
                 desiredKeys: RecordWire.desiredKeys(item["desiredKeys"]) ?? topKeys, numbersAsStrings: numbersAsStrings)
-            results.append(RecordWire.render(name, record, zone: zoneName, owner: userKey, options: options))
+            results += wireRecords([(name, record)], zone: zoneName, owner: userKey, options)
         }
-        return ["records": .array(results)]
+        return .object([("records", .array(results))])
     }
 
-    func changesZone(_ userKey: String, _ body: JSONObject) throws(EmulatorError) -> JSONValue {
+    mutating func changesZone(_ userKey: String, _ body: JSONObject) throws(EmulatorError) -> WireValue {
         guard let requested = body["zones"]?.arrayValue else { throw .badRequest("zones is required") }
-        var results: [JSONValue] = []
+        var results: [WireValue] = []
         for item in requested {
             let name = item["zoneID"]?["zoneName"]?.stringValue ?? User.defaultZone
-            guard let zone = users[userKey]?.zones[name] else {
-                results.append([
-                    "zoneID": RecordWire.zoneID(name, owner: userKey), "serverErrorCode": "ZONE_NOT_FOUND",
-                    "reason": "Zone does not exist",
-                ])
+            guard users[userKey]?.zones[name] != nil else {
+                results.append(
+                    .json([
+                        "zoneID": RecordWire.zoneID(name, owner: userKey), "serverErrorCode": "ZONE_NOT_FOUND",
+                        "reason": "Zone does not exist",
+                    ]))
                 continue
             }
-            results.append(try changes(in: zone, userKey, item, body))
+            results.append(try changes(in: name, userKey, item, body))
         }
-        return ["zones": .array(results)]
+        return .object([("zones", .array(results))])
     }
 
-    private func changes(
-        in zone: ZoneState, _ userKey: String, _ item: JSONValue, _ body: JSONObject
-    ) throws(EmulatorError) -> JSONValue {
+    private mutating func changes(
+        in zoneName: String, _ userKey: String, _ item: JSONValue, _ body: JSONObject
+    ) throws(EmulatorError) -> WireValue {
+        let (page, moreComing, reverse, zoneSequence) = try changesPage(in: zoneName, userKey, item, body)
+        let options = RecordWire.Options(
+            desiredKeys: RecordWire.desiredKeys(item["desiredKeys"] ?? body["desiredKeys"]),
+            numbersAsStrings: body["numbersAsStrings"]?.boolValue ?? false)
+        let live = page.compactMap { change in change.record.map { (name: change.name, record: $0) } }
+        var rendered = wireRecords(live, zone: zoneName, owner: userKey, options).makeIterator()
+        let records: [WireValue] = page.map { change in
+            guard change.record != nil, let record = rendered.next() else {
+                return .json([
+                    "recordName": .string(change.name), "deleted": true,
+                    "zoneID": RecordWire.zoneID(zoneName, owner: userKey),
+                ])
+            }
+            return record
+        }
+        let position = moreComing && !reverse ? page.last!.sequence : zoneSequence
+        return .object([
+            ("zoneID", .json(RecordWire.zoneID(zoneName, owner: userKey))),
+            ("syncToken", .json(.string(Opaque.syncToken(zone: zoneName, sequence: position)))),
+            ("moreComing", .json(.bool(moreComing))),
+            ("records", .array(records)),
+        ])
+    }
+
+    /// The changes of a `changes/zone` page, each with its record (nil: a tombstone), whether more are coming,
+    /// whether they are newest first, and the zone's sequence.
+    private func changesPage(
+        in zoneName: String, _ userKey: String, _ item: JSONValue, _ body: JSONObject
+    ) throws(EmulatorError) -> (
+        page: [(sequence: Int64, name: String, record: StoredRecord?)], moreComing: Bool, reverse: Bool,
+        sequence: Int64
+    ) {
+        guard let zone = users[userKey]?.zones[zoneName] else { throw .badRequest("the zone is gone") }
         var after: Int64 = 0
         if let token = item["syncToken"]?.stringValue {
             guard let sequence = Opaque.sequence(fromSyncToken: token, zone: zone.name), sequence <= zone.sequence
@@ -162,38 +211,20 @@ extension World {
         // know whether more are coming): the zone's other records are never touched.
         let log = zone.changeLog.entries
         let pageSize = max(1, limit)
-        var page: [(sequence: Int64, name: String, live: Bool)] = []
+        var page: [(sequence: Int64, name: String, record: StoredRecord?)] = []
         var index = reverse ? log.count - 1 : zone.changeLog.firstIndex(after: after)
         while page.count <= pageSize, index >= 0, index < log.count, log[index].sequence > after {
             let entry = log[index]
             index += reverse ? -1 : 1
             if let record = zone.records[entry.name], record.sequence == entry.sequence {
-                if types?.contains(record.recordType) ?? true { page.append((entry.sequence, entry.name, true)) }
+                if types?.contains(record.recordType) ?? true { page.append((entry.sequence, entry.name, record)) }
             } else if zone.tombstones[entry.name] == entry.sequence {
-                page.append((entry.sequence, entry.name, false))
+                page.append((entry.sequence, entry.name, nil))
             }
         }
         let moreComing = page.count > pageSize
         if moreComing { page.removeLast() }
-        let options = RecordWire.Options(
-            desiredKeys: RecordWire.desiredKeys(item["desiredKeys"] ?? body["desiredKeys"]),
-            numbersAsStrings: body["numbersAsStrings"]?.boolValue ?? false)
-        let records: [JSONValue] = page.map { change in
-            guard change.live, let record = zone.records[change.name] else {
-                return [
-                    "recordName": .string(change.name), "deleted": true,
-                    "zoneID": RecordWire.zoneID(zone.name, owner: userKey),
-                ]
-            }
-            return RecordWire.render(change.name, record, zone: zone.name, owner: userKey, options: options)
-        }
-        let position = moreComing && !reverse ? page.last!.sequence : zone.sequence
-        return [
-            "zoneID": RecordWire.zoneID(zone.name, owner: userKey),
-            "syncToken": .string(Opaque.syncToken(zone: zone.name, sequence: position)),
-            "moreComing": .bool(moreComing),
-            "records": .array(records),
-        ]
+        return (page, moreComing, reverse, zone.sequence)
     }
 
     func zone(_ userKey: String, _ name: String) throws(EmulatorError) -> ZoneState {

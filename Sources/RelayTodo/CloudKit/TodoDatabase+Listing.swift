@@ -68,6 +68,7 @@ extension TodoDatabase {
         var listing = Listing(account: .defaults, everything: !recent.moreComing, calls: 1)
         var accountRecord: Record?
         var feed: [String: Record] = [:]
+        feed.reserveCapacity(recent.changes.count)
         var removed: Set<String> = []
         for change in recent.changes {
             switch change {
