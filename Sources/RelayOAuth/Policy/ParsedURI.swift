@@ -94,15 +94,6 @@ struct ParsedURI: Equatable, Sendable {
         return address.isLoopback
     }
 
-    /// The URI written back: `scheme://host[:port]path[?query]`.
-    var text: String {
-        var text = "\(scheme)://\(host)"
-        if let port { text += ":\(port)" }
-        text += path
-        if let query { text += "?\(query)" }
-        return text
-    }
-
     private static func isValidScheme(_ bytes: ArraySlice<UInt8>) -> Bool {
         guard let first = bytes.first, isAlpha(first) else { return false }
         return bytes.allSatisfy {
