@@ -17,7 +17,6 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     /// Statuses whose responses never carry a body (RFC 9110 §6.4.1).
     var forbidsBody: Bool { code == 204 || code == 304 || (100..<200).contains(code) }
 
-    package static let `continue` = HTTPStatus(code: 100, reason: "Continue")
     package static let ok = HTTPStatus(code: 200, reason: "OK")
     package static let created = HTTPStatus(code: 201, reason: "Created")
     package static let accepted = HTTPStatus(code: 202, reason: "Accepted")
@@ -26,7 +25,6 @@ package struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     package static let seeOther = HTTPStatus(code: 303, reason: "See Other")
     package static let badRequest = HTTPStatus(code: 400, reason: "Bad Request")
     package static let unauthorized = HTTPStatus(code: 401, reason: "Unauthorized")
-    package static let paymentRequired = HTTPStatus(code: 402, reason: "Payment Required")
     package static let forbidden = HTTPStatus(code: 403, reason: "Forbidden")
     package static let notFound = HTTPStatus(code: 404, reason: "Not Found")
     package static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
