@@ -25,9 +25,6 @@ package final class LateAnswer: Sendable, Equatable {
         return true
     }
 
-    /// Stops listening.
-    package func cancel() { transfer.cancel() }
-
     package static func == (lhs: LateAnswer, rhs: LateAnswer) -> Bool { lhs === rhs }
 }
 

@@ -101,21 +101,6 @@ package enum AES256GCM {
         return (ciphertext, tag)
     }
 
-    /// Opens separate parts (test vectors give them apart).
-    static func open(
-        _ ciphertext: [UInt8], tag: [UInt8], key: SymmetricKey, nonce: [UInt8], authenticatedData: [UInt8]
-    ) throws(CryptoError) -> [UInt8] {
-        try ciphertext.withUnsafeBufferPointer { ciphertextBytes throws(CryptoError) in
-            try tag.withUnsafeBufferPointer { tagBytes throws(CryptoError) in
-                try nonce.withUnsafeBufferPointer { nonceBytes throws(CryptoError) in
-                    try open(
-                        ciphertextBytes, tag: tagBytes, key: key, nonce: nonceBytes,
-                        authenticatedData: authenticatedData)
-                }
-            }
-        }
-    }
-
     private static func open(
         _ ciphertext: UnsafeBufferPointer<UInt8>, tag: UnsafeBufferPointer<UInt8>, key: SymmetricKey,
         nonce: UnsafeBufferPointer<UInt8>, authenticatedData: [UInt8]

@@ -64,11 +64,6 @@ package enum HMACSHA256 {
             SHA256Digest { LibCrypto.hmacSHA256(key: key.bytes, message: bytes, into: $0) }
         }
     }
-
-    /// Whether `code` is the authentication code of `message`, compared in constant time.
-    package static func isValid(_ code: [UInt8], for message: [UInt8], key: SymmetricKey) -> Bool {
-        ConstantTime.equals(code, authenticationCode(for: message, key: key))
-    }
 }
 
 /// HKDF with HMAC-SHA256 (RFC 5869): extract-then-expand key derivation.

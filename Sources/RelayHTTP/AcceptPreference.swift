@@ -15,7 +15,7 @@ package enum AcceptPreference {
         var best: (specificity: Int, value: Double) = (-1, 0)
         for entry in accept.split(separator: ",") {
             let parts = entry.split(separator: ";")
-            guard let range = parts.first?.trimmingSpaces.lowercased() else { continue }
+            guard let range = parts.first?.trimmingOWS.lowercased() else { continue }
             let pieces = range.split(separator: "/", maxSplits: 1).map(String.init)
             guard pieces.count == 2 else { continue }
             let specificity: Int
@@ -30,20 +30,11 @@ package enum AcceptPreference {
             }
             var value = 1.0
             for parameter in parts.dropFirst() {
-                let trimmed = parameter.trimmingSpaces
+                let trimmed = parameter.trimmingOWS
                 if trimmed.hasPrefix("q="), let parsed = Double(trimmed.dropFirst(2)) { value = parsed }
             }
             if specificity > best.specificity { best = (specificity, value) }
         }
         return (max(0, best.value), best.specificity == 2)
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingSpaces: Substring {
-        var text = self
-        while text.first == " " || text.first == "\t" { text.removeFirst() }
-        while text.last == " " || text.last == "\t" { text.removeLast() }
-        return text
     }
 }

@@ -31,10 +31,10 @@ package enum FormDecoding {
             case UInt8(ascii: "+") where plusAsSpace:
                 output.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(ByteClass.hexValue),
-                    let low = iterator.next().flatMap(ByteClass.hexValue)
+                guard let high = iterator.next().flatMap(PercentEncoding.hexValue),
+                    let low = iterator.next().flatMap(PercentEncoding.hexValue)
                 else { return nil }
-                output.append(UInt8(high << 4 | low))
+                output.append(high << 4 | low)
             default:
                 output.append(byte)
             }

@@ -91,7 +91,7 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
 
 extension Substring {
     /// The substring without optional whitespace (SP / HTAB) at either end.
-    var trimmingOWS: Substring {
+    package var trimmingOWS: Substring {
         var result = self
         while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
         while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }

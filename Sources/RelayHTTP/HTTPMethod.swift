@@ -13,8 +13,6 @@ package struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     package static let head = HTTPMethod("HEAD")
     package static let post = HTTPMethod("POST")
     package static let put = HTTPMethod("PUT")
-    package static let patch = HTTPMethod("PATCH")
-    package static let delete = HTTPMethod("DELETE")
     package static let options = HTTPMethod("OPTIONS")
 
     /// Builds the method from bytes, the common methods as their constants.

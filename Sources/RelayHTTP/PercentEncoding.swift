@@ -20,6 +20,16 @@ package enum PercentEncoding {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
     }
 
+    /// The value (0–15) of a hexadecimal digit in either case; nil for any other byte.
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// `text` encoded. `kept` names one more byte left as it is (SigV4 keeps `/` in paths).
     package static func encode(_ text: String, keeping kept: UInt8? = nil) -> String {
         var text = text

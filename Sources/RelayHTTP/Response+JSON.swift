@@ -6,18 +6,6 @@ extension Response {
     package static func json(_ value: JSONValue, status: HTTPStatus = .ok) -> Response {
         Response(status: status, headers: ["Content-Type": "application/json"], body: value.bytes)
     }
-
-    /// An `application/json` response from an `Encodable` value (sorted keys, no escaped slashes),
-    /// for cold paths where a Codable model is clearer than a `JSONValue`.
-    package static func json(encoding value: some Encodable, status: HTTPStatus = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Response(
-            status: status,
-            headers: ["Content-Type": "application/json"],
-            body: Array(try encoder.encode(value))
-        )
-    }
 }
 
 extension Request {
@@ -27,15 +15,6 @@ extension Request {
             return try JSONValue(parsing: body)
         } catch {
             throw HTTPError(.badRequest, message: "The body is not valid JSON: \(error.reason).")
-        }
-    }
-
-    /// The body decoded into `type`; a malformed body throws a 400 `HTTPError`.
-    package func decodeJSON<Value: Decodable>(_ type: Value.Type) throws(HTTPError) -> Value {
-        do {
-            return try JSONDecoder().decode(type, from: Data(body))
-        } catch {
-            throw HTTPError(.badRequest, message: "The body is not the expected JSON.")
         }
     }
 

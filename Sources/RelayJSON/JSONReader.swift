@@ -36,9 +36,6 @@ package struct JSONReader {
         return value
     }
 
-    /// Where the reader is: the offset in the document of the next byte it reads.
-    package var offset: Int { parser.index }
-
     /// A member name, valid only during the call it is passed to.
     package struct Key {
         /// The name's UTF-8 bytes, escapes decoded.

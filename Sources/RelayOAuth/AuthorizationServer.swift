@@ -181,11 +181,6 @@ package final class AuthorizationServer: Sendable {
         try await grants.revoke(grantID, reason: reason)
     }
 
-    /// Deletes every grant of a user; returns how many.
-    package func deleteGrants(userID: String) async throws(OAuthError) -> Int {
-        try await grants.revokeAll(userID: userID, reason: "deleted by the operator")
-    }
-
     /// The grant's current sealed token and version (after losing a `replaceSealed` race), and
     /// since when (epoch seconds) an instance has seen CloudKit refuse that token (`markEnding`).
     package func sealedToken(grantID: String) async throws(OAuthError) -> StoredSealedToken? {

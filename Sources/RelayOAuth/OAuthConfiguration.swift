@@ -98,8 +98,6 @@ package struct OAuthConfiguration: Sendable {
 
     /// The protected resource (the MCP endpoint URL).
     package var resource: String { issuer + resourcePath }
-    /// The protected-resource metadata URL that `WWW-Authenticate` names.
-    package var resourceMetadataURL: String { resourceMetadataURL(forPath: resourcePath) }
 
     /// The metadata URL for a request to `path`. The MCP endpoint typed with a trailing slash
     /// (`…/mcp/`) is named as typed, because RFC 9728 §3.3 has the client check that the

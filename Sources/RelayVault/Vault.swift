@@ -80,14 +80,6 @@ package final class Vault: Sendable {
         return WrappedKey(bytes: bytes)
     }
 
-    /// Moves a binding from one token to another (code → access and refresh token, refresh
-    /// rotation) without calling the key service.
-    package func rebind(_ bound: TokenBoundKey, from token: String, to newToken: String, context: SealContext)
-        throws(VaultError) -> TokenBoundKey
-    {
-        try bindToToken(try wrappedKey(from: bound, token: token, context: context), token: newToken, context: context)
-    }
-
     /// Opens a sealed grant with a token and its token-bound key.
     package func unseal(
         _ sealed: SealedGrant, tokenBoundKey: TokenBoundKey, token: String, context: SealContext

@@ -64,8 +64,6 @@ struct DigestVectorTests {
         let key = SymmetricKey(bytes: vector.key)
         let mac = HMACSHA256.authenticationCode(for: vector.data, key: key)
         #expect(hexString(mac) == vector.mac)
-        #expect(HMACSHA256.isValid(mac, for: vector.data, key: key))
-        #expect(!HMACSHA256.isValid(mac.flipping(bit: 0, ofByte: 31), for: vector.data, key: key))
         // The inline form (for text messages) gives the same bytes.
         if let text = String(validating: vector.data, as: UTF8.self) {
             #expect(hexString(HMACSHA256.digest(of: text, key: key).bytes) == vector.mac)

@@ -153,14 +153,6 @@ import Testing
         #expect(exact.items.count == 200 && exact.nextCursor == nil)
     }
 
-    @Test func dueRangeForTheCloudKitQuery() throws {
-        let request = try ListTodos.parse(json(#"{"from":"2026-03-08","to":"2026-03-08"}"#))
-        let range = request.dueRange(account: Account(timeZone: "America/New_York"))
-        #expect(range.start == instant("2026-03-08T00:00:00-05:00"))
-        #expect(range.end == instant("2026-03-09T00:00:00-04:00"))
-        #expect(ListTodos.Request().dueRange(account: tokyo).start == nil)
-    }
-
     @Test(arguments: [
         (#"{"date":"2026-06-10","from":"2026-06-01"}"#, "date"),
         (#"{"date":"2026-06-10","to":"2026-06-11"}"#, "date"),

@@ -104,23 +104,6 @@ struct VaultTests {
         }
     }
 
-    @Test func rebindingMovesTheKeyToNewTokensWithoutTheKeyService() async throws {
-        let s = try await sealed(cacheTTL: .zero)
-        let access = PrefixedToken.generate(prefix: "mdr_at_")
-        let refresh = PrefixedToken.generate(prefix: "mdr_rt_")
-        let accessBound = try s.vault.rebind(s.bound, from: s.token, to: access, context: context)
-        let refreshBound = try s.vault.rebind(s.bound, from: s.token, to: refresh, context: context)
-        #expect(s.keys.unwrapCalls == 0, "rebinding never calls the key service")
-        #expect(
-            try await s.vault.unseal(s.grant, tokenBoundKey: accessBound, token: access, context: context) == secret)
-        #expect(
-            try await s.vault.unseal(s.grant, tokenBoundKey: refreshBound, token: refresh, context: context) == secret)
-        #expect(throws: VaultError.authenticationFailed) {
-            try s.vault.rebind(s.bound, from: access, to: refresh, context: context)
-        }
-        #expect(try s.vault.wrappedKey(from: accessBound, token: access, context: context) == s.wrapped)
-    }
-
     @Test func resealKeepsEveryBindingWorking() async throws {
         let s = try await sealed()
         let refresh = PrefixedToken.generate(prefix: "mdr_rt_")

@@ -90,9 +90,6 @@ package final class RefreshingCredentialsProvider: AWSCredentialsProvider, Custo
         self.onEvent = onEvent
     }
 
-    /// Which kind of source the credentials come from.
-    package var sourceKind: AWSCredentialSourceKind { source.kind }
-
     /// When the current credentials expire (seconds since the epoch), nil before the first fetch.
     package var expiration: Double? { state.withLock { $0.current?.credentials.expiration } }
 

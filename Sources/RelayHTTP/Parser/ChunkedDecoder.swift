@@ -57,10 +57,10 @@ struct ChunkedDecoder {
             let byte = bytes[index]
             switch state {
             case .size:
-                if let digit = ByteClass.hexValue(byte) {
+                if let digit = PercentEncoding.hexValue(byte) {
                     sizeDigits += 1
                     guard sizeDigits <= Self.maxSizeDigits else { throw .invalidChunkSize }
-                    size = size << 4 | digit
+                    size = size << 4 | Int(digit)
                 } else if sizeDigits > 0 && byte == UInt8(ascii: ";") {
                     state = .sizeExtension
                 } else if sizeDigits > 0 && byte == ByteClass.cr {

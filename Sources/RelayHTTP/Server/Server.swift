@@ -29,9 +29,6 @@ package final class Server: Sendable {
         state = ServerState(configuration: configuration, responder: responder)
     }
 
-    /// The configuration it runs with.
-    package var configuration: ServerConfiguration { state.configuration }
-
     /// The bound port (useful with port 0); 0 before `start()`.
     package var port: Int { lifecycle.withLock { $0.port } }
 
@@ -97,12 +94,6 @@ package final class Server: Sendable {
             }
             if done { continuation.resume() }
         }
-    }
-
-    /// `start()`, then wait until stopped.
-    package func run() async throws(SocketError) {
-        try start()
-        await waitUntilStopped()
     }
 
     private func loopFinished() {

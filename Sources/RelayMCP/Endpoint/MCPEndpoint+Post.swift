@@ -183,7 +183,7 @@ extension MCPEndpoint {
             return HeaderVersion(raw: nil, version: .assumedWithoutHeader)
         }
         if let version = ProtocolVersion(rawValue: raw) { return HeaderVersion(raw: raw, version: version) }
-        let trimmed = String(raw[...].trimmingSpaces)
+        let trimmed = String(raw[...].trimmingOWS)
         return HeaderVersion(raw: trimmed, version: ProtocolVersion(rawValue: trimmed))
     }
 
@@ -201,15 +201,5 @@ extension MCPEndpoint {
         }
         if json { return .json }
         return eventStream ? .eventStream : nil
-    }
-}
-
-extension Substring {
-    /// Without spaces and tabs at either end.
-    var trimmingSpaces: Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
-        return result
     }
 }

@@ -98,11 +98,4 @@ struct ActivityLog: Sendable {
             .filter { $0.day > today - Self.days && !$0.counts.isEmpty }
             .sorted { $0.day > $1.day }
     }
-
-    /// Deletes every count of a grant (its end).
-    func deleteAll(grantID: String) async throws(OAuthError) {
-        for item in try await context.queryAll(OAuthKeys.grantActivity(grantID)) {
-            _ = try await context.delete(item.key)
-        }
-    }
 }

@@ -60,10 +60,4 @@ enum ClientIdentity: Equatable {
         if document == redirect || redirect.hasSuffix("." + document) { return true }
         return document.hasSuffix("." + redirect) && redirect.contains(".")
     }
-
-    /// Whether the page may show the name as verified.
-    var isVerified: Bool {
-        if case .verified = self { return true }
-        return false
-    }
 }

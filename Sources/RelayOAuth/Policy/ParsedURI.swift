@@ -94,15 +94,6 @@ struct ParsedURI: Equatable, Sendable {
         return address.isLoopback
     }
 
-    /// The URI written back: `scheme://host[:port]path[?query]`.
-    var text: String {
-        var text = "\(scheme)://\(host)"
-        if let port { text += ":\(port)" }
-        text += path
-        if let query { text += "?\(query)" }
-        return text
-    }
-
     private static func isValidScheme(_ bytes: ArraySlice<UInt8>) -> Bool {
         guard let first = bytes.first, isAlpha(first) else { return false }
         return bytes.allSatisfy {
@@ -151,7 +142,9 @@ struct ParsedURI: Equatable, Sendable {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < bytes.endIndex else { return false }
-                guard isHex(bytes[index + 1]), isHex(bytes[index + 2]) else { return false }
+                guard PercentEncoding.hexValue(bytes[index + 1]) != nil,
+                    PercentEncoding.hexValue(bytes[index + 2]) != nil
+                else { return false }
                 index += 3
                 continue
             }
@@ -180,16 +173,11 @@ struct ParsedURI: Equatable, Sendable {
                 index += 1
                 continue
             }
-            let value = hexValue(path[index + 1]) << 4 | hexValue(path[index + 2])
+            let value = PercentEncoding.hexValue(path[index + 1])! << 4 | PercentEncoding.hexValue(path[index + 2])!
             if value == 0x2F || value == 0x5C || value == 0x25 || value < 0x20 || value == 0x7F { return true }
             index += 3
         }
         return false
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8 {
-        if isDigit(byte) { return byte - UInt8(ascii: "0") }
-        return (byte | 0x20) - UInt8(ascii: "a") + 10
     }
 
     private static func isPathCharacter(_ byte: UInt8) -> Bool {
@@ -202,9 +190,4 @@ struct ParsedURI: Equatable, Sendable {
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-
-    private static func isHex(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
-    }
 }

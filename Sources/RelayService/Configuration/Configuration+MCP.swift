@@ -21,21 +21,11 @@ extension Configuration {
             // sends its own name as both, and the Host check refuses that name first (421).
             allowedOrigins: allowedOrigins.contains(issuer) ? allowedOrigins : allowedOrigins + [issuer],
             onToolCall: { record in
-                let seconds = record.duration.seconds
                 calls.increment(record.tool, record.outcome)
-                durations.observe(seconds, record.tool)
-                var event = LogEvent(.info, "mcp.tool_call")
-                event.tool = StaticOrRoute(name: record.tool)
-                event.outcome = StaticOrRoute(name: record.outcome)
-                event.durationMilliseconds = seconds * 1000
-                logger.log(event)
+                durations.observe(record.duration.seconds, record.tool)
+                logger.log(.toolCall(record))
             },
-            onError: { tool, error in
-                var event = LogEvent(.error, "mcp.tool_failed")
-                event.tool = StaticOrRoute(name: tool)
-                event.outcome = StaticOrRoute(errorType: error)
-                logger.log(event)
-            })
+            onError: { tool, error in logger.log(.toolFailed(tool, error)) })
     }
 
     static let instructions = """
@@ -56,5 +46,25 @@ extension Configuration {
     static func hostAndPort(of url: String) -> String? {
         guard let components = URLComponents(string: url), let host = components.host else { return nil }
         return components.port.map { "\(host):\($0)" } ?? host
+    }
+}
+
+extension LogEvent {
+    /// `mcp.tool_call`: the tool, its outcome and duration (no arguments, no result), the same line
+    /// for the HTTP endpoint and `mustdo-relay local`.
+    static func toolCall(_ record: ToolCallRecord) -> LogEvent {
+        var event = LogEvent(.info, "mcp.tool_call")
+        event.tool = StaticOrRoute(name: record.tool)
+        event.outcome = StaticOrRoute(name: record.outcome)
+        event.durationMilliseconds = record.duration.seconds * 1000
+        return event
+    }
+
+    /// `mcp.tool_failed`: a tool threw something the endpoint answers as an internal error (its type only).
+    static func toolFailed(_ tool: String, _ error: any Error) -> LogEvent {
+        var event = LogEvent(.error, "mcp.tool_failed")
+        event.tool = StaticOrRoute(name: tool)
+        event.outcome = StaticOrRoute(errorType: error)
+        return event
     }
 }

@@ -27,12 +27,6 @@ struct SettingsReader {
         (raw(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    /// A value that must be set; records a problem and returns "" when it is not.
-    mutating func required(_ name: String, because reason: String) -> String {
-        if let value = raw(name) { return value }
-        return missing(name, because: reason)
-    }
-
     /// Records that `name` must be set and returns "".
     mutating func missing(_ name: String, because reason: String) -> String {
         problems.append(.init(setting: name, message: "must be set because \(reason)"))

@@ -106,19 +106,8 @@ enum LocalCommand {
                 name: "mustdo-relay-local", title: "MustDo (local)", version: RelayCommand.version),
             instructions: Configuration.instructions
                 + " If a tool answers NOT_SIGNED_IN, call sign_in (the user signs in on Apple's page in their browser).",
-            onToolCall: { record in
-                var event = LogEvent(.info, "mcp.tool_call")
-                event.tool = StaticOrRoute(name: record.tool)
-                event.outcome = StaticOrRoute(name: record.outcome)
-                event.durationMilliseconds = record.duration.seconds * 1000
-                logger.log(event)
-            },
-            onError: { tool, error in
-                var event = LogEvent(.error, "mcp.tool_failed")
-                event.tool = StaticOrRoute(name: tool)
-                event.outcome = StaticOrRoute(errorType: error)
-                logger.log(event)
-            })
+            onToolCall: { record in logger.log(.toolCall(record)) },
+            onError: { tool, error in logger.log(.toolFailed(tool, error)) })
         let tools: [any Tool<LocalPrincipal>] =
             MCPFeatures.tools(client: parts.client, for: LocalPrincipal.self) + [SignInTool()]
         let server = try MCPStdioServer(

@@ -28,12 +28,6 @@ struct LocalSettings: Sendable {
     /// is available on Linux, otherwise none.
     var browser: [String]?
 
-    /// Every variable read, for the usage text and the docs.
-    static let variableNames = [
-        "MUSTDO_CK_API_TOKEN", "MUSTDO_CK_CONTAINER", "MUSTDO_CK_ENV", "MUSTDO_CK_ZONE", "MUSTDO_CALLBACK_PORT",
-        "MUSTDO_HOME", "MUSTDO_CK_BASE_URL", "MUSTDO_LOG_LEVEL", "MUSTDO_BROWSER",
-    ]
-
     /// The token file (`auth.json`).
     var tokenFile: String { home + "/auth.json" }
 

@@ -51,9 +51,6 @@ package final class Logger: Sendable {
         thread.start()
     }
 
-    /// A logger that drops everything (tests that do not look at logs).
-    package static let discarding = Logger(minimumLevel: .error, fd: -1)
-
     /// Records an event (or only counts it, when its kind is over budget).
     package func log(_ event: LogEvent) {
         guard event.level >= minimumLevel, fd >= 0 else { return }

@@ -20,8 +20,6 @@ struct RequestObserver: Sendable {
             labels: ["route"])
     }
 
-    var responder: Responder { wrap(router.responder) }
-
     /// `inner` with request IDs, logs and metrics around it.
     func wrap(_ inner: Responder) -> Responder {
         Responder { request in

@@ -68,7 +68,8 @@ struct LocalBounce: Sendable {
         var iterator = bytes.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue)
+                guard let high = iterator.next().flatMap(PercentEncoding.hexValue),
+                    let low = iterator.next().flatMap(PercentEncoding.hexValue)
                 else { return false }
                 let decoded = high << 4 | low
                 if decoded < 0x20 || decoded == 0x7F { return false }
@@ -87,15 +88,6 @@ struct LocalBounce: Sendable {
         default:
             // unreserved "-._~", sub-delims "!$&'()*+,;=", and ":@/?"
             "-._~!$&'()*+,;=:@/?".utf8.contains(byte)
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 

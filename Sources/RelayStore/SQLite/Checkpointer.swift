@@ -36,10 +36,4 @@ final class Stopper: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
     }
-
-    var isStopped: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopped
-    }
 }

@@ -4,6 +4,9 @@ import RelayCrypto
 import RelayJSON
 import RelayMCP
 
+/// What a tool body gets: the arguments, the person's records, and the call's instant.
+typealias TodoToolBody = @Sendable (JSONValue, TodoDatabase, Date) async throws -> JSONValue
+
 /// One of the to-do tools on the MCP endpoint, for any principal that carries a CloudKit session.
 /// Its definition is static, so `tools/list` stays pre-encoded. A call parses its arguments (no I/O), reads
 /// the records it needs through the principal's session, applies the pure rule, writes, and answers with
@@ -11,13 +14,10 @@ import RelayMCP
 /// `isError` results (`{code, message, field?, retryAfter?}`), a dead iCloud session becomes
 /// `ToolError.sessionEnded()` (HTTP 401), anything else is rethrown for the endpoint's `INTERNAL_ERROR`.
 package struct TodoTool<Principal: TodoPrincipal>: Tool {
-    /// What a tool body gets: the arguments, the person's records, and the call's instant.
-    typealias Body = @Sendable (JSONValue, TodoDatabase, Date) async throws -> JSONValue
-
     /// Name, title, description, schemas, annotations.
     package let definition: ToolDefinition
     let environment: TodoToolEnvironment
-    let body: Body
+    let body: TodoToolBody
 
     /// Runs the tool for `context.principal`.
     package func call(_ arguments: JSONObject, context: ToolContext<Principal>) async throws -> ToolResult {
@@ -85,18 +85,8 @@ extension TodoTools {
     ) -> [any Tool<Principal>] {
         let environment = TodoToolEnvironment(
             client: client, schema: schema, clock: clock, cursorKey: cursorKey ?? CursorSeal.processKey)
-        let bodies: [(ToolDefinition, TodoTool<Principal>.Body)] = [
-            (GetMe.definition, GetMe.run), (ListTodos.definition, ListTodos.run),
-            (SearchTodos.definition, SearchTodos.run), (FetchTodo.definition, FetchTodo.run),
-            (AddTodo.definition, AddTodo.run),
-            (UpdateTodo.definition, UpdateTodo.run), (CompleteTodo.definition, CompleteTodo.run),
-            (SnoozeTodo.definition, SnoozeTodo.run), (DeleteTodo.definition, DeleteTodo.run),
-            (AddTodos.definition, AddTodos.run), (CompleteTodos.definition, CompleteTodos.run),
-            (SnoozeTodos.definition, SnoozeTodos.run), (DeleteTodos.definition, DeleteTodos.run),
-            (Undo.definition, Undo.run),
-        ]
-        return bodies.map {
-            TodoTool<Principal>(definition: AppViews.attach(to: $0.0), environment: environment, body: $0.1)
+        return TodoTools.all.map {
+            TodoTool<Principal>(definition: AppViews.attach(to: $0.definition), environment: environment, body: $0.body)
         }
     }
 }

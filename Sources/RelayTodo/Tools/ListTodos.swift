@@ -43,16 +43,6 @@ package enum ListTodos {
         package var filterKey: String {
             "\(from?.description ?? "")~\(to?.description ?? "")~\(status.rawValue)~\(includeRepeating ? 1 : 0)"
         }
-
-        /// The instants that one-off due times must fall in: from the start of `from` to the start of the day
-        /// after `to` in the Account zone (nil ends are open). For narrowing the CloudKit query on `dueAt`.
-        package func dueRange(account: Account) -> (start: Date?, end: Date?) {
-            let midnight = LocalTime(hour: 0, minute: 0)!
-            return (
-                from.map { account.rules.instant(date: $0, time: midnight) },
-                to.map { account.rules.instant(date: $0.adding(days: 1), time: midnight) }
-            )
-        }
     }
 
     /// A repeating to-do and its Occurrences in range, oldest first.
