@@ -5,6 +5,19 @@ import RelayVault
 /// A grant whose newest CloudKit token is dead waits for its person to sign in to iCloud again (issue 39):
 /// the answer that carries the link, and the installing of the token that sign-in parked on the grant.
 extension GrantSession {
+    /// The answer for a call of a grant known to wait for its person to sign in to iCloud again, when the store
+    /// says it still waits: given before the call queues for the grant's turn, so a client's burst of retries
+    /// is answered (with the link) rather than refused as too many calls waiting. nil: the call goes on into
+    /// the turn (not known to wait, a sign-in's token to install, an unsaved newer token, a store that failed).
+    func answerWhileWaiting() async -> CloudKitError? {
+        guard grant.awaitsSignIn || states.waitsForSignIn(grant.grantID), !latestState().unsaved,
+            let stored = try? await oauth.sealedToken(grantID: grant.grantID), stored.waitingSince != nil,
+            stored.parked == nil
+        else { return nil }
+        states.noteWaiting(grant.grantID, true)
+        return await signInRequired(stored)
+    }
+
     /// The state a call of this grant starts with. A grant known to wait for its person to sign in to iCloud
     /// again (its validation said so, or this process saw it) is answered from the store: its CloudKit token
     /// is dead until that sign-in, so no CloudKit call goes out with it; a sign-in's parked token is installed
@@ -133,6 +146,7 @@ extension GrantSession {
             else { return nil }
             let state = GrantStates.State(sealed: resealed, version: version)
             states.record(grant.grantID, state)
+            states.noteWaiting(grant.grantID, false)
             observer.event(.info, "cloudkit.sign_in_restored", grant: grant)
             return state
         } catch {

@@ -69,6 +69,7 @@ final class GrantSession: CloudKitSession {
                 throw error
             }
         }
+        if let waiting = await answerWhileWaiting() { throw waiting }
         return try await serializer.runWithRemainder(grant: grant.grantID) {
             () async throws(CloudKitError) -> (Result<Value, CloudKitError>, GrantSerializer.Remainder?) in
             do throws(CloudKitError) {
@@ -107,6 +108,7 @@ final class GrantSession: CloudKitSession {
     /// grant's next call) ends only once it is saved. The answer does not wait for the save, as with a single call.
     func inOneTurn<Value: Sendable>(_ body: @Sendable () async throws -> Value) async throws -> Value {
         if let turn = GrantTurn.current, turn.grantID == grant.grantID { return try await body() }
+        if let waiting = await answerWhileWaiting() { throw waiting }
         let turn = GrantTurn(grantID: grant.grantID)
         return try await run(body, in: turn).get()
     }
