@@ -68,8 +68,30 @@ extension AcceptanceSuite {
             #expect(items.all == 1 && items.live == 1, "one link item for the waiting grant: \(items)")
             #expect(!relay.child.text.contains(link), "a link is never logged")
 
-            // The link still works after all of that, once: the person signs in again and the grant works.
-            let back = try await client.signInAgain(link, appleID: "flood@example.com", at: relay.base)
+            // The link still works after all of that, once. Spent by a sign-in with another Apple Account (refused,
+            // the grant still waits), it is replaced: 40 calls at once race to make the new one, and all show one.
+            let other = try await client.signInAgain(link, appleID: "someone-else@example.com", at: relay.base)
+            #expect(other.headers["location"]?.hasSuffix("failed=other_account") == true)
+            // (The callback asked CloudKit who signed in, with that sign-in's token: not the grant's dead one.)
+            let afterOther = try #require(try await emulator.stats()["databaseRequests"]?.intValue)
+            let raced = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<40 {
+                    group.addTask { try await client.signInLink(access: tokens.access, at: relay.base) }
+                }
+                var links: [String?] = []
+                for try await answer in group { links.append(answer) }
+                return links
+            }
+            let fresh = try #require(raced.first ?? nil)
+            #expect(fresh != link)
+            #expect(
+                raced.allSatisfy { $0 == fresh }, "one new link for the burst: \(Set(raced.map { $0 ?? "none" }).count)"
+            )
+            #expect(try await Self.linkItems(database).all == 1, "the spent link's item is gone, one new one")
+            #expect(try #require(try await emulator.stats()["databaseRequests"]?.intValue) == afterOther)
+
+            // The person signs in again with it, and the grant works.
+            let back = try await client.signInAgain(fresh, appleID: "flood@example.com", at: relay.base)
             #expect(back.status == 200)
             #expect(back.text.contains("Signed in again"))
             expectResult(try await client.callTool("get_me", access: tokens.access, at: relay.base))
@@ -78,6 +100,7 @@ extension AcceptanceSuite {
             expectResult(try await client.callTool("list_todos", access: tokens.access, at: relay.base))
             #expect(try await Self.linkItems(database).all == 0, "the spent link's item is gone")
             #expect(try await client.openSignInLink(link, at: relay.base).page.status == 410)
+            #expect(try await client.openSignInLink(fresh, at: relay.base).page.status == 410)
         }
     }
 }
