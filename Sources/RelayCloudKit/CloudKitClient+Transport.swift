@@ -78,6 +78,13 @@ extension CloudKitClient {
                     error.rotatedToken = attempts.rotated
                     error.lateAnswer = late
                     throw error
+                case .cancelled(let late):
+                    throw Self.cancelled(late, rotated: attempts.rotated)
+                }
+            } else if attempts.current != nil {
+                switch await sendToTheEnd(request(method, url: url, body: body)) {
+                case .finished(let result): sent = result
+                case .late(let late), .cancelled(let late): throw Self.cancelled(late, rotated: attempts.rotated)
                 }
             } else {
                 do throws(ClientError) {
@@ -96,11 +103,50 @@ extension CloudKitClient {
     private enum Listened {
         case finished(Result<ClientResponse, ClientError>)
         case late(LateAnswer)
+        /// The caller was cancelled; the transfer goes on (`cancelled(_:rotated:)`).
+        case cancelled(LateAnswer)
+    }
+
+    /// The error of a call whose caller was cancelled (a stdio client's `notifications/cancelled`) while its
+    /// request, which carries a web auth token, may already be at CloudKit: the call fails at once, but the
+    /// transfer is not aborted. CloudKit may carry the call out and name the only live token (strict rotation
+    /// kills the old one at once), so its answer is the caller's to await and save, as past the timeout.
+    private static func cancelled(_ late: LateAnswer, rotated: CloudKitWebAuthToken?) -> CloudKitError {
+        var error = CloudKitError(.cancelled, reason: "the call was cancelled while CloudKit may carry it out")
+        error.rotatedToken = rotated
+        error.lateAnswer = late
+        return error
+    }
+
+    /// Sends a request that carries a web auth token in a transfer of its own, which the caller's cancellation
+    /// does not abort (`cancelled(_:rotated:)`).
+    private func sendToTheEnd(_ request: ClientRequest) async -> Listened {
+        let first = FirstOutcome()
+        let http = self.http
+        let transfer = Task { () -> Result<ClientResponse, ClientError> in
+            let result: Result<ClientResponse, ClientError>
+            do throws(ClientError) {
+                result = .success(try await http.send(request))
+            } catch {
+                result = .failure(error)
+            }
+            first.settle(.finished(result))
+            return result
+        }
+        let outcome = await withTaskCancellationHandler {
+            await first.wait()
+        } onCancel: {
+            first.settle(.cancelled)
+        }
+        switch outcome {
+        case .finished(let result): return .finished(result)
+        case .timedOut, .cancelled: return .cancelled(LateAnswer(transfer))
+        }
     }
 
     /// Sends `request` with the transfer's own limit raised by `lateAnswerWait`, and waits only the
     /// configured `timeout` for it; past that the transfer goes on in the background (`LateAnswer`).
-    /// Cancelling the caller cancels the transfer, as before.
+    /// Cancelling the caller ends the wait but not the transfer (`cancelled(_:rotated:)`).
     private func sendListeningLate(_ request: ClientRequest) async -> Listened {
         var listening = request
         listening.timeout = (request.timeout ?? configuration.timeout) + configuration.lateAnswerWait
@@ -124,12 +170,13 @@ extension CloudKitClient {
         let outcome = await withTaskCancellationHandler {
             await first.wait()
         } onCancel: {
-            transfer.cancel()
+            first.settle(.cancelled)
         }
         timer.cancel()
         switch outcome {
         case .finished(let result): return .finished(result)
         case .timedOut: return .late(LateAnswer(transfer))
+        case .cancelled: return .cancelled(LateAnswer(transfer))
         }
     }
 

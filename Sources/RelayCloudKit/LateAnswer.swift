@@ -28,11 +28,13 @@ package final class LateAnswer: Sendable, Equatable {
     package static func == (lhs: LateAnswer, rhs: LateAnswer) -> Bool { lhs === rhs }
 }
 
-/// The first of "the transfer finished" and "the caller's timeout passed", for one call.
+/// The first of "the transfer finished", "the caller's timeout passed" and "the caller was cancelled", for one call.
 final class FirstOutcome: Sendable {
     enum Outcome: Sendable {
         case finished(Result<ClientResponse, ClientError>)
         case timedOut
+        /// The caller was cancelled (the transfer goes on).
+        case cancelled
     }
 
     private struct State {

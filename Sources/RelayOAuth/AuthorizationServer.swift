@@ -17,6 +17,8 @@ package struct StoredSealedToken: Sendable {
     package var parkedKey: [UInt8]? = nil
     /// The token-like string `parkedKey` is bound to.
     package var parkingToken: String = ""
+    /// The link the waiting grant's tool calls show (`Reconnections+ShownLink`); nil before the first.
+    package var signInLink: ShownSignInLink? = nil
 }
 
 /// The OAuth 2.1 authorization server of MustDo Relay: discovery documents, dynamic client
@@ -191,7 +193,8 @@ package final class AuthorizationServer: Sendable {
         return StoredSealedToken(
             sealed: grant.sealed, version: item.version, endingSince: a[Self.endingAttribute]?.intValue,
             waitingSince: a.int(Reconnections.waitingAttribute), parked: a.bytes(Reconnections.parkedAttribute),
-            parkedKey: a.bytes(Reconnections.parkedKeyAttribute), parkingToken: Reconnections.parkingToken(grantID))
+            parkedKey: a.bytes(Reconnections.parkedKeyAttribute), parkingToken: Reconnections.parkingToken(grantID),
+            signInLink: ShownSignInLink(attributes: a))
     }
 
     // MARK: signing in to iCloud again (issue 39: a connection whose newest CloudKit token is dead)
@@ -208,6 +211,27 @@ package final class AuthorizationServer: Sendable {
         try await reconnections.link(grantID: grantID)
     }
 
+    /// A fresh link handle for `replaceSignInLink` (seal it for the grant first).
+    package func newSignInLinkHandle() -> String { Reconnections.newHandle() }
+
+    /// The URL of the link whose handle a grant's `signInLink` seals.
+    package func signInLinkURL(handle: String) -> String { reconnections.url(handle: handle) }
+
+    /// Whether the waiting grant's shown link may be shown again: not spent, and long enough to live.
+    package func isShowable(_ link: ShownSignInLink, grantID: String) async throws(OAuthError) -> Bool {
+        try await reconnections.isShowable(link, grantID: grantID)
+    }
+
+    /// Makes `handle` (sealed for the grant as `sealedHandle`) the link the waiting grant's tool calls show,
+    /// if the grant is still at `expectedVersion`; returns its URL, or nil when the grant changed meanwhile.
+    package func replaceSignInLink(
+        grantID: String, expectedVersion: Int, handle: String, sealedHandle: [UInt8], previous: ShownSignInLink?
+    ) async throws(OAuthError) -> String? {
+        try await reconnections.replaceShownLink(
+            grantID: grantID, expectedVersion: expectedVersion, handle: handle, sealedHandle: sealedHandle,
+            previous: previous)
+    }
+
     /// Installs a parked token the grant's next call re-sealed (`resealed`, under the grant's own data
     /// key) if the grant is still at `expectedVersion`: the parked copy and every refusal stamp go.
     /// Returns the new version, or nil when the grant changed or is gone.
@@ -221,7 +245,7 @@ package final class AuthorizationServer: Sendable {
                 remove: [
                     Self.endingAttribute, Reconnections.waitingAttribute, Reconnections.parkedAttribute,
                     Reconnections.parkedKeyAttribute,
-                ]),
+                ] + Reconnections.linkAttributes),
             condition: .versionEquals(expectedVersion))?.version
     }
 
@@ -234,7 +258,8 @@ package final class AuthorizationServer: Sendable {
         try await context.update(
             OAuthKeys.grant(grantID),
             ItemUpdate(
-                set: ["sealed": .bytes(sealed)], remove: [Self.endingAttribute, Reconnections.waitingAttribute]),
+                set: ["sealed": .bytes(sealed)],
+                remove: [Self.endingAttribute, Reconnections.waitingAttribute] + Reconnections.linkAttributes),
             condition: .versionEquals(expectedVersion))?.version
     }
 

@@ -25,7 +25,7 @@ extension AcceptanceSuite {
             try await emulator.control("sessions/expire", [:])
             let first = try #require(try await client.signInLink(access: tokens.access, at: relay.base))
             let second = try #require(try await client.signInLink(access: tokens.access, at: relay.base))
-            #expect(first != second, "each answer carries a fresh single-use link")
+            #expect(first == second, "a waiting grant shows its one live link again: no store item per call")
             #expect(relay.child.text.contains("cloudkit.sign_in_required"))
             #expect(!relay.child.text.contains(first) && !relay.child.text.contains(second), "a link is never logged")
             // The refresh token still works: the connection was not ended.
@@ -55,6 +55,7 @@ extension AcceptanceSuite {
                 try await client.signInLink(access: refreshed.access, at: relay.base), "still waiting after the refusal"
             )
             let unused = try #require(try await client.signInLink(access: refreshed.access, at: relay.base))
+            #expect(third != second && unused == third, "a spent link is replaced once, then shown again")
 
             // The same Apple user signs in again: the same access token works again, call after call.
             let back = try await client.signInAgain(third, appleID: "again@example.com", at: relay.base)

@@ -188,4 +188,24 @@ import Testing
         task.cancel()
         #expect(await task.value?.kind == .cancelled)
     }
+
+    /// A cancelled call ends at once, but its transfer goes on: CloudKit may carry the call out and name the only
+    /// live token (strict rotation), so the error carries the answer to await, with or without a late-answer wait.
+    @Test(arguments: [Duration.zero, .seconds(5)])
+    func aCancelledCallKeepsListeningForTheTokenOfItsAnswer(lateAnswerWait: Duration) async throws {
+        let harness = try Harness(lateAnswerWait: lateAnswerWait)
+        let token = try harness.signIn()
+        harness.emulator.setLatency(milliseconds: 600)
+        let client = harness.client
+        let task = Task { await failure { try await client.zones(token: token) } }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        let error = try #require(await task.value)
+        #expect(error.kind == .cancelled)
+        let late = try #require(error.lateAnswer)
+        let rotated = try #require(await late.rotatedToken())
+        harness.emulator.setLatency(milliseconds: 0)
+        #expect(await failure { try await client.zones(token: token) }?.kind == .sessionDead)
+        #expect(try await client.zones(token: rotated).value.isEmpty == false)
+    }
 }

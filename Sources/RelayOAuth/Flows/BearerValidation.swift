@@ -30,6 +30,9 @@ package struct BearerGrant: Sendable, Equatable, CustomStringConvertible {
     /// The grant's hard end (epoch seconds): what the person chose at consent, within the
     /// operator's longest lifetime. Its activity counts never outlive it. nil: not known.
     package internal(set) var grantEndsAt: Int? = nil
+    /// The grant waited for its person to sign in to iCloud again (or held the token of that sign-in, not
+    /// yet installed) when read: its CloudKit token is known dead, so a call asks the store, not CloudKit.
+    package internal(set) var awaitsSignIn = false
 
     /// Identifiers only: no sealed bytes, no bound secret.
     package var description: String { "BearerGrant(grant: \(grantID), client: \(clientID), scopes: \(scopes))" }
@@ -113,6 +116,7 @@ struct BearerValidation: Sendable {
             scopes: record.scope.tokens.filter(grant.scope.tokens.contains),
             resource: record.resource, sealed: grant.sealed, grantVersion: grantItem.version, boundSecret: record.bound,
             tokenHash: record.hash, expiresAt: record.expiresAt, lastUsedDay: grant.lastUsedDay,
-            grantEndsAt: grant.endsAt)
+            grantEndsAt: grant.endsAt,
+            awaitsSignIn: grant.signInSince != nil || grantItem.attributes[Reconnections.parkedAttribute] != nil)
     }
 }

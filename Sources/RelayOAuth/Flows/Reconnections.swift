@@ -37,9 +37,10 @@ struct Reconnections: Sendable {
             condition: .versionEquals(expectedVersion))?.version
     }
 
-    /// A new single-use link to sign in again for `grantID`.
+    /// A new single-use link to sign in again for `grantID` (the connections page's; a tool call shows
+    /// the grant's one live link instead: `replaceShownLink`).
     func link(grantID: String) async throws(OAuthError) -> String {
-        let handle = Base64URL.encode(SecureRandom.bytes(count: 32))
+        let handle = Self.newHandle()
         let hash = context.hasher.hash(handle)
         let now = context.now
         guard
@@ -47,7 +48,7 @@ struct Reconnections: Sendable {
                 OAuthKeys.reconnectLink(hash.hash), ["grant": .string(grantID), "created": .int(now)],
                 expiresAt: now + Self.linkLifetime, condition: .absent) != nil
         else { throw OAuthError(.serverError, "A link identifier collided.") }
-        return context.configuration.issuer + Self.path + "?h=" + handle
+        return url(handle: handle)
     }
 
     /// The page the link opens.
@@ -63,7 +64,9 @@ struct Reconnections: Sendable {
         guard handle.utf8.count <= 64, !handle.isEmpty else { throw Self.unusable }
         for hash in context.hasher.candidates(handle) {
             guard let item = try await context.get(OAuthKeys.reconnectLink(hash)) else { continue }
-            guard let grantID = item.attributes.string("grant"), let grant = try await waiting(grantID) else {
+            guard Self.isWithinLifetime(item, now: context.now), let grantID = item.attributes.string("grant"),
+                let grant = try await waiting(grantID)
+            else {
                 throw Self.unusable
             }
             return (grant, hash)
@@ -76,9 +79,17 @@ struct Reconnections: Sendable {
     func spend(linkHash: String, grantID: String) async throws(OAuthError) {
         let key = OAuthKeys.reconnectLink(linkHash)
         guard let item = try await context.get(key), item.attributes.string("grant") == grantID,
+            Self.isWithinLifetime(item, now: context.now),
             try await context.delete(key, condition: .versionEquals(item.version)) != nil,
             try await waiting(grantID) != nil
         else { throw Self.unusable }
+    }
+
+    /// A link works `linkLifetime` from its making by this server's clock too, whatever the store's
+    /// expiry (its own clock, and DynamoDB deletes expired items late) still shows.
+    private static func isWithinLifetime(_ item: Item, now: Int) -> Bool {
+        guard let created = item.attributes.int("created") else { return false }
+        return now < created + linkLifetime
     }
 
     /// The grant, when it is active and waits for a sign-in.
@@ -112,7 +123,7 @@ struct Reconnections: Sendable {
         let bound = try context.bind(sealed.secret, to: Self.parkingToken(grantID), grant: grant.context)
         let update = ItemUpdate(
             set: [Self.parkedAttribute: .bytes(sealed.sealed), Self.parkedKeyAttribute: .bytes(bound)],
-            remove: [Self.waitingAttribute])
+            remove: [Self.waitingAttribute] + Self.linkAttributes)
         guard try await context.update(item.key, update, condition: .versionEquals(item.version)) != nil else {
             throw OAuthError(.temporarilyUnavailable, "The connection changed meanwhile; try again.")
         }

@@ -69,6 +69,7 @@ final class GrantSession: CloudKitSession {
                 throw error
             }
         }
+        if let waiting = await answerWhileWaiting() { throw waiting }
         return try await serializer.runWithRemainder(grant: grant.grantID) {
             () async throws(CloudKitError) -> (Result<Value, CloudKitError>, GrantSerializer.Remainder?) in
             do throws(CloudKitError) {
@@ -107,6 +108,7 @@ final class GrantSession: CloudKitSession {
     /// grant's next call) ends only once it is saved. The answer does not wait for the save, as with a single call.
     func inOneTurn<Value: Sendable>(_ body: @Sendable () async throws -> Value) async throws -> Value {
         if let turn = GrantTurn.current, turn.grantID == grant.grantID { return try await body() }
+        if let waiting = await answerWhileWaiting() { throw waiting }
         let turn = GrantTurn(grantID: grant.grantID)
         return try await run(body, in: turn).get()
     }
@@ -133,7 +135,7 @@ final class GrantSession: CloudKitSession {
     }
 
     /// The grant's newest state this process knows (the store's, or what it last wrote).
-    private func latestState() -> GrantStates.State {
+    func latestState() -> GrantStates.State {
         states.current(grant.grantID, snapshot: GrantStates.State(sealed: grant.sealed, version: grant.grantVersion))
     }
 
@@ -164,7 +166,7 @@ final class GrantSession: CloudKitSession {
             }
         } else {
             await turn?.savesFinished()
-            current = latestState()
+            current = try await startingState()
         }
         while true {
             let webAuthToken = try await unseal(current.sealed)
@@ -229,8 +231,9 @@ final class GrantSession: CloudKitSession {
             throw CloudKitError(.unavailable, reason: "the store did not answer")
         case .gone:
             throw error
-        case .waiting:
-            throw await signInRequired()
+        case .waiting(let stored):
+            states.noteWaiting(grant.grantID, true)
+            throw await signInRequired(stored)
         case .parked(let stored):
             // The person signed in again (`Reconnections`): the new token, re-sealed for this grant.
             if followed < Self.maxFollows, let installed = await installParked(stored) { return installed }
@@ -253,7 +256,8 @@ final class GrantSession: CloudKitSession {
             }
             guard marked != nil else { throw CloudKitError(.unavailable, reason: "the connection changed meanwhile") }
             observer.event(.warning, "cloudkit.sign_in_required", grant: grant)
-            throw await signInRequired()
+            states.noteWaiting(grant.grantID, true)
+            throw await signInRequired(nil)
         }
     }
 
@@ -313,7 +317,7 @@ final class GrantSession: CloudKitSession {
         /// The grant is gone.
         case gone
         /// The grant waits for its person to sign in to iCloud again.
-        case waiting
+        case waiting(StoredSealedToken)
         /// The person signed in again: a new token is parked on the grant.
         case parked(StoredSealedToken)
         /// The store failed.
@@ -335,7 +339,7 @@ final class GrantSession: CloudKitSession {
             }
             guard let stored else { return .gone }
             if stored.parked != nil { return .parked(stored) }
-            if stored.waitingSince != nil { return .waiting }
+            if stored.waitingSince != nil { return .waiting(stored) }
             // The token this call used, or (unsaved) an older one of its chain: nothing new yet.
             if stored.sealed != used.sealed, !used.bases.contains(stored.sealed) {
                 return .newer(GrantStates.State(sealed: stored.sealed, version: stored.version))
@@ -354,9 +358,15 @@ final class GrantSession: CloudKitSession {
 
     /// Re-seals and stores a rotated token. A store failure must not fail a call that CloudKit
     /// already carried out: the token is then kept in memory for this process's next call.
+    /// Runs in a task of its own: a cancelled call (a stdio client's `notifications/cancelled`) must not fail
+    /// the key-service or store request of a token CloudKit already named, the only live one when CloudKit
+    /// kills old tokens at once.
     private func save(_ rotated: CloudKitWebAuthToken?, replacing current: GrantStates.State) async {
-        guard let rotated, let sealed = await resealed(rotated) else { return }
-        await store(sealed, replacing: current)
+        guard let rotated else { return }
+        await Task {
+            guard let sealed = await self.resealed(rotated) else { return }
+            await self.store(sealed, replacing: current)
+        }.value
     }
 
     private func resealed(_ rotated: CloudKitWebAuthToken) async -> [UInt8]? {

@@ -42,6 +42,9 @@ final class GrantStates: Sendable {
         /// Per grant, the newest token this process rotated to but could not install because the
         /// store held another (`RotationWriter`, superseded): tried once before the grant may end.
         var orphans: [String: [UInt8]] = [:]
+        /// Grants this process saw waiting for their person to sign in to iCloud again: their calls ask the
+        /// store, not CloudKit, even while a cached validation still says otherwise (`GrantSession.startingState`).
+        var waiting: Set<String> = []
         /// The size at which stale entries are dropped next: twice what stayed after the last
         /// prune, so pruning costs amortised constant time per call however many grants are active.
         var pruneAt = GrantStates.minimumPruneAt
@@ -107,8 +110,25 @@ final class GrantStates: Sendable {
         table.withLock {
             $0.entries[grantID] = nil
             $0.orphans[grantID] = nil
+            $0.waiting.remove(grantID)
         }
     }
+
+    /// Notes whether the grant waits for its person to sign in to iCloud again, as the store just said.
+    func noteWaiting(_ grantID: String, _ waits: Bool) {
+        table.withLock {
+            guard waits else {
+                $0.waiting.remove(grantID)
+                return
+            }
+            // Bounded like the orphans: a forgotten mark costs one refused CloudKit call, which marks it again.
+            if $0.waiting.count >= Self.minimumPruneAt { $0.waiting.removeAll() }
+            $0.waiting.insert(grantID)
+        }
+    }
+
+    /// Whether this process last saw the grant waiting for a sign-in.
+    func waitsForSignIn(_ grantID: String) -> Bool { table.withLock { $0.waiting.contains(grantID) } }
 
     /// Keeps `sealed` as the grant's orphan (replacing an older one), dropping the unsaved entry.
     func orphan(_ grantID: String, _ sealed: [UInt8]) {

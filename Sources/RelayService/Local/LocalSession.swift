@@ -64,6 +64,10 @@ final class LocalSession: CloudKitSession {
                 } else {
                     try? store(error.rotatedToken)
                 }
+                // A call cancelled (`notifications/cancelled`) or timed out while CloudKit may still carry it out:
+                // its answer may name the only live token. Awaited here, under the lock, so no call goes out with
+                // the token it replaces; the wait is bounded by the transfer's own limit.
+                if let late = error.lateAnswer, let rotated = await late.rotatedToken() { try? store(rotated) }
                 throw error
             }
         }

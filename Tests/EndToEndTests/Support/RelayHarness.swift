@@ -2,6 +2,7 @@ import Foundation
 import RelayEmulator
 import RelayHTTP
 import RelayStore
+import RelaySync
 
 @testable import RelayDemo
 @testable import RelayService
@@ -24,11 +25,12 @@ final class RelayHarness: @unchecked Sendable {
     /// `logLevel` debug writes every line (no `LogBudget`); `configure` changes the demo
     /// configuration; `outbound` replaces the HTTP client the relay fetches client metadata
     /// documents with (CloudKit keeps its own), e.g. one whose proxy stands in for their hosts;
-    /// `wrapStore` wraps the opened store (e.g. to hold some writes).
+    /// `wrapStore` wraps the opened store (e.g. to hold some writes); `clock` is the relay's (the store and the
+    /// emulator keep the system's).
     init(
         rotation: EmulatorSettings.Rotation = .invalidate, logLevel: LogEvent.Level = .debug,
         configure: (inout Configuration) -> Void = { _ in }, outbound: HTTPClient? = nil,
-        wrapStore: ((any Store) -> any Store)? = nil
+        wrapStore: ((any Store) -> any Store)? = nil, clock: any WallClock = SystemClock()
     ) async throws {
         dataDirectory =
             FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString)").path
@@ -48,7 +50,7 @@ final class RelayHarness: @unchecked Sendable {
                 cloudKit: backends.cloudKit, peppers: backends.peppers, userIDKey: backends.userIDKey,
                 metrics: backends.metrics)
         }
-        application = try buildApplication(configuration, backends: backends, logger: logger)
+        application = try buildApplication(configuration, backends: backends, logger: logger, clock: clock)
         try application.start()
         http = try HTTPClient()
     }
