@@ -67,8 +67,8 @@ extension CloudKitClient {
         while true {
             let url = attempts.url(configuration, database ?? configuration.database, operation)
             let sent: Result<ClientResponse, ClientError>
-            if configuration.lateAnswerWait > .zero, attempts.current != nil {
-                switch await sendListeningLate(request(method, url: url, body: body)) {
+            if attempts.current != nil {
+                switch await sendKeepingTransfer(request(method, url: url, body: body)) {
                 case .finished(let result):
                     sent = result
                 case .late(let late):
@@ -80,11 +80,6 @@ extension CloudKitClient {
                     throw error
                 case .cancelled(let late):
                     throw Self.cancelled(late, rotated: attempts.rotated)
-                }
-            } else if attempts.current != nil {
-                switch await sendToTheEnd(request(method, url: url, body: body)) {
-                case .finished(let result): sent = result
-                case .late(let late), .cancelled(let late): throw Self.cancelled(late, rotated: attempts.rotated)
                 }
             } else {
                 do throws(ClientError) {
@@ -118,44 +113,21 @@ extension CloudKitClient {
         return error
     }
 
-    /// Sends a request that carries a web auth token in a transfer of its own, which the caller's cancellation
-    /// does not abort (`cancelled(_:rotated:)`).
-    private func sendToTheEnd(_ request: ClientRequest) async -> Listened {
+    /// Sends a request that carries a web auth token in a transfer of its own, which neither the caller's
+    /// cancellation (`cancelled(_:rotated:)`) nor the configured `timeout` aborts. With a `lateAnswerWait`,
+    /// the transfer's own limit is raised by it and the caller waits only `timeout`; past that the
+    /// transfer goes on in the background (`LateAnswer`). Without one, the transfer's limit is the
+    /// caller's and only a cancellation ends the wait early.
+    private func sendKeepingTransfer(_ request: ClientRequest) async -> Listened {
+        let lateWait = configuration.lateAnswerWait
+        var sending = request
+        if lateWait > .zero { sending.timeout = (request.timeout ?? configuration.timeout) + lateWait }
         let first = FirstOutcome()
         let http = self.http
         let transfer = Task { () -> Result<ClientResponse, ClientError> in
             let result: Result<ClientResponse, ClientError>
             do throws(ClientError) {
-                result = .success(try await http.send(request))
-            } catch {
-                result = .failure(error)
-            }
-            first.settle(.finished(result))
-            return result
-        }
-        let outcome = await withTaskCancellationHandler {
-            await first.wait()
-        } onCancel: {
-            first.settle(.cancelled)
-        }
-        switch outcome {
-        case .finished(let result): return .finished(result)
-        case .timedOut, .cancelled: return .cancelled(LateAnswer(transfer))
-        }
-    }
-
-    /// Sends `request` with the transfer's own limit raised by `lateAnswerWait`, and waits only the
-    /// configured `timeout` for it; past that the transfer goes on in the background (`LateAnswer`).
-    /// Cancelling the caller ends the wait but not the transfer (`cancelled(_:rotated:)`).
-    private func sendListeningLate(_ request: ClientRequest) async -> Listened {
-        var listening = request
-        listening.timeout = (request.timeout ?? configuration.timeout) + configuration.lateAnswerWait
-        let first = FirstOutcome()
-        let http = self.http
-        let transfer = Task { () -> Result<ClientResponse, ClientError> in
-            let result: Result<ClientResponse, ClientError>
-            do throws(ClientError) {
-                result = .success(try await http.send(listening))
+                result = .success(try await http.send(sending))
             } catch {
                 result = .failure(error)
             }
@@ -163,16 +135,18 @@ extension CloudKitClient {
             return result
         }
         let timeout = configuration.timeout
-        let timer = Task {
-            try? await Task.sleep(for: timeout)
-            first.settle(.timedOut)
-        }
+        let timer =
+            lateWait > .zero
+            ? Task {
+                try? await Task.sleep(for: timeout)
+                first.settle(.timedOut)
+            } : nil
         let outcome = await withTaskCancellationHandler {
             await first.wait()
         } onCancel: {
             first.settle(.cancelled)
         }
-        timer.cancel()
+        timer?.cancel()
         switch outcome {
         case .finished(let result): return .finished(result)
         case .timedOut: return .late(LateAnswer(transfer))
