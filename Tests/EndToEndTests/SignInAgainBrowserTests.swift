@@ -6,8 +6,9 @@ extension EndToEndSuite {
     /// Headless Chromium (Selenium) signs in to iCloud again for a connection whose CloudKit token died
     /// (issue 39), through `mustdo-relay-demo` (SQLite, the emulator killing a rotated token at once):
     /// the tool call's link, another Apple Account refused with a clear page, the connections page's
-    /// "needs iCloud sign-in" and its link, the same account accepted, and the same access token
-    /// working again; English and Japanese at phone and desktop widths (`e2e/sign_in_again_walk.py`).
+    /// "needs iCloud sign-in" with a button and no link, the button leading to a new link's page, the
+    /// same account accepted, and the same access token working again; English and Japanese at phone
+    /// and desktop widths (`e2e/sign_in_again_walk.py`).
     @Suite struct SignInAgainBrowserTests {
         @Test func chromiumSignsInAgainAsTheSamePersonAndTheConnectionWorksAgain() async throws {
             let data = FileManager.default.temporaryDirectory.appendingPathComponent("browser-\(UUID().uuidString)")
@@ -31,6 +32,8 @@ extension EndToEndSuite {
             for run in runs {
                 #expect(run["waiting"] as? Bool == true, "\(run)")
                 #expect(run["afterOther"] as? [AnyHashable] == [200, "SIGN_IN_REQUIRED"], "\(run)")
+                #expect(run["linksOnPage"] as? Int == 0, "no link on the connections page before the button: \(run)")
+                #expect((run["pressedTo"] as? String)?.hasSuffix("/reconnect") == true, "\(run)")
             }
             demo.signal(SIGINT)
             #expect(try await demo.waitForExit() == 0, "\(demo.text)")

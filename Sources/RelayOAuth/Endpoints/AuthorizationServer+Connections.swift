@@ -15,13 +15,9 @@ extension AuthorizationServer {
                 // Only grants `list` found to be this person's: never another person's counts.
                 var recent: [String: [DayActivity]] = [:]
                 for grant in list { recent[grant.id] = try await activity.recent(grantID: grant.id) }
-                // A connection waiting for an iCloud sign-in gets its own single-use link (issue 39).
-                var links: [String: String] = [:]
-                for grant in list where grant.signInSince != nil {
-                    links[grant.id] = try await reconnections.link(grantID: grant.id)
-                }
-                return pages.connections(
-                    list, activity: recent, signInLinks: links, csrf: shown.csrf, ended: shown.ended, locale: locale)
+                // A connection waiting for an iCloud sign-in gets a button, not a link: its link is made
+                // when the person presses it (`action=sign-in`), so a view writes no `RECONNECT#` item.
+                return pages.connections(list, activity: recent, csrf: shown.csrf, ended: shown.ended, locale: locale)
             }
             let created = try await pending.create(purpose: .connections, request: nil)
             var response = pages.connectionsConfirm(
@@ -43,10 +39,12 @@ extension AuthorizationServer {
     }
 
     /// `POST /connections/end`: ends one connection (`action=end`, `grant=ID`), all of them
-    /// (`action=end-all`), or the page's session (`action=sign-out`), then back to the page (303).
-    /// The session cookie, the page's single-use CSRF token and, when the browser says where the
-    /// form came from (`Sec-Fetch-Site`), the same origin are all required; the grant must be the
-    /// session's person's.
+    /// (`action=end-all`), or the page's session (`action=sign-out`), then back to the page (303);
+    /// or makes a waiting connection's single-use link to sign in to iCloud again and goes to it
+    /// (`action=sign-in`, `grant=ID`, issue 39; back to the page, with nothing made, when the grant
+    /// is not this person's or no longer waits). The session cookie, the page's single-use CSRF
+    /// token and, when the browser says where the form came from (`Sec-Fetch-Site`), the same
+    /// origin are all required; the grant must be the session's person's.
     func endConnections(_ request: Request) async -> Response {
         let locale = Self.locale(request)
         do throws(OAuthError) {
@@ -67,6 +65,13 @@ extension AuthorizationServer {
                 try await sessions.spend(session, csrf: form["csrf"])
                 let ended = try await connections.end(grantID: grantID, userID: session.userID)
                 try await sessions.noteEnded(session, count: ended ? 1 : 0)
+            case "sign-in":
+                guard let grantID = form["grant"] else { throw OAuthError(.invalidRequest, "The form is incomplete.") }
+                try await sessions.spend(session, csrf: form["csrf"])
+                guard try await connections.waitsForSignIn(grantID: grantID, userID: session.userID) else { break }
+                // One link per press (each press needs a fresh page and its token): the link goes to
+                // this browser in the redirect only, never into the page or a log.
+                return Self.pageRedirect(try await reconnections.link(grantID: grantID), after: .post)
             case "end-all":
                 try await sessions.spend(session, csrf: form["csrf"])
                 let count = try await connections.endAll(userID: session.userID)

@@ -29,6 +29,17 @@ struct Connections: Sendable {
         return try await grants.revoke(grantID, reason: Self.reason)
     }
 
+    /// Whether `grantID` is a live connection of `userID` that waits for an iCloud sign-in (issue 39):
+    /// only then may the connections page make it a link. False for another person's grant, an ended
+    /// one, or one whose sign-in has come back meanwhile.
+    func waitsForSignIn(grantID: String, userID: String) async throws(OAuthError) -> Bool {
+        guard (1...64).contains(grantID.utf8.count), !grantID.contains("#"),
+            let grant = try await grants.load(grantID)
+        else { return false }
+        return grant.userID == userID && grant.state == .active && grant.endsAt > context.now
+            && grant.signInSince != nil
+    }
+
     /// Ends every connection of `userID`; returns how many there were.
     func endAll(userID: String) async throws(OAuthError) -> Int {
         let count = try await grants.revokeAll(userID: userID, reason: Self.reason)

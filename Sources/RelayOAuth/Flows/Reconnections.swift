@@ -37,8 +37,9 @@ struct Reconnections: Sendable {
             condition: .versionEquals(expectedVersion))?.version
     }
 
-    /// A new single-use link to sign in again for `grantID` (the connections page's; a tool call shows
-    /// the grant's one live link instead: `replaceShownLink`).
+    /// A new single-use link to sign in again for `grantID`, made when the person presses the
+    /// connections page's button (a tool call shows the grant's one live link instead:
+    /// `replaceShownLink`).
     func link(grantID: String) async throws(OAuthError) -> String {
         let handle = Self.newHandle()
         let hash = context.hasher.hash(handle)

@@ -2,8 +2,9 @@ import Foundation
 import RelayHTTP
 
 /// The connections page: before Apple confirms, only what it is for and the confirming form;
-/// afterwards the person's connections, each with its own "End" form, "End all", and "Sign out".
-/// Every form carries the page's single-use CSRF token.
+/// afterwards the person's connections, each with its own "End" form (and, when it waits for an
+/// iCloud sign-in, a "Sign in to iCloud again" form), "End all", and "Sign out". Every form
+/// carries the page's single-use CSRF token.
 extension Pages {
     /// The session's length in whole minutes, as the pages say it.
     private var sessionMinutes: String { String(max(1, configuration.lifetimes.connectionsSession.wholeSeconds / 60)) }
@@ -28,11 +29,12 @@ extension Pages {
     }
 
     /// The person's connections, newest first. `ended` is what the last form ended (shown once).
-    /// `activity`: each grant's recent days (issue 44), by grant ID; `signInLinks`: the link of each
-    /// connection that waits for an iCloud sign-in (issue 39), by grant ID.
+    /// `activity`: each grant's recent days (issue 44), by grant ID. A connection that waits for an
+    /// iCloud sign-in (issue 39) gets a button that makes its link when pressed: showing the page
+    /// makes none.
     func connections(
-        _ grants: [GrantRecord], activity: [String: [DayActivity]] = [:], signInLinks: [String: String] = [:],
-        csrf: String, ended: Int?, locale: PageLocale
+        _ grants: [GrantRecord], activity: [String: [DayActivity]] = [:], csrf: String, ended: Int?,
+        locale: PageLocale
     ) -> Response {
         let text = ConnectionsText.of(locale)
         var body = "<h1>\(HTML.escape(text.title))</h1>"
@@ -53,9 +55,7 @@ extension Pages {
             }
         body += "<p>\(HTML.escape(count))</p>"
         for grant in grants {
-            body += row(
-                grant, activity: activity[grant.id] ?? [], signInLink: signInLinks[grant.id], csrf: csrf,
-                locale: locale)
+            body += row(grant, activity: activity[grant.id] ?? [], csrf: csrf, locale: locale)
         }
         if !grants.isEmpty { body += endForm(csrf: csrf, action: "end-all", label: text.endAll, style: "danger") }
         body += endForm(csrf: csrf, action: "sign-out", label: text.signOut, style: "secondary")
@@ -85,9 +85,7 @@ extension Pages {
         return PageLayout.render(title: title, body: body, locale: locale, status: status)
     }
 
-    private func row(
-        _ grant: GrantRecord, activity: [DayActivity], signInLink: String?, csrf: String, locale: PageLocale
-    ) -> String {
+    private func row(_ grant: GrantRecord, activity: [DayActivity], csrf: String, locale: PageLocale) -> String {
         let text = ConnectionsText.of(locale)
         let pageText = PageText.of(locale)
         var heading = Self.clientName(grant.label?.clientName, text: pageText)
@@ -109,7 +107,7 @@ extension Pages {
             <p>\(HTML.escape(text.mayDo)): \(HTML.escape(Self.access(grant.scope, text: pageText)))</p>
             <p class=muted>\(HTML.escape(text.connected)): \(HTML.escape(connected)) · \
             \(HTML.escape(text.lastUsed)): \(HTML.escape(used))</p>
-            \(signInLine(signInLink, locale: locale))
+            \(signInForm(grant, csrf: csrf, locale: locale))
             \(lifetimeLine(grant, locale: locale))
             \(activitySummary(activity, locale: locale))
             <form method=post action="\(HTML.escape(paths.connectionsEnd))">
@@ -120,13 +118,19 @@ extension Pages {
             """
     }
 
-    /// "Needs iCloud sign-in" and the link, for a connection whose CloudKit token died (issue 39).
-    private func signInLine(_ link: String?, locale: PageLocale) -> String {
-        guard let link else { return "" }
+    /// "Needs iCloud sign-in" and the button that makes the link and goes to it (`action=sign-in`), for
+    /// a connection whose CloudKit token died (issue 39). A form, not a link: a link would be a new
+    /// live capability (and a store item) on every view of the page.
+    private func signInForm(_ grant: GrantRecord, csrf: String, locale: PageLocale) -> String {
+        guard grant.signInSince != nil else { return "" }
         let text = ReconnectText.of(locale)
         return """
-            <p class=notice><strong>\(HTML.escape(text.waiting))</strong> \
-            <a class="button primary" href="\(HTML.escape(link))">\(HTML.escape(text.signInAgain))</a></p>
+            <form method=post action="\(HTML.escape(paths.connectionsEnd))">
+            <p class=notice><strong>\(HTML.escape(text.waiting))</strong></p>
+            <input type=hidden name=csrf value="\(HTML.escape(csrf))">
+            <input type=hidden name=grant value="\(HTML.escape(grant.id))">
+            <button class=primary name=action value=sign-in>\(HTML.escape(text.signInAgain))</button>
+            </form>
             """
     }
 

@@ -11,7 +11,7 @@ struct ReconnectText: Sendable {
     var otherAccount: String
     var usedTitle: String
     var used: String
-    /// The connections page's state line and link.
+    /// The connections page's state line and the button that makes a link.
     var waiting: String
     var signInAgain: String
 
@@ -32,7 +32,7 @@ struct ReconnectText: Sendable {
         used:
             "The link was already used, has expired, or the connection no longer waits for a sign-in. Ask your AI app again for a new link.",
         waiting: "Needs iCloud sign-in",
-        signInAgain: "Sign in again")
+        signInAgain: "Sign in to iCloud again")
 
     static let japanese = ReconnectText(
         title: "もう一度 iCloud にサインインしてください",
@@ -48,5 +48,5 @@ struct ReconnectText: Sendable {
         usedTitle: "このリンクは使えません",
         used: "リンクは使用済みか期限切れです。または、この接続はもうサインインを待っていません。AI アプリで新しいリンクを受け取ってください。",
         waiting: "iCloud へのサインインが必要です",
-        signInAgain: "もう一度サインイン")
+        signInAgain: "もう一度 iCloud にサインイン")
 }

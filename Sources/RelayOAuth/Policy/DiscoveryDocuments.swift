@@ -61,7 +61,7 @@ struct EndpointPaths: Sendable {
     var disconnect = "/disconnect"
     /// The person's connections: `GET` shows them (after Apple confirms), `POST` confirms with Apple.
     var connections = "/connections"
-    /// The forms of the connections page: end one, end all, sign out.
+    /// The forms of the connections page: end one, end all, sign out, sign in to iCloud again.
     var connectionsEnd = "/connections/end"
     var callback: String
 

@@ -3,8 +3,9 @@
 connects an app; Apple ends the session (the emulator's control API, strict rotation); the app's
 tool call answers SIGN_IN_REQUIRED with a link; the person opens it and signs in with ANOTHER Apple
 Account (refused with a clear page, nothing changed); the connections page shows "needs iCloud
-sign-in" with its own link; the person follows it and signs in as themselves; the app's next tool
-call works with the SAME access token; the spent link opens nothing.
+sign-in" with a "Sign in to iCloud again" button and no link (a link is made only when pressed); the
+person presses it, lands on the link's page and signs in as themselves; the app's next tool call
+works with the SAME access token; the spent link opens nothing.
 
     python3 sign_in_again_walk.py --relay http://127.0.0.1:R --emulator http://127.0.0.1:E --out DIR
 
@@ -27,9 +28,11 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 WORDS = {
-    # (link page title, refusal title, connections state, signed in again title)
-    "en": ("Sign in to iCloud again", "That is another Apple Account", "Needs iCloud sign-in", "Signed in again"),
-    "ja": ("もう一度 iCloud にサインインしてください", "別の Apple アカウントです", "iCloud へのサインインが必要です", "サインインしました"),
+    # (link page title, refusal title, connections state, signed in again title, connections button)
+    "en": ("Sign in to iCloud again", "That is another Apple Account", "Needs iCloud sign-in", "Signed in again",
+           "Sign in to iCloud again"),
+    "ja": ("もう一度 iCloud にサインインしてください", "別の Apple アカウントです", "iCloud へのサインインが必要です", "サインインしました",
+           "もう一度 iCloud にサインイン"),
 }
 
 
@@ -58,7 +61,7 @@ class SignInAgainWalk(ConnectionsWalk):
     def run(self, language: str, size_name: str) -> dict:
         label = f"again-{language}-{size_name}"
         apple_id = f"person-{label}@example.com"
-        link_title, other_title, waiting_word, done_title = WORDS[language]
+        link_title, other_title, waiting_word, done_title, button_word = WORDS[language]
         app_id = self.register_app(f"Again {language}-{size_name}")
         driver = self.browser(language, SIZES[size_name])
         run = {"label": label}
@@ -92,7 +95,8 @@ class SignInAgainWalk(ConnectionsWalk):
             run["replay"] = self.heading(driver)
             self.expect(link_title not in self.heading(driver), f"{label}: a spent link opened again")
 
-            # The connections page says so, with its own link; the person follows it as themselves.
+            # The connections page says so, with a button and no link; pressing it makes the link and goes
+            # to its page; the person signs in as themselves.
             driver.get(self.relay + "/connections")
             driver.find_element(By.CSS_SELECTOR, "main form button").click()
             self.sign_in(driver, apple_id, label + "-connections")
@@ -101,8 +105,17 @@ class SignInAgainWalk(ConnectionsWalk):
             self.expect(waiting_word in listed, f"{label}: the connections page does not say it waits: {listed[:300]!r}")
             self.snap(driver, f"{label}-4-connections")
             self.page_checks(driver, f"{label} connections", language)
-            driver.find_element(By.CSS_SELECTOR, "main a.button[href*='/reconnect?h=']").click()
+            shown_links = driver.find_elements(By.CSS_SELECTOR, "a[href*='/reconnect']")
+            run["linksOnPage"] = len(shown_links)
+            self.expect(not shown_links, f"{label}: the connections page shows a link before the button is pressed")
+            button = driver.find_element(By.CSS_SELECTOR, "main section.card button[name=action][value=sign-in]")
+            run["button"] = button.text
+            self.expect(button_word == button.text, f"{label}: the button says {button.text!r}")
+            button.click()
             WebDriverWait(driver, **PATIENCE).until(lambda d: link_title in self.heading(d))
+            run["pressedTo"] = driver.current_url.split("?")[0]
+            self.expect("/reconnect?h=" in driver.current_url, f"{label}: the button led to {driver.current_url}")
+            self.page_checks(driver, f"{label} link page from the button", language)
             driver.find_element(By.CSS_SELECTOR, "main form button").click()
             self.sign_in(driver, apple_id, label + "-same")
             WebDriverWait(driver, **PATIENCE).until(lambda d: done_title in self.heading(d))
