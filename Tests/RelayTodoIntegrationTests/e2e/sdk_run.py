@@ -54,6 +54,22 @@ class Checks:
         if not condition:
             self.failures.append(f"{label}: {json.dumps(value, ensure_ascii=False, default=str)[:500]}")
 
+    async def call(self, name: str, arguments: dict, client=None) -> tuple[bool, dict, str]:
+        """Calls a tool (through `client`, or this run's); returns is_error, structuredContent and the first text,
+        as either SDK line names them."""
+        self.calls += 1
+        result = await (client or self.client).call_tool(name, arguments)
+        is_error = bool(getattr(result, "is_error", None) or getattr(result, "isError", None))
+        data = getattr(result, "structured_content", None) or getattr(result, "structuredContent", None) or {}
+        texts = [block.text for block in result.content if getattr(block, "type", "") == "text"]
+        return is_error, data, (texts[0] if texts else "")
+
+    async def ok(self, name: str, arguments: dict, label: str) -> dict:
+        """Calls a tool that must succeed; returns its structuredContent."""
+        is_error, data, message = await self.call(name, arguments)
+        self.expect(not is_error, f"{label}: {name} succeeds", message)
+        return data
+
 
 def main(mcp_url: str, token: str, exercise) -> None:
     """Runs `exercise(session)` (it returns its Checks) with the token as a bearer header; exits with the result."""
