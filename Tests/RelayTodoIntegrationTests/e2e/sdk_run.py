@@ -14,7 +14,7 @@ from datetime import datetime
 from importlib import metadata
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / "examples"))  # the repository's examples/
-from mcp_client import open_session  # noqa: E402
+from mcp_client import open_session, tool_result  # noqa: E402
 
 
 def post(url: str, body: dict) -> dict:
@@ -58,11 +58,8 @@ class Checks:
         """Calls a tool (through `client`, or this run's); returns is_error, structuredContent and the first text,
         as either SDK line names them."""
         self.calls += 1
-        result = await (client or self.client).call_tool(name, arguments)
-        is_error = bool(getattr(result, "is_error", None) or getattr(result, "isError", None))
-        data = getattr(result, "structured_content", None) or getattr(result, "structuredContent", None) or {}
-        texts = [block.text for block in result.content if getattr(block, "type", "") == "text"]
-        return is_error, data, (texts[0] if texts else "")
+        is_error, data, texts = tool_result(await (client or self.client).call_tool(name, arguments))
+        return is_error, data or {}, (texts[0] if texts else "")
 
     async def ok(self, name: str, arguments: dict, label: str) -> dict:
         """Calls a tool that must succeed; returns its structuredContent."""
