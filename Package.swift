@@ -171,7 +171,8 @@ let package = Package(
             name: "RelayHTTPClientTests", dependencies: ["RelayTestSupport", "RelayHTTP", "COpenSSL"],
             exclude: ["python"]),
         .testTarget(
-            name: "RelayCloudKitTests", dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON"]),
+            name: "RelayCloudKitTests",
+            dependencies: ["RelayCloudKit", "RelayEmulator", "RelayHTTP", "RelayJSON", "RelayTestSupport"]),
         .testTarget(
             name: "RelayAWSTests",
             dependencies: [
@@ -182,7 +183,8 @@ let package = Package(
             exclude: ["python"]
         ),
         .testTarget(
-            name: "RelayEmulatorTests", dependencies: ["RelayEmulator", "RelayHTTP", "RelayJSON", "RelaySync"]),
+            name: "RelayEmulatorTests",
+            dependencies: ["RelayEmulator", "RelayHTTP", "RelayJSON", "RelaySync", "RelayTestSupport"]),
     ]
 )
 

@@ -133,12 +133,20 @@ def provider(url: str, callback: Callback):
     )
 
 
-def structured(result) -> dict:
+def tool_result(result) -> tuple[bool, dict | None, list[str]]:
+    """A tool result's parts as either SDK line names them: whether it is an error, its structuredContent (None
+    when empty) and its text blocks."""
+    is_error = bool(getattr(result, "is_error", None) or getattr(result, "isError", None))
     content = getattr(result, "structured_content", None) or getattr(result, "structuredContent", None)
+    texts = [block.text for block in result.content if getattr(block, "type", "") == "text"]
+    return is_error, content, texts
+
+
+def structured(result) -> dict:
+    is_error, content, texts = tool_result(result)
     if content is None:
-        texts = [block.text for block in result.content if getattr(block, "type", "") == "text"]
         content = json.loads(texts[0]) if texts else {}
-    if getattr(result, "is_error", None) or getattr(result, "isError", None):
+    if is_error:
         raise RuntimeError(f"tool error: {content}")
     return content
 

@@ -189,7 +189,4 @@ extension Emulator {
         let open = port > 0 ? openConnections : 0
         return state.update(changed: false) { world, _ in world.statsJSON(openConnections: open) }
     }
-
-    /// Forgets users, records, sessions, faults and counters; settings stay.
-    package func reset() { state.update { world, _ in world.reset() } }
 }

@@ -38,6 +38,27 @@ package func isListening(port: Int, host: String = "127.0.0.1") -> Bool {
     }
 }
 
+/// A TCP socket listening on a port of `host` the kernel chose (a test's own server, which needs no port
+/// known in advance); the caller accepts on it and closes it.
+package func loopbackListener(host: String = "127.0.0.1", backlog: Int32) throws -> (descriptor: Int32, port: Int) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw TestSupportFailure("socket: \(String(cString: strerror(errno)))") }
+    var address = ipv4Address(host, port: 0)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let listening = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(descriptor, $0, length) == 0 && listen(descriptor, backlog) == 0
+                && getsockname(descriptor, $0, &length) == 0
+        }
+    }
+    guard listening else {
+        let reason = String(cString: strerror(errno))
+        close(descriptor)
+        throw TestSupportFailure("cannot listen on \(host): \(reason)")
+    }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+}
+
 private func ipv4Address(_ host: String, port: Int) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)

@@ -23,16 +23,11 @@ extension AcceptanceSuite {
             #expect(try await relay.child.waitForExit() == 0, "\(relay.child.text)")
         }
 
-        /// Runs `body` with a client, the standalone emulator and a relay setup for it, and always
-        /// removes the setup and closes the client.
+        /// Runs `body` with a fresh `RelayFixture`, and always removes it.
         private func withSetup(_ body: (HTTPClient, EmulatorProcess, RelaySetup) async throws -> Void) async throws {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
-            defer { http.shutdown() }
-            let emulator = try await EmulatorProcess(http: http)
-            let setup = try await RelaySetup(emulator: emulator)
-            defer { setup.remove() }
-            try await body(http, emulator, setup)
+            let fixture = try await RelayFixture()
+            defer { fixture.remove() }
+            try await body(fixture.http, fixture.emulator, fixture.setup)
         }
 
         @Test func testAWrongAPITokenKeepsEveryGrantAndTheSameTokensWorkOnceItIsFixed() async throws {

@@ -11,8 +11,7 @@ extension AcceptanceSuite {
     @Suite struct CancelledCallTests {
         /// `mustdo-relay local`: the MCP client's `notifications/cancelled` cancels the call's task.
         @Test func aCallCancelledWhileCloudKitWorksKeepsTheRotatedToken() async throws {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
+            let http = try HTTPClient.forTests()
             defer { http.shutdown() }
             let emulator = try await EmulatorProcess(http: http)
             let session = try await emulator.control("users/cancel@example.com/sessions", [:])
@@ -34,13 +33,10 @@ extension AcceptanceSuite {
 
         /// `mustdo-relay serve`: the client drops the connection while the call is at CloudKit.
         @Test func aCallWhoseClientHungUpKeepsTheRotatedToken() async throws {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
-            defer { http.shutdown() }
-            let emulator = try await EmulatorProcess(http: http)
-            let setup = try await RelaySetup(emulator: emulator)
-            defer { setup.remove() }
-            let relay = try await setup.start(http: http)
+            let fixture = try await RelayFixture()
+            defer { fixture.remove() }
+            let (http, emulator) = (fixture.http, fixture.emulator)
+            let relay = try await fixture.start()
             let (client, tokens) = try await RelayClient.connected(
                 http: http, appleID: "hangup@example.com", at: relay.base)
             expectResult(try await client.callTool("get_me", access: tokens.access, at: relay.base))

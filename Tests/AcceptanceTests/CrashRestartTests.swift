@@ -14,12 +14,9 @@ import Testing
 extension AcceptanceSuite {
     @Suite(.timeLimit(.minutes(10))) struct CrashRestartTests {
         @Test func testKill9UnderLoadLosesNoGrantAndClientsContinueAfterOneRetry() async throws {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
-            defer { http.shutdown() }
-            let emulator = try await EmulatorProcess(http: http, rotation: "keep")
-            let setup = try await RelaySetup(emulator: emulator)
-            defer { setup.remove() }
+            let fixture = try await RelayFixture(rotation: "keep")
+            defer { fixture.remove() }
+            let (http, setup) = (fixture.http, fixture.setup)
             let port = try freePort()
             var relay = try await setup.start(port: port, http: http)
             let database = setup.directory + "/relay.sqlite"

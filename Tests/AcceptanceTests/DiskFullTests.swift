@@ -13,8 +13,7 @@ import Testing
 extension AcceptanceSuite {
     @Suite(.timeLimit(.minutes(10))) struct DiskFullTests {
         @Test func testAFullDiskGivesClearErrorsNoCorruptionAndRecoversWhenSpaceIsFreed() async throws {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
+            let http = try HTTPClient.forTests()
             defer { http.shutdown() }
             let mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "relay-tmpfs-\(UUID().uuidString)"

@@ -72,8 +72,7 @@ extension AcceptanceSuite {
         }
 
         private func run(rotation: String) async throws -> [FaultRow] {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(20)))
+            let http = try HTTPClient.forTests(timeout: .seconds(20))
             defer { http.shutdown() }
             let aws = try await FaultyAWS(http: http)
             let emulator = try await EmulatorProcess(http: http, rotation: rotation)

@@ -25,8 +25,7 @@ extension AcceptanceSuite {
         }
 
         @Test func testServeWithWebIdentityCredentialsFromSTS() async throws {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
+            let http = try HTTPClient.forTests()
             defer { http.shutdown() }
             let account = "111122223333"
             let moto = try await MotoProcess(http: http, roleAccount: account)
@@ -68,8 +67,7 @@ extension AcceptanceSuite {
         }
 
         @Test func testServeWithInstanceMetadataCredentialsRenewedWhileServing() async throws {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
+            let http = try HTTPClient.forTests()
             defer { http.shutdown() }
             let account = "222233334444"
             let moto = try await MotoProcess(http: http, roleAccount: account)

@@ -21,16 +21,14 @@ extension AcceptanceSuite {
         }
 
         @Test func fiveHundredCallsOnAWaitingGrantCostNoCloudKitCallAndOneLink() async throws {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(60)))
-            defer { http.shutdown() }
-            let emulator = try await EmulatorProcess(http: http)
             // The per-connection budget would answer RATE_LIMITED long before 500 calls: lifted, so every call
             // reaches the waiting grant's path.
-            let setup = try await RelaySetup(emulator: emulator, settings: ["RELAY_MCP_TOOL_CALLS_PER_MINUTE": "0"])
-            defer { setup.remove() }
-            let relay = try await setup.start(http: http)
-            let database = setup.directory + "/relay.sqlite"
+            let fixture = try await RelayFixture(
+                settings: ["RELAY_MCP_TOOL_CALLS_PER_MINUTE": "0"], timeout: .seconds(60))
+            defer { fixture.remove() }
+            let (http, emulator) = (fixture.http, fixture.emulator)
+            let relay = try await fixture.start()
+            let database = fixture.setup.directory + "/relay.sqlite"
             let (client, tokens) = try await RelayClient.connected(
                 http: http, appleID: "flood@example.com", at: relay.base)
             expectResult(try await client.callTool("get_me", access: tokens.access, at: relay.base))

@@ -10,13 +10,10 @@ extension AcceptanceSuite {
     /// HTTP as the client and the person's browser take it.
     @Suite struct SignInAgainTests {
         @Test func aDeadTokenWaitsForTheSameAppleUserAndTheSameAccessTokenWorksAgain() async throws {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
-            defer { http.shutdown() }
-            let emulator = try await EmulatorProcess(http: http)
-            let setup = try await RelaySetup(emulator: emulator)
-            defer { setup.remove() }
-            let relay = try await setup.start(http: http)
+            let fixture = try await RelayFixture()
+            defer { fixture.remove() }
+            let (http, emulator) = (fixture.http, fixture.emulator)
+            let relay = try await fixture.start()
             let (client, tokens) = try await RelayClient.connected(
                 http: http, appleID: "again@example.com", at: relay.base)
             #expect(try await client.callTool("get_me", access: tokens.access, at: relay.base).isResult)

@@ -14,8 +14,7 @@ extension AcceptanceSuite {
         static let grace = 8
 
         @Test func testARefusedStaleTokenNeverEndsAGrantWhileAnotherInstanceHoldsANewerOne() async throws {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
+            let http = try HTTPClient.forTests()
             defer { http.shutdown() }
             let aws = try await FaultyAWS(http: http)
             let emulator = try await EmulatorProcess(http: http)

@@ -14,16 +14,10 @@ import Testing
 extension AcceptanceSuite {
     @Suite(.timeLimit(.minutes(10))) struct StoreOutageTests {
         @Test func testStoreAndKeyServiceOutagesGiveQuick503sAndRecover() async throws {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
-            defer { http.shutdown() }
-            let moto = try await MotoProcess(http: http)
-            let emulator = try await EmulatorProcess(http: http, rotation: "invalidate")
-            var settings = moto.relaySettings
-            settings["RELAY_OAUTH_VALIDATION_CACHE_TTL"] = "60"
-            let setup = try await RelaySetup(
-                emulator: emulator, settings: settings, environment: MotoProcess.credentials)
-            defer { setup.remove() }
+            let fixture = try await RelayFixture(aws: true, settings: ["RELAY_OAUTH_VALIDATION_CACHE_TTL": "60"])
+            defer { fixture.remove() }
+            let (http, setup) = (fixture.http, fixture.setup)
+            let moto = try #require(fixture.moto)
             let relay = try await setup.start(http: http)
             let (client, tokens) = try await RelayClient.connected(
                 http: http, appleID: "grace@example.com", at: relay.base)

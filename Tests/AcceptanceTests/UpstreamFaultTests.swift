@@ -8,13 +8,10 @@ import Testing
 extension AcceptanceSuite {
     @Suite(.timeLimit(.minutes(10))) struct UpstreamFaultTests {
         @Test func testCloudKitFailuresBecomeToolErrorsAndTheGrantRecovers() async throws {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
-            defer { http.shutdown() }
-            let emulator = try await EmulatorProcess(http: http)
-            let setup = try await RelaySetup(emulator: emulator, settings: ["RELAY_CLOUDKIT_TIMEOUT": "1"])
-            defer { setup.remove() }
-            let relay = try await setup.start(http: http)
+            let fixture = try await RelayFixture(settings: ["RELAY_CLOUDKIT_TIMEOUT": "1"])
+            defer { fixture.remove() }
+            let (http, emulator) = (fixture.http, fixture.emulator)
+            let relay = try await fixture.start()
             let (client, tokens) = try await RelayClient.connected(
                 http: http, appleID: "erin@example.com", at: relay.base)
             func getMe() async throws -> ToolOutcome {
@@ -72,13 +69,10 @@ extension AcceptanceSuite {
         /// token; the relay keeps listening past the timeout (`LateAnswer`) and saves the token of the
         /// late answer, which with strict rotation is the only live one.
         @Test func testTimeoutsFailInBoundedTimeAndCostNoSession() async throws {
-            let http = try HTTPClient(
-                configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: .seconds(30)))
-            defer { http.shutdown() }
-            let emulator = try await EmulatorProcess(http: http, rotation: "keep")
-            let setup = try await RelaySetup(emulator: emulator, settings: ["RELAY_CLOUDKIT_TIMEOUT": "1"])
-            defer { setup.remove() }
-            let relay = try await setup.start(http: http)
+            let fixture = try await RelayFixture(rotation: "keep", settings: ["RELAY_CLOUDKIT_TIMEOUT": "1"])
+            defer { fixture.remove() }
+            let (http, emulator) = (fixture.http, fixture.emulator)
+            let relay = try await fixture.start()
             let (client, tokens) = try await RelayClient.connected(
                 http: http, appleID: "frank@example.com", at: relay.base)
 

@@ -12,18 +12,8 @@ extension EndToEndSuite {
     /// tool call, before the grant's next call goes out. Real SQLite, the server on a real socket, the emulator over HTTP.
     @Suite(.timeLimit(.minutes(10))) struct OneTurnTests {
         @Test func testAToolCallsCloudKitCallsDoNotWaitForEachOthersSaves() async throws {
-            let gate = SaveGate()
-            let relay = try await RelayHarness(rotation: .invalidate, wrapStore: { GatedStore(base: $0, gate: gate) })
+            let (gate, relay, tokens, mcp) = try await Self.connectedBehindAGate("one-turn@example.com")
             defer { relay.removeFiles() }
-            let driver = OAuthDriver(http: relay.http, issuer: relay.issuer)
-            let appleID = "one-turn@example.com"
-            let tokens = try await driver.connect(appleID: appleID)
-            _ = try relay.emulator.seed(appleID, records: Self.history(live: 2, deleted: 300))
-            let mcp = MCPCalls(http: relay.http, url: relay.mcpURL)
-            let connected = gate.saved
-            let (warm, _) = try await mcp.tool("get_me", token: tokens.access)
-            #expect(warm.status == 200)
-            await gate.waitForSaved(connected + 1)
 
             gate.close()
             let before = relay.emulator.statistics()["databaseRequests"]?.intValue ?? 0
@@ -59,18 +49,8 @@ extension EndToEndSuite {
         /// A call of the turn fails after earlier ones rotated the token (their saves still held): the failure waits
         /// for those saves, the tool answers its error, and the grant's next call goes out with the newest token.
         @Test func testAFailureWithinATurnKeepsTheTokenChain() async throws {
-            let gate = SaveGate()
-            let relay = try await RelayHarness(rotation: .invalidate, wrapStore: { GatedStore(base: $0, gate: gate) })
+            let (gate, relay, tokens, mcp) = try await Self.connectedBehindAGate("turn-failure@example.com")
             defer { relay.removeFiles() }
-            let driver = OAuthDriver(http: relay.http, issuer: relay.issuer)
-            let appleID = "turn-failure@example.com"
-            let tokens = try await driver.connect(appleID: appleID)
-            _ = try relay.emulator.seed(appleID, records: Self.history(live: 2, deleted: 300))
-            let mcp = MCPCalls(http: relay.http, url: relay.mcpURL)
-            let connected = gate.saved
-            let (warm, _) = try await mcp.tool("get_me", token: tokens.access)
-            #expect(warm.status == 200)
-            await gate.waitForSaved(connected + 1)
 
             // The query (the list's third call) fails on every attempt; the first two calls rotated the token.
             relay.emulator.injectFault(
@@ -92,6 +72,28 @@ extension EndToEndSuite {
             #expect(next.status == 200)
             #expect(nextContent?["items"]?.arrayValue?.count == 2, "\(next.body?.jsonString ?? "")")
             await relay.stop()
+        }
+
+        /// A relay whose store's saves pass `gate`, `appleID` connected with two live to-dos and 300 deleted
+        /// ones, and one `get_me` whose save has landed. The caller removes the relay's files.
+        static func connectedBehindAGate(_ appleID: String) async throws -> (
+            gate: SaveGate, relay: RelayHarness, tokens: OAuthDriver.Tokens, mcp: MCPCalls
+        ) {
+            let gate = SaveGate()
+            let relay = try await RelayHarness(rotation: .invalidate, wrapStore: { GatedStore(base: $0, gate: gate) })
+            do {
+                let tokens = try await OAuthDriver(http: relay.http, issuer: relay.issuer).connect(appleID: appleID)
+                _ = try relay.emulator.seed(appleID, records: Self.history(live: 2, deleted: 300))
+                let mcp = MCPCalls(http: relay.http, url: relay.mcpURL)
+                let connected = gate.saved
+                let (warm, _) = try await mcp.tool("get_me", token: tokens.access)
+                #expect(warm.status == 200)
+                await gate.waitForSaved(connected + 1)
+                return (gate, relay, tokens, mcp)
+            } catch {
+                relay.removeFiles()
+                throw error
+            }
         }
 
         /// `live` pending one-offs and `deleted` soft-deleted ones (more than one change-feed page).

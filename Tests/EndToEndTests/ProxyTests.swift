@@ -82,12 +82,7 @@ extension EndToEndSuite {
             verifyUpstream(cloudKit.requests)
             #expect(cloudKitStatus == 0)
             #expect(nginxStatus == 0)
-            relay.signal(SIGTERM)
-            let relayStatus = try await relay.waitForExit()
-            #expect(relayStatus == 0, "\(relay.text)")
-            #expect(!relay.text.contains("\"level\":\"error\""), "\(relay.text)")
-            emulator.signal(SIGTERM)
-            _ = try await emulator.waitForExit()
+            try await expectCleanStop(relay: relay, emulator: emulator)
         }
 
         private func verify(_ report: [String: Any], issuer: String) {

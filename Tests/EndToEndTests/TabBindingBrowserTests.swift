@@ -17,27 +17,19 @@ extension EndToEndSuite {
     /// `.build/artifacts/screenshots/tab-binding/` (the ones in docs/screenshots/tab-binding/ come from it).
     @Suite(.timeLimit(.minutes(15))) struct TabBindingBrowserTests {
         @Test func testNoOtherTabOrSiteCanFinishASignIn() async throws {
-            let data = FileManager.default.temporaryDirectory.appendingPathComponent("tabs-\(UUID().uuidString)").path
-            defer { try? FileManager.default.removeItem(atPath: data) }
-            let screenshots = PythonScript.repository.appendingPathComponent(".build/artifacts/screenshots/tab-binding")
-                .path
-            try? FileManager.default.removeItem(atPath: screenshots)
-            try FileManager.default.createDirectory(atPath: screenshots, withIntermediateDirectories: true)
-
-            let demo = try ChildProcess(product: "mustdo-relay-demo", ["--port", "0", "--data", data + "/relay"])
-            let relay = try await demo.waitForOutput(matching: #"Connector URL \(MCP\):\s+(\S+)/mcp"#)
-            let emulator = try await demo.waitForOutput(matching: #"emulator at (http://[0-9.]+:\d+)"#)
+            let browser = try await BrowserDemo("tabs", folder: "tab-binding")
+            defer { browser.remove() }
+            let screenshots = browser.screenshots
             let callbackPort = try freePort()
             let (local, localEmulator) = try await ChildProcess.emulator(
                 callback: "http://localhost:\(callbackPort)/mustdo/callback")
             let binary = ChildProcess.productsDirectory.appendingPathComponent("mustdo-relay").path
 
-            let walk = try await PythonScript.run(
-                try ChildProcess.tool("python3"), "Tests/EndToEndTests/e2e/tab_binding_walk.py",
+            let walk = try await browser.walk(
+                "tab_binding_walk.py",
                 [
-                    "--relay", relay, "--emulator", emulator, "--out", screenshots, "--local", binary,
-                    "--local-emulator", localEmulator, "--callback-port", String(callbackPort), "--home",
-                    data + "/home",
+                    "--local", binary, "--local-emulator", localEmulator, "--callback-port", String(callbackPort),
+                    "--home", browser.data + "/home",
                 ], timeout: .seconds(420))
             #expect(walk.status == 0, "\(walk.output)")
             #expect(walk.report["failures"] as? [String] == [], "\(walk.output)")
@@ -74,14 +66,11 @@ extension EndToEndSuite {
                     #expect(run["continueAboveFold"] as? Bool == true, "\(label): Continue is below the fold")
                 }
                 for page in ["1-refused", "2-success"] {
-                    let bytes = FileManager.default.contents(atPath: "\(screenshots)/\(label)-\(page).png") ?? Data()
-                    #expect(Array(bytes.prefix(4)) == [0x89, 0x50, 0x4E, 0x47], "\(label)-\(page) is not a PNG")
+                    #expect(BrowserDemo.isPNG("\(screenshots)/\(label)-\(page).png"), "\(label)-\(page) is not a PNG")
                 }
             }
 
-            demo.signal(SIGINT)
-            let status = try await demo.waitForExit()
-            #expect(status == 0, "\(demo.text)")
+            #expect(try await browser.stop() == 0, "\(browser.demo.text)")
             local.signal(SIGTERM)
             _ = try await local.waitForExit()
         }

@@ -68,12 +68,7 @@ extension EndToEndSuite {
             let calls = hop.requests.filter { $0.path.hasPrefix("/database/") }
             #expect(calls.count > 9, "\(hop.requests)")
 
-            relay.signal(SIGTERM)
-            let relayStatus = try await relay.waitForExit()
-            #expect(relayStatus == 0, "\(relay.text)")
-            #expect(!relay.text.contains("\"level\":\"error\""), "\(relay.text)")
-            emulator.signal(SIGTERM)
-            _ = try await emulator.waitForExit()
+            try await expectCleanStop(relay: relay, emulator: emulator)
             return (Set(calls.map(\.acceptEncoding)), relay.text)
         }
     }

@@ -60,20 +60,9 @@ final class SilentEndpoint: Sendable {
     var connections: Int { accepted.descriptors.withLock { $0.count } }
 
     init() throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let descriptor = descriptor
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(descriptor, generic, length) == 0 && listen(descriptor, 64) == 0
-                    && getsockname(descriptor, generic, &length) == 0
-            }
-        }
-        guard listening else { throw TestSupportFailure("cannot listen on loopback") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let (descriptor, port) = try loopbackListener(backlog: 64)
+        self.descriptor = descriptor
+        self.port = port
         let accepted = accepted
         // A thread of its own: accept blocks, and the test's tasks must not wait behind it. The thread
         // closes every descriptor itself once accept fails, so it never accepts on a number that was

@@ -165,35 +165,6 @@ struct RecordsBodyTests {
     /// Thousands of damaged copies of a real body (bytes flipped, deleted, duplicated, cut off):
     /// each must decode, fail or be refused exactly as the tree decoder does.
     @Test func damagedBodiesMatchTheTree() {
-        let original = Array(Self.account.utf8)
-        var random = SplitMix(seed: 17)
-        let replacements = Array("{}[],:\"\\0123456789-.eE tfnulra".utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xFF]
-        for _ in 0..<3000 {
-            var body = original
-            for _ in 0...(random.next() % 3) {
-                guard !body.isEmpty else { break }
-                let index = Int(random.next() % UInt64(body.count))
-                switch random.next() % 4 {
-                case 0: body[index] = replacements[Int(random.next() % UInt64(replacements.count))]
-                case 1: body.remove(at: index)
-                case 2: body.insert(body[index], at: index)
-                default: body.removeSubrange(index...)
-                }
-            }
-            Self.expectSame(bytes: body)
-        }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing mutant can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        for body in damagedCopies(of: Array(Self.account.utf8), seed: 17) { Self.expectSame(bytes: body) }
     }
 }

@@ -9,6 +9,13 @@ import Testing
         baseURL: "https://api.apple-cloudkit.com/", container: "iCloud.jp.lightning.mustdo",
         environment: .production, apiToken: CloudKitAPIToken("a+b/c="))
 
+    /// The `ckWebAuthToken` value that `CloudKitURL.make`, the relay's one way to an operation URL,
+    /// writes for `text`.
+    static func encodedToken(_ text: String) throws -> String {
+        let url = CloudKitURL.make(configuration, .private, "records/query", CloudKitWebAuthToken(text))
+        return String(url[try #require(url.range(of: "&ckWebAuthToken="), "\(url)").upperBound...])
+    }
+
     @Test func tokensArePercentEncodedByHand() {
         let token = CloudKitWebAuthToken("106__54__AZx+2o9h/Zz==__eyJY+/+/=")
         let url = CloudKitURL.make(Self.configuration, .private, "records/query", token)
@@ -32,7 +39,7 @@ import Testing
         let ascii = String(decoding: (1...127).map { UInt8($0) }, as: UTF8.self)
         for text in [ascii, "é", "a/", "/a", "ab+cd", "東京/", "~~", "", "%%41", ascii + "é東京" + ascii] {
             let expected = text.addingPercentEncoding(withAllowedCharacters: unreserved)
-            #expect(CloudKitURL.encode(text) == expected, "\(text)")
+            #expect(try Self.encodedToken(text) == expected, "\(text)")
         }
     }
 
@@ -43,7 +50,7 @@ import Testing
         components.queryItems = [URLQueryItem(name: "ckWebAuthToken", value: "a+b/c=")]
         let query = try #require(components.percentEncodedQuery)
         #expect(FormDecoding.pairs(query)?.first?.value != "a+b/c=")
-        let ours = "ckWebAuthToken=" + CloudKitURL.encode("a+b/c=")
+        let ours = "ckWebAuthToken=" + (try Self.encodedToken("a+b/c="))
         #expect(FormDecoding.pairs(ours)?.first?.value == "a+b/c=")
     }
 
@@ -59,13 +66,12 @@ import Testing
     @Test func aRawTokenFailsAgainstTheEmulatorAndAnEncodedOneWorks() async throws {
         let harness = try Harness()
         let token = try harness.signIn()
-        let base = harness.emulator.baseURL + "/database/1/iCloud.test/production/private/zones/list"
-        let raw = try await harness.http.send(
-            ClientRequest(url: base + "?ckAPIToken=emulator-api-token&ckWebAuthToken=" + token.rawValue))
+        let configuration = harness.client.configuration
+        let tokenless = CloudKitURL.make(configuration, .private, "zones/list", nil)
+        let raw = try await harness.http.send(ClientRequest(url: tokenless + "&ckWebAuthToken=" + token.rawValue))
         #expect(raw.status == 421)
         let encoded = try await harness.http.send(
-            ClientRequest(
-                url: base + "?ckAPIToken=emulator-api-token&ckWebAuthToken=" + CloudKitURL.encode(token.rawValue)))
+            ClientRequest(url: CloudKitURL.make(configuration, .private, "zones/list", token)))
         #expect(encoded.status == 200)
     }
 }

@@ -1,5 +1,6 @@
 import RelayEmulator
 import RelayJSON
+import RelayTestSupport
 import Testing
 
 /// The emulator reads `records/query` pages from sort indexes and `changes/zone` from a change log, kept in step
@@ -219,18 +220,5 @@ import Testing
                 #expect(pages == expected, "forward, limit \(limit) \(types ?? [])")
             }
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing history can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RelaySync
+import RelayTestSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -45,19 +46,9 @@ final class ScriptedServer: Sendable {
 
     /// `script` gets the request's number (1-based, across connections) and its head.
     init(_ script: @escaping @Sendable (_ number: Int, _ head: String) -> Action) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 1024) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard ok else { throw ScriptedServerFailure() }
+        let (fd, port) = try loopbackListener(backlog: 1024)
         listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let state = state
         let requestCount = requestCount
         let connectionCount = connectionCount
@@ -182,8 +173,6 @@ final class ScriptedServer: Sendable {
         return true
     }
 }
-
-struct ScriptedServerFailure: Error {}
 
 /// An atomic count shared with the server's threads.
 final class Tally: Sendable {

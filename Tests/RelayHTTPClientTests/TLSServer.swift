@@ -46,14 +46,14 @@ final class TLSServer {
     /// thread of the cooperative pool.
     /// `protocols`: nginx's `ssl_protocols`; `directives`: more of the `server` block
     /// (`http2_max_concurrent_streams 2;`, `keepalive_requests 10;`…). The error log is at `info`,
-    /// so `errorLog` shows refused streams.
+    /// so `errorLog` shows refused streams. `rsa`: an RSA key instead of P-256 (for RSA key exchange).
     init(
         http2: Bool = true, upstreamPort: Int? = nil, keepAliveTimeout: String = "75s",
-        protocols: String = "TLSv1.2 TLSv1.3", directives: String = ""
+        protocols: String = "TLSv1.2 TLSv1.3", directives: String = "", rsa: Bool = false
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try await Self.makeCertificate(in: directory)
+        try await Self.makeCertificate(in: directory, rsa: rsa)
         port = try freePort()
         let path = directory.path
         let location =
@@ -92,7 +92,7 @@ final class TLSServer {
         try configuration.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         process = try Subprocess(
             "/usr/sbin/nginx", ["-c", "\(path)/nginx.conf", "-p", path, "-g", "daemon off;"], output: .discard)
-        try await Self.waitForListener(port: port)
+        try await waitUntil("nginx listens on \(port)", timeout: .seconds(4)) { isListening(port: port) }
     }
 
     deinit {
@@ -108,39 +108,15 @@ final class TLSServer {
     }
 
     /// A fresh self-signed certificate for `localhost` and 127.0.0.1: `cert.pem` and `key.pem` in
-    /// `directory`.
-    static func makeCertificate(in directory: URL) async throws {
-        try await run(
+    /// `directory`, with a P-256 key (or with `rsa`, a 2048-bit RSA one).
+    static func makeCertificate(in directory: URL, rsa: Bool = false) async throws {
+        let key = rsa ? ["-newkey", "rsa:2048"] : ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]
+        try await Subprocess.run(
             "/usr/bin/openssl",
-            [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                "-keyout", directory.appendingPathComponent("key.pem").path, "-out",
+            ["req", "-x509"] + key + [
+                "-nodes", "-keyout", directory.appendingPathComponent("key.pem").path, "-out",
                 directory.appendingPathComponent("cert.pem").path, "-days", "2", "-subj", "/CN=localhost",
                 "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
             ])
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) async throws {
-        let process = try Subprocess(tool, arguments, output: .discard)
-        guard try await process.wait(timeout: .seconds(30)) == .exited(0) else { throw CocoaError(.executableLoad) }
-    }
-
-    static func waitForListener(port: Int) async throws {
-        for _ in 0..<200 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            close(fd)
-            if connected == 0 { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw CocoaError(.fileReadUnknown)
     }
 }

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import RelayTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -21,20 +22,9 @@ final class TicketTLSServer: Sendable {
 
     /// `certificate` and `key`: PEM files (a `TLSServer`'s).
     init(certificate: String, key: String, ticketDelay: Duration = .milliseconds(100)) throws {
-        let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listening, port) = try loopbackListener(backlog: 16)
         listener = listening
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listening, pointer, length) == 0 && listen(listening, 16) == 0
-                    && getsockname(listening, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw CocoaError(.fileWriteUnknown) }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let context = SSL_CTX_new(TLS_server_method())!
         guard SSL_CTX_use_certificate_file(context, certificate, SSL_FILETYPE_PEM) == 1,
             SSL_CTX_use_PrivateKey_file(context, key, SSL_FILETYPE_PEM) == 1

@@ -73,7 +73,7 @@ import Testing
                 ("Sec-Fetch-Site", site),
             ])
             if let cookie { headers.set("Cookie", cookie) }
-            let query = token.map { "ckWebAuthToken=" + CloudKitURL.encode($0) } ?? "errorMessage=x"
+            let query = token.map { "ckWebAuthToken=" + PercentEncoding.encode($0) } ?? "errorMessage=x"
             return try await http.send(
                 ClientRequest(
                     method: .post, url: "http://127.0.0.1:\(port)" + LocalSignIn.callbackPath, headers: headers,
@@ -87,7 +87,7 @@ import Testing
     }
 
     static func callback(_ token: String) -> String {
-        LocalSignIn.callbackPath + "?ckWebAuthToken=" + CloudKitURL.encode(token)
+        LocalSignIn.callbackPath + "?ckWebAuthToken=" + PercentEncoding.encode(token)
     }
 
     @Test func onlyTheBrowserThatStartedItCanFinishIt() async throws {
@@ -138,7 +138,7 @@ import Testing
         let cookie = "\(LocalSignIn.cookieName)=\(attempt.cookie)"
         let page = try await fixture.get(Self.callback(intruder), cookie: cookie)
         #expect(page.status == 200 && page.text.contains("<form id=finish method=post action=\"/mustdo/callback\">"))
-        #expect(!page.text.contains(intruder) && !page.text.contains(CloudKitURL.encode(intruder)))
+        #expect(!page.text.contains(intruder) && !page.text.contains(PercentEncoding.encode(intruder)))
         for (tab, site) in [("", "same-origin"), ("guess", "same-origin"), (attempt.tab, "cross-site")] {
             let other = try await fixture.finish(intruder, cookie: cookie, tab: tab, site: site)
             #expect(other.headers["location"] == "/mustdo/done?result=wrong-tab", "\(tab) \(site)")
@@ -170,7 +170,7 @@ import Testing
         // Neither token is in the log.
         let log = try fixture.log()
         for token in [intruder, person, saved.token, current?.token ?? saved.token] {
-            #expect(!log.contains(token) && !log.contains(CloudKitURL.encode(token)))
+            #expect(!log.contains(token) && !log.contains(PercentEncoding.encode(token)))
         }
         #expect(!log.contains("ckWebAuthToken"))
     }

@@ -45,9 +45,7 @@ struct GroupCommitTests {
     @Test func aBusyWriterLingersUntilTheBatchFills() async throws {
         let directory = try temporaryDirectory(prefix: "relay-store")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let gate = Atomic<Bool>(true)
+        let gate = BatchGate()
         let commits = Commits()
         var configuration = SQLiteStore.Configuration(path: directory.appendingPathComponent("relay.db").path)
         configuration.maxBatchSize = 4
@@ -55,21 +53,16 @@ struct GroupCommitTests {
         configuration.groupCommitLinger = .seconds(60)
         configuration.operationTimeout = .seconds(300)
         configuration.afterEachCommit = { commits.record($0) }
-        configuration.beforeEachBatch = {
-            if gate.compareExchange(expected: true, desired: false, ordering: .relaxed).exchanged {
-                entered.signal()
-                release.wait()
-            }
-        }
+        configuration.beforeEachBatch = gate.hold
         let store = try await SQLiteStore.open(configuration)
         let put = { @Sendable (index: Int) async throws -> Item in
             try await store.put(ItemKey(pk: "GRANT#\(index)", sk: "META"), attributes: ["n": .int(index)])
         }
         async let first = put(0)
-        try await blocking { entered.wait() }
+        try await gate.waitUntilHeld()
         async let second = put(1)
         while store.writeQueue.snapshot.queued < 1 { try await Task.sleep(for: .milliseconds(5)) }
-        release.signal()
+        gate.release()
         while !store.writeQueue.snapshot.lingering { try await Task.sleep(for: .milliseconds(5)) }
         #expect(commits.all == [1], "the first write committed alone (the writer was idle)")
         async let third = put(2)

@@ -77,26 +77,19 @@ struct SQLiteFaultTests {
     @Test func fullQueueIsThrottled() async throws {
         let directory = try temporaryDirectory(prefix: "relay-store")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let gate = Atomic<Bool>(false)
+        let gate = BatchGate(armed: false)
         var configuration = SQLiteStore.Configuration(path: directory.appendingPathComponent("relay.db").path)
         configuration.readerCount = 1
         configuration.maxPendingOperations = 2
         // Long: what this test checks is the queue's bound, not the timeout, and a loaded machine can
         // keep the queued reads waiting for seconds.
         configuration.operationTimeout = .seconds(120)
-        configuration.beforeEachBatch = {
-            if gate.compareExchange(expected: true, desired: false, ordering: .relaxed).exchanged {
-                entered.signal()
-                release.wait()
-            }
-        }
+        configuration.beforeEachBatch = gate.hold
         let store = try await SQLiteStore.open(configuration)
         let key = ItemKey(pk: "A", sk: "B")
-        gate.store(true, ordering: .relaxed)
+        gate.arm()
         async let stalled = outcome { try await store.get(key) }
-        try await blocking { entered.wait() }
+        try await gate.waitUntilHeld()
         async let queued1 = outcome { try await store.get(key) }
         async let queued2 = outcome { try await store.get(key) }
         try await Task.sleep(for: .milliseconds(50))  // let both reach the queue
@@ -105,7 +98,7 @@ struct SQLiteFaultTests {
             Issue.record("expected throttled, got \(refused)")
             return
         }
-        release.signal()
+        gate.release()
         let others = await [stalled, queued1, queued2]
         #expect(
             others.allSatisfy { if case .success = $0 { true } else { false } },

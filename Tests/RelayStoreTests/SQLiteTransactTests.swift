@@ -13,25 +13,18 @@ struct SQLiteTransactTests {
     @Test func aFailedTransactionInABatchRollsBackOnlyItself() async throws {
         let directory = try temporaryDirectory(prefix: "relay-store")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let gate = Atomic<Bool>(true)
+        let gate = BatchGate()
         let commits = GroupCommitTests.Commits()
         var configuration = SQLiteStore.Configuration(path: directory.appendingPathComponent("relay.db").path)
         configuration.purgeInterval = nil
         configuration.groupCommitLinger = .zero
         configuration.operationTimeout = .seconds(300)
         configuration.afterEachCommit = { commits.record($0) }
-        configuration.beforeEachBatch = {
-            if gate.compareExchange(expected: true, desired: false, ordering: .relaxed).exchanged {
-                entered.signal()
-                release.wait()
-            }
-        }
+        configuration.beforeEachBatch = gate.hold
         let store = try await SQLiteStore.open(configuration)
         let key: @Sendable (String) -> ItemKey = { ItemKey(pk: "TX", sk: $0) }
         async let first = store.put(key("FIRST"), attributes: [:])
-        try await blocking { entered.wait() }
+        try await gate.waitUntilHeld()
         // Queued behind the stalled commit, so the next batch holds all four.
         async let single = store.put(key("SINGLE"), attributes: [:])
         async let failing: StoreError? = {
@@ -50,7 +43,7 @@ struct SQLiteTransactTests {
         ])
         async let last = store.put(key("LAST"), attributes: [:])
         while store.writeQueue.snapshot.queued < 4 { try await Task.sleep(for: .milliseconds(5)) }
-        release.signal()
+        gate.release()
         _ = try await (first, single, last)
         try await succeeding
         #expect(await failing == .conditionFailed)

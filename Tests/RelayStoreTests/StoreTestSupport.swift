@@ -2,6 +2,7 @@ import Foundation
 import RelayStore
 import RelayStoreConformance
 import RelayTestSupport
+import Synchronization
 
 /// Test support: temporary directories, store harnesses and child processes.
 enum StoreTestSupport {
@@ -61,6 +62,35 @@ final class CrashWriterProcess: Sendable {
         child.signal(SIGKILL)
         _ = try? child.waitBlocking(timeout: .seconds(20))
     }
+}
+
+/// Holds the store's writer (or reader) inside one batch (`Configuration.beforeEachBatch = gate.hold`): while
+/// armed, the next batch disarms it and waits, on the store's thread, until `release()`.
+final class BatchGate: Sendable {
+    private let armed: Atomic<Bool>
+    private let entered = DispatchSemaphore(value: 0)
+    private let released = DispatchSemaphore(value: 0)
+
+    init(armed: Bool = true) { self.armed = Atomic(armed) }
+
+    /// The `beforeEachBatch` hook.
+    var hold: @Sendable () -> Void {
+        { [self] in
+            if armed.compareExchange(expected: true, desired: false, ordering: .relaxed).exchanged {
+                entered.signal()
+                released.wait()
+            }
+        }
+    }
+
+    /// Holds the next batch.
+    func arm() { armed.store(true, ordering: .relaxed) }
+
+    /// Returns once a batch is held.
+    func waitUntilHeld() async throws { try await blocking { self.entered.wait() } }
+
+    /// Lets the held batch go on.
+    func release() { released.signal() }
 }
 
 /// Runs blocking test code on its own thread, off the cooperative pool.

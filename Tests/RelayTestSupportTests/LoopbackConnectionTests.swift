@@ -45,20 +45,7 @@ struct LoopbackConnectionTests {
         #expect { try connection.receive() } throws: { "\($0)".hasPrefix("recv:") }
     }
 
-    private func listen() throws -> (Int32, Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && Glibc.listen(fd, 4) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        try #require(bound, "listen on loopback")
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
-    }
+    private func listen() throws -> (Int32, Int) { try loopbackListener(backlog: 4) }
 }
 
 /// `freePort` chooses below the kernel's ephemeral range, where no outgoing connection takes a port

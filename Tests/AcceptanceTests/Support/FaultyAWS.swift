@@ -47,18 +47,8 @@ final class FaultyAWS: Sendable {
             ["python3", script.path, String(controlPort)]
                 + ports.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value):\(motoPort)" })
         _ = try await proxy.waitForOutput(matching: "fault proxy listening")
-        let configuration = AWSConfiguration(
-            region: "us-east-1",
-            credentials: try AWSCredentials(accessKeyID: "AKIDACCEPTANCE", secretAccessKey: "moto-secret-key"),
-            endpoint: moto.endpoint, requestTimeout: .seconds(30))
-        let store = try DynamoDBStore(tableName: table, configuration: configuration, httpClient: http)
-        try await store.createTable()
-        let kms = try AWSJSONClient(
-            service: "kms", http: http, configuration: configuration, contentType: "application/x-amz-json-1.1",
-            targetPrefix: "TrentService")
-        let created = try await kms.call("CreateKey", ["Description": "fault key"])
-        guard let id = created["KeyMetadata"]?["KeyId"]?.stringValue else { throw AcceptanceFailure("no KMS key") }
-        keyID = id
+        keyID = try await MotoProcess.makeTableAndKey(
+            table, key: "fault key", endpoint: moto.endpoint, credentials: try MotoProcess.awsCredentials, http: http)
     }
 
     /// The settings every instance shares (the endpoints are each instance's own: `endpoints(for:)`).

@@ -1,5 +1,6 @@
 import Foundation
 import RelayHTTP
+import RelayJSON
 import RelayTestSupport
 
 @testable import RelayAWS
@@ -37,8 +38,24 @@ final class MotoProcess: @unchecked Sendable {
             if let roleAccount {
                 try await Self.assumeRole(account: roleAccount, endpoint: moto.endpoint, http: http)
             } else {
-                try AWSCredentials(accessKeyID: "AKIDACCEPTANCE", secretAccessKey: "moto-secret-key")
+                try Self.awsCredentials
             }
+        keyID = try await Self.makeTableAndKey(
+            table, key: "acceptance key", endpoint: endpoint, credentials: credentials, http: http)
+    }
+
+    /// `credentials` as the test's own AWS calls use them.
+    static var awsCredentials: AWSCredentials {
+        get throws {
+            try AWSCredentials(
+                accessKeyID: credentials["AWS_ACCESS_KEY_ID"]!, secretAccessKey: credentials["AWS_SECRET_ACCESS_KEY"]!)
+        }
+    }
+
+    /// Makes the DynamoDB table `table` and a KMS key described as `key` at `endpoint`; returns the key's ID.
+    static func makeTableAndKey(
+        _ table: String, key: String, endpoint: String, credentials: AWSCredentials, http: HTTPClient
+    ) async throws -> String {
         let configuration = AWSConfiguration(
             region: "us-east-1", credentials: credentials, endpoint: endpoint, requestTimeout: .seconds(30))
         let store = try DynamoDBStore(tableName: table, configuration: configuration, httpClient: http)
@@ -46,9 +63,9 @@ final class MotoProcess: @unchecked Sendable {
         let kms = try AWSJSONClient(
             service: "kms", http: http, configuration: configuration, contentType: "application/x-amz-json-1.1",
             targetPrefix: "TrentService")
-        let created = try await kms.call("CreateKey", ["Description": "acceptance key"])
+        let created = try await kms.call("CreateKey", ["Description": .string(key)])
         guard let id = created["KeyMetadata"]?["KeyId"]?.stringValue else { throw AcceptanceFailure("no KMS key") }
-        keyID = id
+        return id
     }
 
     /// The ARN of the role the relay assumes in `account`.

@@ -14,7 +14,7 @@ struct TwoInstances {
 
     /// Starts moto, the emulator and both instances; `settings` are added to moto's.
     static func start(settings: [String: String] = [:], timeout: Duration = .seconds(30)) async throws -> TwoInstances {
-        let http = try HTTPClient(configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), timeout: timeout))
+        let http = try HTTPClient.forTests(timeout: timeout)
         let moto = try await MotoProcess(http: http)
         let emulator = try await EmulatorProcess(http: http)
         var all = moto.relaySettings

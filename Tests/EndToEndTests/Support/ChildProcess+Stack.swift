@@ -1,4 +1,9 @@
 import RelayTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The programs of the deployed stack started as the process-level tests start them.
 extension ChildProcess {
@@ -23,4 +28,16 @@ extension ChildProcess {
         let port = try await relay.waitForOutput(matching: #"listening on http://127\.0\.0\.1:(\d+)"#, timeout: timeout)
         return (relay, Int(port)!)
     }
+}
+
+/// Stops `relay`, then `emulator`, with SIGTERM, as systemd does: the relay must exit 0 having logged no error.
+func expectCleanStop(
+    relay: ChildProcess, emulator: ChildProcess, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    relay.signal(SIGTERM)
+    let relayStatus = try await relay.waitForExit()
+    #expect(relayStatus == 0, "\(relay.text)", sourceLocation: sourceLocation)
+    #expect(!relay.text.contains("\"level\":\"error\""), "\(relay.text)", sourceLocation: sourceLocation)
+    emulator.signal(SIGTERM)
+    _ = try await emulator.waitForExit()
 }

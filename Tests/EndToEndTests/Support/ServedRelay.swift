@@ -70,15 +70,13 @@ final class ServedRelay: @unchecked Sendable {
     func metrics() throws -> String { try httpGet(port: metricsPort, path: "/metrics").body }
 
     /// Waits until `/metrics` has a line starting with `prefix`, and returns that line.
-    func waitForMetric(_ prefix: String, timeout: TimeInterval = 15) async throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let line = try metrics().split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) {
-                return String(line)
-            }
-            try await Task.sleep(for: .milliseconds(100))
+    func waitForMetric(_ prefix: String, timeout: Duration = .seconds(15)) async throws -> String {
+        var line = ""
+        try await waitUntil("a metric line starting with \(prefix)", timeout: timeout, every: .milliseconds(100)) {
+            line = try metrics().split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init) ?? ""
+            return !line.isEmpty
         }
-        throw ChildProcess.ChildProcessError.timeout("no metric line starting with \(prefix)")
+        return line
     }
 
     /// Stops everything and removes the service directory.

@@ -23,7 +23,7 @@ from importlib import metadata
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "examples")
 sys.path.insert(0, os.path.abspath(EXAMPLES))
-from mcp_client import Callback, open_session, provider  # noqa: E402
+from mcp_client import Callback, open_session, provider, tool_result  # noqa: E402
 
 TOOLS = ["get_me", "list_todos", "search", "fetch", "add_todo", "update_todo", "complete_todo", "snooze_todo",
          "delete_todo", "add_todos", "complete_todos", "snooze_todos", "delete_todos", "undo"]
@@ -42,10 +42,8 @@ class Checks:
 
 def content(result) -> tuple[bool, dict]:
     """(is_error, structured content) of a tool result on either SDK line."""
-    is_error = bool(getattr(result, "is_error", None) or getattr(result, "isError", None))
-    data = getattr(result, "structured_content", None) or getattr(result, "structuredContent", None)
+    is_error, data, texts = tool_result(result)
     if data is None:
-        texts = [block.text for block in result.content if getattr(block, "type", "") == "text"]
         try:
             data = json.loads(texts[0]) if texts else {}
         except ValueError:

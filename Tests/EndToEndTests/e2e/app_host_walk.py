@@ -31,7 +31,7 @@ import zoneinfo
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "RelayMCPTests", "e2e"))
-from browser_walk import SIZES, Walk  # noqa: E402
+from browser_walk import SIZES, Walk, walk_arguments  # noqa: E402
 from spec_schema import problems  # noqa: E402
 from relay_flow import connect, tool_call  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -146,16 +146,9 @@ def wall(instant: datetime.datetime, zone: zoneinfo.ZoneInfo) -> str:
 
 
 def main() -> int:
-    import argparse
-
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--relay", required=True)
-    parser.add_argument("--emulator", required=True)
-    parser.add_argument("--out", required=True)
-    args = parser.parse_args()
-    relay = args.relay.rstrip("/")
-    os.makedirs(args.out, exist_ok=True)
-    walk = Walk(relay, args.emulator.rstrip("/"), args.out)
+    args = walk_arguments()
+    relay = args.relay
+    walk = Walk(relay, args.emulator, args.out)
     report: dict = {"runs": [], "clicks": {}, "failures": walk.failures}
 
     writer = connect(relay, APPLE_ID)
@@ -175,7 +168,7 @@ def main() -> int:
     for index, title in enumerate(titles):
         due = wall(start + datetime.timedelta(minutes=index), zone)
         added.append(call(relay, writer["access_token"], "add_todo", {"title": title, "due": due})["todo"])
-    set_account(args.emulator.rstrip("/"), APPLE_ID, {"quietHoursStart": quiet_start, "quietHoursEnd": quiet_end})
+    set_account(args.emulator, APPLE_ID, {"quietHoursStart": quiet_start, "quietHoursEnd": quiet_end})
     host = Host(relay, {"writer": writer["access_token"], "reader": reader["access_token"]})
 
     def open_view(driver, who: str, language: str, theme: str, host_zone: str):

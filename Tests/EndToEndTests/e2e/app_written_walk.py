@@ -27,7 +27,7 @@ import zoneinfo
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from app_host_walk import APPLE_ID, PATIENCE, Host, call, emulator_records, set_account, wall  # noqa: E402
-from browser_walk import SIZES, Walk  # noqa: E402
+from browser_walk import SIZES, Walk, walk_arguments  # noqa: E402
 from relay_flow import connect  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -37,15 +37,8 @@ BUTTONS = {"en": ["Done", "10 min", "1 h", "Tomorrow"], "ja": ["完了", "10分"
 
 
 def main() -> int:
-    import argparse
-
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--relay", required=True)
-    parser.add_argument("--emulator", required=True)
-    parser.add_argument("--out", required=True)
-    args = parser.parse_args()
-    relay, emulator = args.relay.rstrip("/"), args.emulator.rstrip("/")
-    os.makedirs(args.out, exist_ok=True)
+    args = walk_arguments()
+    relay, emulator = args.relay, args.emulator
     walk = Walk(relay, emulator, args.out)
     report: dict = {"runs": [], "clicks": {}, "failures": walk.failures}
 

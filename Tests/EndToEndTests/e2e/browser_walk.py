@@ -287,16 +287,26 @@ class Walk:
         return result
 
 
-def walk_main(make_walk, run, framing, languages) -> int:
-    """The command line every walk shares (--relay, --emulator, --out): `run(walk, language, size)` for each
-    of `languages` and each window size, then `framing(walk)`; one JSON line; exit status 1 when a check failed."""
+def walk_arguments(*extra: str):
+    """The command line every walk shares: --relay and --emulator (their URLs without a trailing slash), --out (the
+    screenshot folder, made if missing), and the optional `extra` options."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--relay", required=True)
     parser.add_argument("--emulator", required=True)
     parser.add_argument("--out", required=True)
+    for option in extra:
+        parser.add_argument(option)
     args = parser.parse_args()
+    args.relay, args.emulator = args.relay.rstrip("/"), args.emulator.rstrip("/")
     os.makedirs(args.out, exist_ok=True)
-    walk = make_walk(args.relay.rstrip("/"), args.emulator.rstrip("/"), args.out)
+    return args
+
+
+def walk_main(make_walk, run, framing, languages) -> int:
+    """The command line every walk shares (`walk_arguments`): `run(walk, language, size)` for each of `languages`
+    and each window size, then `framing(walk)`; one JSON line; exit status 1 when a check failed."""
+    args = walk_arguments()
+    walk = make_walk(args.relay, args.emulator, args.out)
     runs = [run(walk, language, size) for language in languages for size in SIZES]
     print(json.dumps({"runs": runs, "framing": framing(walk), "failures": walk.failures}, ensure_ascii=False))
     return 1 if walk.failures else 0

@@ -15,7 +15,6 @@ consent-verified-<lang>.png and consent-unverified-<lang>.png in DIR.
 
 from __future__ import annotations
 
-import argparse
 import base64
 import hashlib
 import json
@@ -27,7 +26,7 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from browser_walk import SIZES, Walk  # noqa: E402
+from browser_walk import SIZES, Walk, walk_arguments  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -128,13 +127,8 @@ class ImpostorWalk(Walk):
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--relay", required=True)
-    parser.add_argument("--emulator", required=True)
-    parser.add_argument("--out", required=True)
-    args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    walk = ImpostorWalk(args.relay.rstrip("/"), args.emulator.rstrip("/"), args.out)
+    args = walk_arguments()
+    walk = ImpostorWalk(args.relay, args.emulator, args.out)
     runs = [walk.run(language) for language in ("en", "ja")]
     print(json.dumps({"runs": runs, "failures": walk.failures}, ensure_ascii=False))
     return 1 if walk.failures else 0

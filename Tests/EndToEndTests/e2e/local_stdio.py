@@ -39,6 +39,8 @@ parser.add_argument("--parallel", action="store_true")
 parser.add_argument("--crash-loop", type=int, default=0)
 ARGS = parser.parse_args()
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.abspath(os.path.join(HERE, "..", "..", "..", "examples")))
+from mcp_client import tool_result  # noqa: E402
 TOKEN_FILE = os.path.join(ARGS.home, "auth.json")
 
 ENV = {
@@ -73,10 +75,8 @@ def remember_token():
 
 
 def content(result):
-    is_error = bool(getattr(result, "is_error", None) or getattr(result, "isError", None))
-    data = getattr(result, "structured_content", None) or getattr(result, "structuredContent", None)
+    is_error, data, texts = tool_result(result)
     if data is None:
-        texts = [block.text for block in result.content if getattr(block, "type", "") == "text"]
         data = json.loads(texts[0]) if texts else {}
     return is_error, data
 

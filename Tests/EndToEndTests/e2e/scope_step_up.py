@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.abspath(os.path.join(HERE, "..", "..", "..", "examples")))
 from headless_sign_in import sign_in  # noqa: E402
-from mcp_client import MemoryTokens, code_result, open_session  # noqa: E402
+from mcp_client import MemoryTokens, code_result, open_session, tool_result  # noqa: E402
 from relay_flow import REDIRECT, connect  # noqa: E402
 
 
@@ -79,7 +79,7 @@ async def session(relay: str, auth, recorder: Recorder):
 
 
 def is_error(result) -> bool:
-    return bool(getattr(result, "is_error", None) or getattr(result, "isError", None))
+    return tool_result(result)[0]
 
 
 async def attempt(call_tool, name: str, arguments: dict) -> str:

@@ -22,7 +22,6 @@ Prints one JSON line {"runs": [...], "failures": [...]}; exits 1 on a failure.
 
 from __future__ import annotations
 
-import argparse
 import http.server
 import json
 import os
@@ -36,7 +35,7 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from browser_walk import SIZES, Walk  # noqa: E402
+from browser_walk import SIZES, Walk, walk_arguments  # noqa: E402
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -374,17 +373,8 @@ class TabWalk(Walk):
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--relay", required=True)
-    parser.add_argument("--emulator", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--local")
-    parser.add_argument("--local-emulator")
-    parser.add_argument("--callback-port")
-    parser.add_argument("--home")
-    args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    walk = TabWalk(args.relay.rstrip("/"), args.emulator.rstrip("/"), args.out)
+    args = walk_arguments("--local", "--local-emulator", "--callback-port", "--home")
+    walk = TabWalk(args.relay, args.emulator, args.out)
     runs = []
     for language in ("en", "ja"):
         for surface in ("consent", "connections", "disconnect"):

@@ -19,7 +19,7 @@ import json
 import sys
 
 import sdk_run
-from sdk_run import Checks, post, stamp, text
+from sdk_run import Checks, post, stamp, text, tool_result
 
 MCP_URL, TOKEN, EMULATOR, USER = sys.argv[1:5]
 
@@ -39,8 +39,8 @@ class Run(Checks):
         """Calls a tool as ChatGPT does; the document is the JSON in the one text item."""
         self.calls += 1
         result = await self.client.call_tool(name, arguments)
-        is_error = bool(getattr(result, "is_error", None) or getattr(result, "isError", None))
-        structured = getattr(result, "structured_content", None) or getattr(result, "structuredContent", None) or {}
+        is_error, structured, _ = tool_result(result)
+        structured = structured or {}
         items = list(result.content)
         self.expect(len(items) == 1 and getattr(items[0], "type", "") == "text",
                     f"{name}: exactly one text content item", [getattr(item, "type", "?") for item in items])

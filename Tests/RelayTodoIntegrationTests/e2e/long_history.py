@@ -13,7 +13,7 @@ import json
 import sys
 
 import sdk_run
-from sdk_run import Checks
+from sdk_run import Checks, tool_result
 
 MCP_URL, TOKEN = sys.argv[1:3]
 LIVE = [f"live{index:04d}" for index in range(5)]
@@ -25,8 +25,8 @@ async def exercise(client) -> Checks:
     async def call(name: str, arguments: dict) -> dict:
         run.calls += 1
         result = await client.call_tool(name, arguments)
-        is_error = bool(getattr(result, "is_error", None) or getattr(result, "isError", None))
-        structured = getattr(result, "structured_content", None) or getattr(result, "structuredContent", None) or {}
+        is_error, structured, _ = tool_result(result)
+        structured = structured or {}
         run.expect(not is_error, f"{name}: not an error", structured)
         document = json.loads(result.content[0].text) if result.content else None
         run.expect(document == structured, f"{name}: structuredContent says the same as the text", structured)

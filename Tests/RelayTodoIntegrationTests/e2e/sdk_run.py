@@ -14,7 +14,7 @@ from datetime import datetime
 from importlib import metadata
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / "examples"))  # the repository's examples/
-from mcp_client import open_session  # noqa: E402
+from mcp_client import open_session, tool_result  # noqa: E402
 
 
 def post(url: str, body: dict) -> dict:
@@ -53,6 +53,19 @@ class Checks:
         self.checks += 1
         if not condition:
             self.failures.append(f"{label}: {json.dumps(value, ensure_ascii=False, default=str)[:500]}")
+
+    async def call(self, name: str, arguments: dict, client=None) -> tuple[bool, dict, str]:
+        """Calls a tool (through `client`, or this run's); returns is_error, structuredContent and the first text,
+        as either SDK line names them."""
+        self.calls += 1
+        is_error, data, texts = tool_result(await (client or self.client).call_tool(name, arguments))
+        return is_error, data or {}, (texts[0] if texts else "")
+
+    async def ok(self, name: str, arguments: dict, label: str) -> dict:
+        """Calls a tool that must succeed; returns its structuredContent."""
+        is_error, data, message = await self.call(name, arguments)
+        self.expect(not is_error, f"{label}: {name} succeeds", message)
+        return data
 
 
 def main(mcp_url: str, token: str, exercise) -> None:

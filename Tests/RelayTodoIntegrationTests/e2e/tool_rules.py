@@ -33,20 +33,7 @@ WEEKENDS = [
 
 
 class Run(Checks):
-    # The relay: tool calls through the SDK.
-    async def call(self, name: str, arguments: dict) -> tuple[bool, dict, str]:
-        self.calls += 1
-        result = await self.client.call_tool(name, arguments)
-        is_error = bool(getattr(result, "is_error", None) or getattr(result, "isError", None))
-        data = getattr(result, "structured_content", None) or getattr(result, "structuredContent", None) or {}
-        texts = [block.text for block in result.content if getattr(block, "type", "") == "text"]
-        return is_error, data, (texts[0] if texts else "")
-
-    async def ok(self, name: str, arguments: dict, label: str) -> dict:
-        is_error, data, message = await self.call(name, arguments)
-        self.expect(not is_error, f"{label}: {name} succeeds", message)
-        return data
-
+    # The relay: tool calls through the SDK (`Checks.call`, `Checks.ok`).
     async def refused(self, name: str, arguments: dict, code: str, field: str | None, label: str) -> str:
         is_error, data, message = await self.call(name, arguments)
         error = data.get("error") or {}

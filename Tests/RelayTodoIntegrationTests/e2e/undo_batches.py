@@ -23,19 +23,6 @@ CANARY = "CANARY-44-undo-title"
 
 
 class Run(Checks):
-    async def call(self, name: str, arguments: dict, client=None) -> tuple[bool, dict, str]:
-        self.calls += 1
-        result = await (client or self.client).call_tool(name, arguments)
-        is_error = bool(getattr(result, "is_error", None) or getattr(result, "isError", None))
-        data = getattr(result, "structured_content", None) or getattr(result, "structuredContent", None) or {}
-        texts = [block.text for block in result.content if getattr(block, "type", "") == "text"]
-        return is_error, data, (texts[0] if texts else "")
-
-    async def ok(self, name: str, arguments: dict, label: str) -> dict:
-        is_error, data, message = await self.call(name, arguments)
-        self.expect(not is_error, f"{label}: {name} succeeds", message)
-        return data
-
     def set_clock(self, iso: str) -> None:
         post(CLOCK, {"now": iso})
 
