@@ -303,10 +303,6 @@ package enum CloudKitURL {
         return String(decoding: url, as: UTF8.self)
     }
 
-    /// Percent-encodes everything but RFC 3986 unreserved characters (`+` → `%2B`, `/` → `%2F`,
-    /// `=` → `%3D`).
-    package static func encode(_ text: String) -> String { PercentEncoding.encode(text) }
-
     private static func appendEncoded(_ text: String, to output: inout [UInt8]) {
         PercentEncoding.append(text, to: &output)
     }
