@@ -17,11 +17,15 @@ package struct AWSConfiguration: Sendable {
     /// Retries of throttled, 5xx and refused-connection attempts.
     package var retry: RetryPolicy
 
+    /// The attempt timeout the relay runs with: the longest any of its store or key-service calls
+    /// waits for an answer (`/readyz` gives its checks as long, no less).
+    package static let defaultRequestTimeout: Duration = .seconds(3)
+
     /// A configuration; defaults suit a relay in the same region as its table and key (connect
     /// 1 s, attempt 3 s, 4 attempts).
     package init(
         region: String, credentials: any AWSCredentialsProvider, endpoint: String? = nil,
-        connectTimeout: Duration = .seconds(1), requestTimeout: Duration = .seconds(3),
+        connectTimeout: Duration = .seconds(1), requestTimeout: Duration = defaultRequestTimeout,
         retry: RetryPolicy = RetryPolicy()
     ) {
         self.region = region
@@ -35,7 +39,7 @@ package struct AWSConfiguration: Sendable {
     /// A configuration that signs with fixed `credentials`.
     package init(
         region: String, credentials: AWSCredentials, endpoint: String? = nil, connectTimeout: Duration = .seconds(1),
-        requestTimeout: Duration = .seconds(3), retry: RetryPolicy = RetryPolicy()
+        requestTimeout: Duration = defaultRequestTimeout, retry: RetryPolicy = RetryPolicy()
     ) {
         self.init(
             region: region, credentials: StaticCredentialsProvider(credentials), endpoint: endpoint,

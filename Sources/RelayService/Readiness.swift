@@ -1,10 +1,13 @@
+import RelayAWS
 import RelayHTTP
 import RelayStore
 import RelaySync
 import RelayVault
 
 /// `/readyz`: 200 when the store answers a read and the key service makes a data key, 503 with
-/// the failing part otherwise. Results are cached for 10 seconds so probes cannot load KMS.
+/// the failing part otherwise. Both checks run at once, each given the time the relay's own calls
+/// give that service (`checkTimeout`), so the answer comes within about 3 s whatever hangs.
+/// Results are cached for 10 seconds so probes cannot load KMS.
 ///
 /// A CloudKit API token (or container) that CloudKit refuses, or a CloudKit that does not answer
 /// the check at all (a wrong `RELAY_CLOUDKIT_BASE_URL`), is reported but keeps the instance
@@ -32,10 +35,11 @@ final class Readiness: Sendable {
         // A request that found the store or key service away since the cached answer makes it stale.
         let outages = BackendTiming.outages.load(ordering: .relaxed)
         if let hit = cached.withLock({ $0 }), now - hit.at < 10, hit.outages == outages { return hit.response }
-        var failures: [String] = []
-        // Each check gets `checkTimeout`: a hung service must make the probe say so, not time out.
+        // Both checks at once, each given `checkTimeout`: a hung service must make the probe say so,
+        // not time out, and the answer comes within one limit even when both hang.
         let store = self.store
-        let storeAnswered = await Self.within(Self.checkTimeout) {
+        let keyService = self.keyService
+        async let storeAnswered = Self.within(Self.checkTimeout) {
             do {
                 _ = try await store.get(ItemKey(pk: "RELAY#READY", sk: "CHECK"))  // never written: nil is fine
                 return true
@@ -43,9 +47,7 @@ final class Readiness: Sendable {
                 return false
             }
         }
-        if storeAnswered != true { failures.append(storeAnswered == nil ? "store (no answer)" : "store") }
-        let keyService = self.keyService
-        let keyAnswered = await Self.within(Self.checkTimeout) {
+        async let keyAnswered = Self.within(Self.checkTimeout) {
             do {
                 _ = try await keyService.generateDataKey(context: ConfigurationCheck.probeContext)
                 return true
@@ -53,7 +55,17 @@ final class Readiness: Sendable {
                 return false
             }
         }
-        if keyAnswered != true { failures.append(keyAnswered == nil ? "key service (no answer)" : "key service") }
+        var failures: [String] = []
+        switch await storeAnswered {
+        case true?: break
+        case false?: failures.append("store")
+        case nil: failures.append("store (no answer)")
+        }
+        switch await keyAnswered {
+        case true?: break
+        case false?: failures.append("key service")
+        case nil: failures.append("key service (no answer)")
+        }
         // While CloudKit's verdict on the API token is missing or bad, ask again in the background
         // (at most one check per 10 s, never making the probe wait on CloudKit): a configuration
         // fixed meanwhile then shows here without waiting for a user's call.
@@ -77,8 +89,13 @@ final class Readiness: Sendable {
         return response
     }
 
-    /// How long one check may take before the probe reports the service as not answering.
-    static let checkTimeout: Duration = .seconds(2)
+    /// How long one check may take before the probe reports the service as not answering: as long
+    /// as the relay's own calls wait for the store or KMS (the AWS attempt timeout, 3 s). A service
+    /// that answers within it serves those calls, slowly, and the instance is ready; one that does
+    /// not fails them too. A shorter limit called a store slowed to 2 s "not ready" while every call
+    /// it served succeeded (`make faults`, `store slow 2 s`), and a load balancer would have pulled
+    /// every instance for it.
+    static let checkTimeout: Duration = AWSConfiguration.defaultRequestTimeout
 
     /// `check`'s answer, or nil when it takes longer than `limit` (it then finishes unobserved).
     static func within(_ limit: Duration, _ check: @escaping @Sendable () async -> Bool) async -> Bool? {

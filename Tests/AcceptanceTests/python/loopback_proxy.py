@@ -70,12 +70,28 @@ class Route:
         self.writers.add(client_writer)
         try:
             await self.wait_while_hung()
+            # The connection to the target opens only when the request's first bytes are due there
+            # (after a delay): moto serves one connection at a time and would otherwise sit waiting on
+            # a delayed request, slowing every other route to it (a slow DynamoDB slowing KMS too).
+            try:
+                first = await client_reader.read(65536)
+            except (ConnectionError, OSError):
+                first = b""
+            if not first:
+                client_writer.close()
+                return
+            await self.wait_while_hung()
+            if self.mode == "delay":
+                await asyncio.sleep(self.delay)
+            if self.mode == "refuse":
+                return
             try:
                 upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.target)
             except OSError:
                 client_writer.close()
                 return
             self.writers.add(upstream_writer)
+            upstream_writer.write(first)
             await asyncio.gather(
                 self.pipe(client_reader, upstream_writer, True), self.pipe(upstream_reader, client_writer, False)
             )
