@@ -19,14 +19,8 @@ extension RelayClient {
             let tab = Self.quoted("data-tab", in: page.text)
         else { throw AcceptanceFailure("no confirming form: \(page.status) \(page.text.prefix(300))") }
         let cookie = String(binding.prefix { $0 != ";" })
-        let confirmed = try await http.send(
-            ClientRequest(
-                method: .post, url: base + "/connections",
-                headers: [
-                    "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie,
-                    "Sec-Fetch-Site": "same-origin",
-                ],
-                body: Array(FormDecoding.encode([("request", requestID), ("csrf", csrf)]).utf8)))
+        let confirmed = try await postForm(
+            base + "/connections", [("request", requestID), ("csrf", csrf)], cookie: cookie, site: "same-origin")
         guard confirmed.status == 303, let signInURL = confirmed.headers["location"] else {
             throw AcceptanceFailure("confirming refused: \(confirmed.status) \(confirmed.text.prefix(300))")
         }
@@ -62,12 +56,6 @@ extension RelayClient {
     func connectionsForm(
         _ form: [(String, String)], session: ConnectionsSession?, site: String? = "same-origin", at base: String
     ) async throws -> ClientResponse {
-        var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
-        if let session { headers.set("Cookie", session.cookie) }
-        if let site { headers.set("Sec-Fetch-Site", site) }
-        return try await http.send(
-            ClientRequest(
-                method: .post, url: base + "/connections/end", headers: headers,
-                body: Array(FormDecoding.encode(form).utf8)))
+        try await postForm(base + "/connections/end", form, cookie: session?.cookie, site: site)
     }
 }

@@ -57,15 +57,9 @@ extension RelayClient {
         guard let authorization = opened.authorization else {
             throw AcceptanceFailure("no sign-in form: \(opened.page.status) \(opened.page.text.prefix(300))")
         }
-        let form = FormDecoding.encode([("request", authorization.requestID), ("csrf", authorization.csrf)])
-        let confirmed = try await http.send(
-            ClientRequest(
-                method: .post, url: base + "/reconnect",
-                headers: [
-                    "Content-Type": "application/x-www-form-urlencoded", "Cookie": authorization.cookie,
-                    "Sec-Fetch-Site": "same-origin",
-                ],
-                body: Array(form.utf8)))
+        let confirmed = try await postForm(
+            base + "/reconnect", [("request", authorization.requestID), ("csrf", authorization.csrf)],
+            cookie: authorization.cookie, site: "same-origin")
         guard confirmed.status == 303, let signInURL = confirmed.headers["location"] else {
             throw AcceptanceFailure("continue refused: \(confirmed.status) \(confirmed.text.prefix(300))")
         }

@@ -64,14 +64,10 @@ struct RelayClient: Sendable {
 
     /// Presses "Continue with Apple" at `base`; returns the Apple (emulator) sign-in URL.
     func consent(_ authorization: Authorization, at base: String) async throws -> String {
-        let form = FormDecoding.encode([
-            ("request", authorization.requestID), ("csrf", authorization.csrf), ("action", "continue"),
-        ])
-        let response = try await http.send(
-            ClientRequest(
-                method: .post, url: base + "/authorize/consent",
-                headers: ["Content-Type": "application/x-www-form-urlencoded", "Cookie": authorization.cookie],
-                body: Array(form.utf8)))
+        let response = try await postForm(
+            base + "/authorize/consent",
+            [("request", authorization.requestID), ("csrf", authorization.csrf), ("action", "continue")],
+            cookie: authorization.cookie)
         guard response.status == 303, let location = response.headers["location"] else {
             throw AcceptanceFailure("consent refused: \(response.status) \(response.text.prefix(300))")
         }
@@ -86,11 +82,8 @@ struct RelayClient: Sendable {
             throw AcceptanceFailure("no sign-in page: \(page.status)")
         }
         let origin = String(signInURL.prefix(while: { $0 != "/" })) + "//" + Self.authority(signInURL)
-        let response = try await http.send(
-            ClientRequest(
-                method: .post, url: origin + "/IDMSWebAuth/signin",
-                headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                body: Array(FormDecoding.encode([("oauth_token", link), ("appleID", appleID)]).utf8)))
+        let response = try await postForm(
+            origin + "/IDMSWebAuth/signin", [("oauth_token", link), ("appleID", appleID)])
         guard response.status == 302 || response.status == 303, let location = response.headers["location"],
             let query = location.split(separator: "?", maxSplits: 1).last, location.contains("?")
         else { throw AcceptanceFailure("sign-in refused: \(response.status) \(response.text.prefix(200))") }
@@ -104,14 +97,20 @@ struct RelayClient: Sendable {
         let page = try await http.send(
             ClientRequest(url: base + "/oauth/apple/callback?" + query, headers: ["Cookie": cookie]))
         guard page.status == 200, page.text.contains("<form id=finish ") else { return page }
+        return try await postForm(
+            base + "/oauth/apple/callback", [("q", query), ("tab", tab)], cookie: cookie, site: "same-origin")
+    }
+
+    /// A browser's form POST: `fields` form-encoded, with the cookie (`name=value`) and the
+    /// `Sec-Fetch-Site` header when given.
+    func postForm(
+        _ url: String, _ fields: [(String, String)], cookie: String? = nil, site: String? = nil
+    ) async throws -> ClientResponse {
+        var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
+        if let cookie { headers.set("Cookie", cookie) }
+        if let site { headers.set("Sec-Fetch-Site", site) }
         return try await http.send(
-            ClientRequest(
-                method: .post, url: base + "/oauth/apple/callback",
-                headers: [
-                    "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie,
-                    "Sec-Fetch-Site": "same-origin",
-                ],
-                body: Array(FormDecoding.encode([("q", query), ("tab", tab)]).utf8)))
+            ClientRequest(method: .post, url: url, headers: headers, body: Array(FormDecoding.encode(fields).utf8)))
     }
 
     /// The code in a successful callback's redirect to the client, or nil.
